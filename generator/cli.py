@@ -1,0 +1,166 @@
+"""``skillc build | validate``: exit 0 when clean, 1 on errors or stale output, 2 on a usage
+or configuration error. Diagnostics go to stderr, sorted; bad input never shows a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+
+from generator import __version__, build, config, writer
+from generator.diagnostics import Report, Severity
+from generator.ir import to_json
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return _run(args)
+    except (config.ConfigError, writer.OutputError) as exc:
+        print(f"skillc: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception:  # a bug in skillc, not in the input: say so, with the details
+        print(
+            "skillc: internal error (please report it with this output):",
+            file=sys.stderr,
+        )
+        traceback.print_exc()
+        return 3
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="skillc",
+        description="Compile Agent Skills and subagents into a typed Python package.",
+    )
+    parser.add_argument("--version", action="version", version=f"skillc {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+    build_cmd = commands.add_parser("build", help="write the output folder")
+    validate_cmd = commands.add_parser(
+        "validate", help="print diagnostics only; write nothing"
+    )
+    for command in (build_cmd, validate_cmd):
+        command.add_argument(
+            "-C",
+            "--project",
+            metavar="DIR",
+            help="the project folder (default: found from here)",
+        )
+        command.add_argument(
+            "--source",
+            action="append",
+            metavar="DIR",
+            help="a source root, lowest precedence first; repeat it (replaces [tool.skillc] sources)",
+        )
+        command.add_argument(
+            "--out", metavar="DIR", help="the output folder (default: generated)"
+        )
+        command.add_argument(
+            "--package",
+            metavar="NAME",
+            help="the package name (default: the output folder's name)",
+        )
+        command.add_argument(
+            "--strict",
+            action="store_true",
+            default=None,
+            help="make deviations Claude Code accepts errors",
+        )
+        command.add_argument(
+            "--error-format",
+            choices=("text", "github"),
+            default="text",
+            help="github: GitHub Actions annotations",
+        )
+    build_cmd.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 when the output on disk is stale",
+    )
+    build_cmd.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="on errors, still write the valid tools (exit status stays 1)",
+    )
+    build_cmd.add_argument(
+        "--dump-ir", metavar="FILE", help="also write the intermediate model as JSON"
+    )
+    return parser
+
+
+def _run(args: argparse.Namespace) -> int:
+    start = (
+        Path(args.project).resolve()
+        if args.project
+        else config.find_root(Path.cwd().resolve())
+    )
+    if args.project and not start.is_dir():
+        raise config.ConfigError(f"project folder {args.project!r} does not exist")
+    cfg = config.load(
+        start,
+        sources=args.source,
+        out=args.out,
+        package=args.package,
+        strict=args.strict,
+    )
+    report = Report(strict=cfg.strict)
+    if args.command == "validate":
+        build.compile_model(cfg, report)
+        return _finish(report, args.error_format, "")
+    result = build.build(cfg, report)
+    if args.dump_ir:
+        Path(args.dump_ir).write_text(
+            json.dumps(
+                to_json(result.model), indent=2, sort_keys=True, ensure_ascii=False
+            )
+            + "\n",
+            encoding="utf-8",
+        )
+    out_dir = cfg.out_dir
+    if report.has_errors and not args.keep_going:
+        return _finish(report, args.error_format, f"nothing written to {cfg.out}/")
+    writer.check_owned(out_dir)
+    changes = writer.plan(out_dir, result.files)
+    if args.check:
+        if changes.stale:
+            print(
+                writer.describe(out_dir, result.files, changes, cfg.out),
+                file=sys.stderr,
+            )
+            print(f"skillc: {cfg.out}/ is stale; run: skillc build", file=sys.stderr)
+            _finish(report, args.error_format, "")
+            return 1
+        return _finish(report, args.error_format, f"{cfg.out}/ is up to date")
+    writer.write(out_dir, result.files, changes)
+    written = len(changes.created) + len(changes.changed)
+    summary = (
+        f"{len(result.model.tools)} tools; wrote {written} files to {cfg.out}/, "
+        f"{len(changes.unchanged)} unchanged, {len(changes.extra)} removed"
+    )
+    return _finish(report, args.error_format, summary)
+
+
+def _finish(report: Report, error_format: str, summary: str) -> int:
+    items = report.items
+    for item in items:
+        print(
+            item.format_github() if error_format == "github" else item.format(),
+            file=sys.stderr,
+        )
+    errors = sum(1 for d in items if d.severity is Severity.ERROR)
+    warnings = len(items) - errors
+    counts = f"{errors} error(s), {warnings} warning(s)"
+    print(f"skillc: {summary + '; ' if summary else ''}{counts}", file=sys.stderr)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,133 @@
+"""Configuration: ``[tool.skillc]`` in pyproject.toml, then command-line flags on top."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+DEFAULT_SOURCES = ("skills",)
+DEFAULT_OUT = "generated"
+DEFAULT_MAX_FILE_BYTES = 1024 * 1024
+
+_KEYS = {"sources", "out", "package", "strict", "max-file-bytes"}
+
+
+class ConfigError(Exception):
+    """A usage or configuration error: exit status 2."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    root: Path  # the project folder; every path in output is relative to it
+    sources: tuple[str, ...]  # lowest precedence first
+    out: str
+    package: str
+    strict: bool
+    max_file_bytes: int
+
+    @property
+    def out_dir(self) -> Path:
+        return (self.root / self.out).resolve()
+
+    def source_dirs(self) -> list[Path]:
+        return [(self.root / source).resolve() for source in self.sources]
+
+    def as_json(self) -> dict[str, Any]:
+        """The settings that shape output (recorded in the lock)."""
+        return {
+            "sources": list(self.sources),
+            "out": self.out,
+            "package": self.package,
+            "strict": self.strict,
+            "max-file-bytes": self.max_file_bytes,
+        }
+
+
+def find_root(start: Path) -> Path:
+    """The nearest folder at or above ``start`` whose pyproject.toml has [tool.skillc]."""
+    for folder in (start, *start.parents):
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file() and "[tool.skillc" in pyproject.read_text(
+            encoding="utf-8"
+        ):
+            return folder
+    return start
+
+
+def load(
+    root: Path,
+    *,
+    sources: list[str] | None = None,
+    out: str | None = None,
+    package: str | None = None,
+    strict: bool | None = None,
+) -> Config:
+    table = _read_table(root)
+    unknown = sorted(set(table) - _KEYS)
+    if unknown:
+        raise ConfigError(
+            f"pyproject.toml: unknown [tool.skillc] key(s): {', '.join(unknown)}"
+        )
+    source_list = sources or _strings(
+        table.get("sources", list(DEFAULT_SOURCES)), "sources"
+    )
+    out_dir = out or _string(table.get("out", DEFAULT_OUT), "out")
+    package_name = package or _string(
+        table.get("package", Path(out_dir).name), "package"
+    )
+    if not package_name.isidentifier():
+        raise ConfigError(f"package name {package_name!r} is not a Python identifier")
+    strict_flag = strict if strict is not None else table.get("strict", False)
+    max_bytes = table.get("max-file-bytes", DEFAULT_MAX_FILE_BYTES)
+    if not isinstance(strict_flag, bool):
+        raise ConfigError("[tool.skillc] strict must be true or false")
+    if not isinstance(max_bytes, int) or max_bytes < 1:
+        raise ConfigError("[tool.skillc] max-file-bytes must be a positive integer")
+    config = Config(
+        root, tuple(source_list), out_dir, package_name, strict_flag, max_bytes
+    )
+    _check_paths(config)
+    return config
+
+
+def _read_table(root: Path) -> dict[str, Any]:
+    pyproject = root / "pyproject.toml"
+    if not pyproject.is_file():
+        return {}
+    try:
+        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"pyproject.toml: {exc}") from None
+    table = data.get("tool", {}).get("skillc", {})
+    if not isinstance(table, dict):
+        raise ConfigError("pyproject.toml: [tool.skillc] must be a table")
+    return table
+
+
+def _string(value: Any, key: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise ConfigError(f"[tool.skillc] {key} must be a non-empty string")
+    return value
+
+
+def _strings(value: Any, key: str) -> list[str]:
+    if not isinstance(value, list) or not value:
+        raise ConfigError(f"[tool.skillc] {key} must be a non-empty list of folders")
+    return [_string(item, key) for item in value]
+
+
+def _check_paths(config: Config) -> None:
+    out_dir = config.out_dir
+    if out_dir == config.root.resolve() or out_dir in config.root.resolve().parents:
+        raise ConfigError(
+            f"output folder {config.out!r} must be a folder inside the project"
+        )
+    for source, path in zip(config.sources, config.source_dirs()):
+        if not path.is_dir():
+            raise ConfigError(f"source folder {source!r} does not exist")
+        if path == out_dir or out_dir in path.parents or path in out_dir.parents:
+            raise ConfigError(
+                f"source folder {source!r} and output folder {config.out!r} overlap"
+            )

@@ -1,0 +1,1 @@
+"""One emitter per output target; each reads only the model and returns ``{path: text}``."""

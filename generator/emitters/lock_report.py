@@ -1,0 +1,70 @@
+"""``report.json`` (tools, warnings, overrides, invalid inputs) and ``skillc.lock.json``
+(generator, configuration, every source and output file with its sha256).
+
+Both are deterministic: sorted, repo-relative POSIX paths, no timestamps.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from generator.diagnostics import Diagnostic, Severity
+from generator.emitters.python_package import Layout
+from generator.ir import Model, to_json
+
+LOCK = "skillc.lock.json"
+REPORT = "report.json"
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def emit_report(model: Model, diagnostics: list[Diagnostic]) -> dict[str, str]:
+    report = {
+        "generator": model.generator,
+        "tools": [
+            {
+                "name": tool.qualname,
+                "kind": tool.definition.kind.value,
+                "source_name": tool.definition.name,
+                "source": tool.definition.source.path,
+            }
+            for tool in model.tools
+        ],
+        "warnings": [
+            {
+                "path": d.path,
+                "line": d.line,
+                "col": d.col,
+                "code": d.code,
+                "message": d.message,
+            }
+            for d in diagnostics
+            if d.severity is Severity.WARNING
+        ],
+        "overrides": to_json(model.overrides),
+        "invalid": to_json(model.invalid),
+    }
+    return {REPORT: dumps(report)}
+
+
+def emit_lock(
+    model: Model, layout: Layout, config: dict[str, Any], files: dict[str, str]
+) -> dict[str, str]:
+    lock = {
+        "generator": model.generator,
+        "config": config,
+        "sources": to_json(model.sources),
+        "outputs": [
+            {"path": f"{layout.out}/{path}", "sha256": sha256(text)}
+            for path, text in sorted(files.items())
+        ],
+    }
+    return {LOCK: dumps(lock)}

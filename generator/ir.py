@@ -1,0 +1,128 @@
+"""The intermediate model: what loaders produce and the only thing emitters read.
+
+Every class is frozen. ``Definition`` is one validated skill or subagent as its loader
+saw it; ``Tool`` adds the names resolution gave it; ``Model`` is the whole build.
+Paths are repo-relative POSIX paths.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from generator.names import Identifier
+
+
+class Kind(enum.Enum):
+    SKILL = "skill"
+    AGENT = "agent"
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    path: str
+    line: int = 1
+    col: int = 1
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}"
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """A skill or subagent, validated and normalised, before naming and precedence."""
+
+    kind: Kind
+    name: str  # identity: a skill's folder name, a subagent's ``name``
+    display_name: str  # the frontmatter ``name``
+    plugin: str | None  # the enclosing plugin's name, if any
+    description: str
+    body: str  # a skill's instructions, a subagent's system prompt
+    source: Position
+    root: int  # index of its source root; later roots take precedence
+    skill_dir: str | None
+    files: tuple[str, ...]  # bundled files, relative to skill_dir
+    arguments: tuple[str, ...]  # named positional arguments (Claude Code ``arguments``)
+    argument_hint: str | None
+    allowed_tools: tuple[str, ...]
+    model: str | None
+    version: str | None
+    tags: tuple[str, ...]
+    license: str | None
+    compatibility: str | None
+    metadata: Mapping[str, str]
+    extra: Mapping[
+        str, Any
+    ]  # every other key kept: Claude Code extensions, metadata.yaml
+
+
+@dataclass(frozen=True, slots=True)
+class Argument:
+    name: str
+    py_name: Identifier
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    qualname: str  # dotted Python path below the package, e.g. "task.code_reviewer"
+    namespace: tuple[Identifier, ...]
+    py_name: Identifier
+    summary: str  # Level 1: one short line
+    arguments: tuple[Argument, ...]
+    definition: Definition
+
+
+@dataclass(frozen=True, slots=True)
+class Namespace:
+    qualname: str
+    path: tuple[Identifier, ...]
+    summary: str
+    tools: tuple[Identifier, ...]
+    children: tuple[Identifier, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    path: str
+    sha256: str
+
+
+@dataclass(frozen=True, slots=True)
+class Override:
+    qualname: str
+    kept: Position
+    replaced: Position
+
+
+@dataclass(frozen=True, slots=True)
+class Invalid:
+    path: str
+    codes: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    generator: str
+    sources: tuple[SourceFile, ...]
+    tools: tuple[Tool, ...]
+    namespaces: tuple[Namespace, ...]
+    overrides: tuple[Override, ...]
+    invalid: tuple[Invalid, ...]
+
+
+def to_json(value: Any) -> Any:
+    """The model as plain JSON data (``--dump-ir``)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {
+            f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)
+        }
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, Mapping):
+        return {str(k): to_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_json(v) for v in value]
+    return value

@@ -1,0 +1,120 @@
+"""Claude Code subagents: ``agents/*.md`` with ``name`` and ``description``; the body is
+the system prompt. ``tools``, ``model``, ``color`` and every other key are kept.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from types import MappingProxyType
+
+from generator import discover
+from generator.diagnostics import Report
+from generator.ir import Definition, Kind, Position
+from generator.loaders import skill
+from generator.loaders.fields import read_document
+
+KNOWN_KEYS = frozenset(
+    {
+        "name",
+        "description",
+        "tools",
+        "disallowedTools",
+        "model",
+        "permissionMode",
+        "maxTurns",
+        "skills",
+        "mcpServers",
+        "hooks",
+        "memory",
+        "background",
+        "effort",
+        "isolation",
+        "color",
+        "initialPrompt",
+    }
+)
+NAME_RULE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+def load_agent(
+    path: Path,
+    project: Path,
+    root: int,
+    plugin: str | None,
+    report: Report,
+    max_bytes: int,
+) -> Definition | None:
+    rel = discover.relative(path, project)
+    if not _has_frontmatter(path):
+        # Claude Code treats such files as documentation, not subagents.
+        report.warning(
+            rel, 1, 1, "not-a-subagent", "no frontmatter: not a subagent; skipped"
+        )
+        return None
+    doc = read_document(path, rel, report, max_bytes)
+    if doc is None:
+        return None
+    for key in sorted(doc.data):
+        if key not in KNOWN_KEYS:
+            doc.warning(
+                key,
+                "unknown-key",
+                f"unknown subagent key {key!r}; it is kept but not used",
+            )
+    name = doc.text("name", required="missing-name")
+    if name is not None:
+        name = name.strip()
+        if name.startswith("-") or ":" in name:
+            doc.error(
+                "name",
+                "invalid-name",
+                f"subagent name {name!r} may not start with '-' or contain ':'",
+            )
+        elif not NAME_RULE.match(name):
+            doc.lenient(
+                "name",
+                "invalid-name",
+                f"subagent name {name!r} should be lowercase letters, digits and hyphens",
+            )
+    description = doc.text("description", required="missing-description")
+    tools = doc.tool_list("tools")
+    if report.errors_in(rel) or name is None or description is None:
+        return None
+    return Definition(
+        kind=Kind.AGENT,
+        name=name,
+        display_name=name,
+        plugin=plugin,
+        description=description,
+        body=doc.body,
+        source=Position(rel),
+        root=root,
+        skill_dir=None,
+        files=(),
+        arguments=(),
+        argument_hint=None,
+        allowed_tools=tools,
+        model=doc.text("model"),
+        version=None,
+        tags=(),
+        license=None,
+        compatibility=None,
+        metadata=MappingProxyType({}),
+        extra=MappingProxyType(
+            {
+                key: skill.plain(doc.data[key])
+                for key in sorted(doc.data)
+                if key not in {"name", "description", "tools", "model"}
+            }
+        ),
+    )
+
+
+def _has_frontmatter(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(8)
+    except OSError:
+        return True  # let the reader report why it cannot be read
+    return head.removeprefix(b"\xef\xbb\xbf").startswith(b"---")

@@ -1,0 +1,208 @@
+"""Typed, located access to frontmatter fields, shared by the skill and subagent loaders."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from generator import frontmatter, yamlpos
+from generator.diagnostics import Report
+
+
+@dataclass
+class Document:
+    """A Markdown file's frontmatter mapping and body, with each key's file position."""
+
+    path: str
+    data: dict[str, Any]
+    body: str
+    report: Report
+    origins: dict[str, tuple[str, yamlpos.Located]] = field(default_factory=dict)
+
+    def where(
+        self, key: str | None = None, *, value: bool = True
+    ) -> tuple[str, int, int]:
+        if key is not None and key in self.origins:
+            path, located = self.origins[key]
+            return (path, *located.where(key, value=value))
+        return self.path, 1, 1
+
+    def error(self, key: str | None, code: str, message: str) -> None:
+        self.report.error(*self.where(key), code, message)
+
+    def warning(self, key: str | None, code: str, message: str) -> None:
+        self.report.warning(*self.where(key), code, message)
+
+    def lenient(self, key: str | None, code: str, message: str) -> None:
+        self.report.lenient(*self.where(key), code, message)
+
+    def text(
+        self, key: str, *, required: str | None = None, limit: int | None = None
+    ) -> str | None:
+        """A string field; ``required`` names the code for a missing or empty value."""
+        value = self.data.get(key)
+        if value is None or (isinstance(value, str) and not value.strip()):
+            if required:
+                self.error(
+                    key if key in self.data else None,
+                    required,
+                    f"{key} is missing or empty",
+                )
+            return None
+        if isinstance(value, (datetime.date, int, float)) and not isinstance(
+            value, bool
+        ):
+            value = str(value)
+        if not isinstance(value, str):
+            self.error(
+                key, "invalid-field", f"{key} must be a string, not {_kind(value)}"
+            )
+            return None
+        if limit is not None and len(value) > limit:
+            self.error(
+                key,
+                "invalid-field",
+                f"{key} is {len(value)} characters; the limit is {limit}",
+            )
+            return None
+        return value
+
+    def flag(self, key: str) -> bool | None:
+        """A boolean as Claude Code reads it: true/false, yes/no, on/off, 1/0."""
+        value = self.data.get(key)
+        if value is None or isinstance(value, bool):
+            return value
+        words = {
+            "true": True,
+            "yes": True,
+            "on": True,
+            "1": True,
+            "false": False,
+            "no": False,
+            "off": False,
+            "0": False,
+        }
+        if str(value).strip().lower() in words:
+            return words[str(value).strip().lower()]
+        self.error(key, "invalid-field", f"{key} must be true or false, not {value!r}")
+        return None
+
+    def tool_list(self, key: str) -> tuple[str, ...]:
+        value = self.data.get(key)
+        if value is None:
+            return ()
+        if isinstance(value, list) and all(isinstance(item, str) for item in value):
+            return tuple(item.strip() for item in value if item.strip())
+        if isinstance(value, str):
+            return split_tool_list(value)
+        self.error(key, "invalid-field", f"{key} must be a string or a list of strings")
+        return ()
+
+    def words(self, key: str) -> tuple[str, ...]:
+        """A space-separated string or a list of strings."""
+        value = self.data.get(key)
+        if value is None:
+            return ()
+        if isinstance(value, str):
+            return tuple(value.split())
+        if isinstance(value, list) and all(
+            isinstance(item, (str, int)) for item in value
+        ):
+            return tuple(str(item) for item in value)
+        self.error(key, "invalid-field", f"{key} must be a string or a list of strings")
+        return ()
+
+    def check_flow_style(self) -> None:
+        for path, located in {
+            id(loc): (p, loc) for p, loc in self.origins.values()
+        }.values():
+            for key in located.flow_keys:
+                line, col = located.where(key)
+                self.report.lenient(
+                    path,
+                    line,
+                    col,
+                    "flow-style",
+                    f"{key} uses a flow-style YAML collection ([...] or {{...}}), "
+                    "which the Agent Skills reference validator rejects",
+                )
+
+
+def split_tool_list(text: str) -> tuple[str, ...]:
+    """Split ``Read, Grep`` or ``Bash(git add:*) Read``; separators inside (...) do not split."""
+    separator = "," if _has_top_level_comma(text) else None
+    items: list[str] = []
+    depth = 0
+    current: list[str] = []
+    for char in text:
+        depth += (char == "(") - (char == ")")
+        is_split = char == "," if separator else char.isspace()
+        if is_split and depth <= 0:
+            items.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    items.append("".join(current))
+    return tuple(item.strip() for item in items if item.strip())
+
+
+def _has_top_level_comma(text: str) -> bool:
+    depth = 0
+    for char in text:
+        depth += (char == "(") - (char == ")")
+        if char == "," and depth <= 0:
+            return True
+    return False
+
+
+def _kind(value: Any) -> str:
+    return {dict: "a mapping", list: "a list", bool: "a boolean"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def read_document(
+    path: Path, rel: str, report: Report, max_bytes: int
+) -> Document | None:
+    """Read a Markdown file with YAML frontmatter; report and return None when unusable."""
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            report.error(
+                rel,
+                1,
+                1,
+                "file-too-large",
+                f"the file is {size:,} bytes; the limit is {max_bytes:,} (max-file-bytes)",
+            )
+            return None
+        raw = path.read_bytes()
+    except OSError as exc:
+        report.error(
+            rel, 1, 1, "file-unreadable", f"cannot read the file: {exc.strerror}"
+        )
+        return None
+    text = frontmatter.decode(raw, rel, report)
+    if text is None:
+        return None
+    parts = frontmatter.split(text, rel, report)
+    if parts is None:
+        return None
+    located = yamlpos.parse(parts.frontmatter, rel, parts.line_offset, report)
+    if located is None:
+        return None
+    if not isinstance(located.data, dict):
+        line, col = located.where()
+        report.error(
+            rel,
+            line,
+            col,
+            "frontmatter-not-mapping",
+            "the frontmatter must be a YAML mapping of keys to values",
+        )
+        return None
+    data = {str(key): value for key, value in located.data.items()}
+    origins = {key: (rel, located) for key in data}
+    return Document(rel, data, parts.body, report, origins)

@@ -1,0 +1,45 @@
+"""Claude Code plugins: ``.claude-plugin/plugin.json``. Only ``name`` matters here: it
+namespaces the plugin's skills and subagents (``task.<plugin>.<skill>``)."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator import discover
+from generator.diagnostics import Report
+
+NAME_RULE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Plugin:
+    name: str
+    description: str
+    path: str
+
+
+def load_plugin(path: Path, project: Path, report: Report) -> Plugin | None:
+    rel = discover.relative(path, project)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        report.error(rel, 1, 1, "file-unreadable", f"cannot read plugin.json: {exc}")
+        return None
+    except json.JSONDecodeError as exc:
+        report.error(
+            rel, exc.lineno, exc.colno, "json-syntax", f"invalid JSON: {exc.msg}"
+        )
+        return None
+    name = data.get("name") if isinstance(data, dict) else None
+    if not isinstance(name, str) or not name:
+        report.error(rel, 1, 1, "invalid-plugin", 'plugin.json needs a "name" string')
+        return None
+    if not NAME_RULE.match(name):
+        report.warning(
+            rel, 1, 1, "invalid-plugin", f"plugin name {name!r} is not kebab-case"
+        )
+    description = data.get("description")
+    return Plugin(name, description if isinstance(description, str) else "", rel)

@@ -1,0 +1,252 @@
+"""Agent Skills: ``<folder>/SKILL.md`` (plus an optional ``metadata.yaml`` beside it).
+
+Validated by the Agent Skills specification; Claude Code's extension keys are kept.
+What Claude Code accepts but the spec does not (a name that differs from its folder, a
+``version`` key, a description over 1,024 characters, flow-style lists) is a warning, or
+an error under ``--strict``.
+
+``metadata.yaml`` (seed 000's version, author, tags, capabilities, constraints, tools) is
+merged in; on a key both files set, SKILL.md wins and the clash is a warning.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from generator import discover, yamlpos
+from generator.diagnostics import Report
+from generator.ir import Definition, Kind, Position
+from generator.loaders.fields import Document, read_document
+
+SPEC_KEYS = frozenset(
+    {"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
+)
+CLAUDE_CODE_KEYS = frozenset(
+    {
+        "when_to_use",
+        "argument-hint",
+        "arguments",
+        "disable-model-invocation",
+        "user-invocable",
+        "disallowed-tools",
+        "model",
+        "effort",
+        "context",
+        "agent",
+        "background",
+        "hooks",
+        "paths",
+        "shell",
+    }
+)
+# Keys seed 000 puts in frontmatter; common in real skills, outside the spec.
+SEED_KEYS = frozenset(
+    {"version", "author", "tags", "capabilities", "constraints", "tools"}
+)
+NAME_RULE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+MAX_NAME = 64
+MAX_DESCRIPTION = 1024
+MAX_COMPATIBILITY = 500
+
+
+def load_skill(
+    path: Path,
+    project: Path,
+    root: int,
+    plugin: str | None,
+    report: Report,
+    max_bytes: int,
+) -> Definition | None:
+    rel = discover.relative(path, project)
+    doc = read_document(path, rel, report, max_bytes)
+    if doc is None:
+        return None
+    folder = path.parent
+    _merge_metadata_yaml(doc, folder / "metadata.yaml", project, report)
+    for key in sorted(doc.data):
+        if key in SEED_KEYS and doc.origins[key][0] == rel:
+            doc.lenient(
+                key,
+                "non-spec-key",
+                f"{key!r} is not an Agent Skills frontmatter key (metadata.yaml or metadata: is its place)",
+            )
+        elif key not in SPEC_KEYS | CLAUDE_CODE_KEYS | SEED_KEYS:
+            doc.warning(
+                key,
+                "unknown-key",
+                f"unknown frontmatter key {key!r}; it is kept but not used",
+            )
+    doc.check_flow_style()
+
+    name = _name(doc, folder.name)
+    description = doc.text("description", required="missing-description")
+    if description is not None and len(description) > MAX_DESCRIPTION:
+        doc.lenient(
+            "description",
+            "description-too-long",
+            f"description is {len(description):,} characters; the spec allows {MAX_DESCRIPTION:,}",
+        )
+    license_ = doc.text("license")
+    compatibility = doc.text("compatibility", limit=MAX_COMPATIBILITY)
+    metadata = _metadata(doc)
+    argument_hint = _argument_hint(doc)
+    for key in ("disable-model-invocation", "user-invocable", "background"):
+        doc.flag(key)
+    if report.errors_in(rel) or name is None or description is None:
+        return None
+    return Definition(
+        kind=Kind.SKILL,
+        name=folder.name if plugin is None or not name else name,
+        display_name=name,
+        plugin=plugin,
+        description=description,
+        body=doc.body,
+        source=Position(rel),
+        root=root,
+        skill_dir=discover.relative(folder, project),
+        files=discover.bundled_files(folder, rel, report),
+        arguments=doc.words("arguments"),
+        argument_hint=argument_hint,
+        allowed_tools=doc.tool_list("allowed-tools"),
+        model=doc.text("model"),
+        version=doc.text("version"),
+        tags=doc.words("tags"),
+        license=license_,
+        compatibility=compatibility,
+        metadata=MappingProxyType(metadata),
+        extra=MappingProxyType(_extra(doc)),
+    )
+
+
+def _name(doc: Document, folder: str) -> str | None:
+    name = doc.text("name", required="missing-name")
+    if name is None:
+        return None
+    name = name.strip()
+    if len(name) > MAX_NAME:
+        doc.error(
+            "name",
+            "invalid-name",
+            f"name is {len(name)} characters; the limit is {MAX_NAME}",
+        )
+    elif not NAME_RULE.match(name):
+        doc.error(
+            "name",
+            "invalid-name",
+            f"name {name!r} must be lowercase letters, digits and single hyphens, "
+            "not starting or ending with a hyphen",
+        )
+    elif unicodedata.normalize("NFKC", folder) != name:
+        doc.lenient(
+            "name",
+            "name-folder-mismatch",
+            f"name {name!r} differs from its folder {folder!r} (Claude Code names project skills by their folder)",
+        )
+    return name
+
+
+def _metadata(doc: Document) -> dict[str, str]:
+    value = doc.data.get("metadata")
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        doc.error(
+            "metadata",
+            "invalid-field",
+            "metadata must be a mapping of strings to strings",
+        )
+        return {}
+    result: dict[str, str] = {}
+    for key, item in value.items():
+        if isinstance(item, (dict, list)):
+            doc.error(
+                "metadata",
+                "invalid-field",
+                f"metadata.{key} must be a string, not a {type(item).__name__}",
+            )
+        else:
+            result[str(key)] = "" if item is None else str(item)
+    return dict(sorted(result.items()))
+
+
+def _argument_hint(doc: Document) -> str | None:
+    value = doc.data.get("argument-hint")
+    if isinstance(value, list):
+        # Unquoted ``[issue-number]`` is YAML for a list; the author meant the text.
+        doc.warning(
+            "argument-hint",
+            "invalid-field",
+            'argument-hint was read as a YAML list; quote it: argument-hint: "[...]"',
+        )
+        return "[" + " ".join(str(item) for item in value) + "]"
+    return doc.text("argument-hint")
+
+
+def _extra(doc: Document) -> dict[str, Any]:
+    taken = {
+        "name",
+        "description",
+        "license",
+        "compatibility",
+        "metadata",
+        "allowed-tools",
+        "arguments",
+        "argument-hint",
+        "model",
+        "version",
+        "tags",
+    }
+    return {key: plain(doc.data[key]) for key in sorted(doc.data) if key not in taken}
+
+
+def plain(value: Any) -> Any:
+    """YAML values as JSON data: dates become ISO strings, keys become strings."""
+    if isinstance(value, dict):
+        return {
+            str(k): plain(v)
+            for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))
+        }
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
+
+
+def _merge_metadata_yaml(
+    doc: Document, path: Path, project: Path, report: Report
+) -> None:
+    if not path.is_file():
+        return
+    rel = discover.relative(path, project)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        report.error(rel, 1, 1, "file-unreadable", f"cannot read metadata.yaml: {exc}")
+        return
+    located = yamlpos.parse(text, rel, 0, report)
+    if located is None or located.data is None:
+        return
+    if not isinstance(located.data, dict):
+        report.error(
+            rel, 1, 1, "frontmatter-not-mapping", "metadata.yaml must be a YAML mapping"
+        )
+        return
+    for key, value in located.data.items():
+        key = str(key)
+        if key not in doc.data:
+            doc.data[key] = value
+            doc.origins[key] = (rel, located)
+        elif doc.data[key] != value:
+            line, col = located.where(key)
+            report.warning(
+                rel,
+                line,
+                col,
+                "metadata-conflict",
+                f"{key!r} differs from {doc.path}; the SKILL.md value is used",
+            )

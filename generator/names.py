@@ -1,0 +1,47 @@
+"""The one sanitiser: every name that becomes a Python identifier goes through here.
+
+It is deterministic: NFKC, camelCase to snake_case, lowercase, ASCII only (other letters
+become ``u<hex>``), separators to ``_``; a leading digit gets a ``_`` prefix; keywords, soft
+keywords and reserved names get a ``_`` suffix. Two names that end up equal are a
+collision, which the resolver reports with both sources.
+"""
+
+from __future__ import annotations
+
+import builtins
+import keyword
+import re
+import unicodedata
+from typing import NewType
+
+Identifier = NewType("Identifier", str)
+
+# Names every generated namespace module defines or imports itself.
+NAMESPACE_NAMES = frozenset({"help", "list", "annotations"})
+# Attribute names: keywords and the namespace's own names (builtins such as ``dir`` or
+# ``open`` are fine as attributes: ``file.dir`` shadows nothing).
+ATTRIBUTE_RESERVED = (
+    frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | NAMESPACE_NAMES
+)
+# Parameter names are local variables in generated functions: builtins are reserved too.
+PARAMETER_RESERVED = ATTRIBUTE_RESERVED | frozenset(dir(builtins)) | {"self", "cls"}
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_SEPARATORS = re.compile(r"[^a-z0-9_]+")
+
+
+def identifier(name: str, reserved: frozenset[str] = ATTRIBUTE_RESERVED) -> Identifier:
+    text = unicodedata.normalize("NFKC", name)
+    text = _CAMEL.sub("_", text).lower()
+    text = "".join(
+        char if char.isascii() else f"_u{ord(char):04x}_"
+        for char in unicodedata.normalize("NFKD", text)
+        if not unicodedata.combining(char)
+    )
+    text = _SEPARATORS.sub("_", text)
+    text = re.sub("_+", "_", text).strip("_") or "unnamed"
+    if text[0].isdigit():
+        text = "_" + text
+    if text in reserved or keyword.iskeyword(text):
+        text += "_"
+    return Identifier(text)

@@ -1,0 +1,116 @@
+"""Python literals and docstrings that black leaves unchanged, so output needs no black pass.
+
+Untrusted text reaches generated code only through these functions: strings are escaped
+like ``repr`` and then quoted the way black normalises them (double quotes unless that
+adds backslashes). A test runs black over every generated file and over random strings.
+"""
+
+from __future__ import annotations
+
+LINE_LENGTH = 88
+INDENT = "    "
+
+
+def pystr(text: str) -> str:
+    """A one-line string literal, quoted as black quotes it."""
+    literal = repr(text)
+    if literal[0] == '"':
+        return literal  # repr already chose double quotes (the text has ' but no ")
+    body = literal[1:-1]
+    double = body.replace("\\'", "'").replace('"', '\\"')
+    if double.count("\\") > body.count("\\"):
+        return literal
+    return f'"{double}"'
+
+
+def pyassign(target: str, text: str) -> str:
+    """``target = <text>`` at module level, laid out as black lays it out.
+
+    A text that fits goes on one line; one that fits once wrapped in parentheses is
+    wrapped; a longer multi-line text becomes one implicitly concatenated literal per line.
+    """
+    single = pystr(text)
+    if len(target) + 3 + len(single) <= LINE_LENGTH:
+        return f"{target} = {single}"
+    if len(INDENT) + len(single) <= LINE_LENGTH:
+        return f"{target} = (\n{INDENT}{single}\n)"
+    lines = text.splitlines(keepends=True)
+    if len(lines) < 2:
+        return f"{target} = {single}"
+    parts = "".join(f"{INDENT}{pystr(line)}\n" for line in lines)
+    return f"{target} = (\n{parts})"
+
+
+def pydoc(text: str, indent: str = INDENT) -> str:
+    """A docstring at ``indent`` that black leaves as it is; the text is shown, never run.
+
+    Black keeps a one-line docstring on one line whatever its length.
+    """
+    lines = [
+        _doc_escape(line).rstrip() for line in text.expandtabs().strip().splitlines()
+    ]
+    while lines and not lines[-1]:
+        lines.pop()
+    if not lines:
+        return '""" """'
+    rest = _dedent(lines[1:])
+    first = lines[0].lstrip()
+    if not rest:
+        return f'"""{_close_safe(first)}"""'
+    body = "\n".join(f"{indent}{line}" if line else "" for line in rest)
+    middle = f"\n{body}" if rest else ""
+    return f'"""{first}{middle}\n{indent}"""'
+
+
+def pycomment(text: str) -> str:
+    """Text as ``# `` comment lines (newlines cannot end the comment early)."""
+    lines = text.splitlines() or [""]
+    return "\n".join(f"# {_doc_escape(line)}".rstrip() for line in lines)
+
+
+def _doc_escape(line: str) -> str:
+    out = []
+    for char in line.replace("\\", "\\\\"):
+        if char.isprintable() or char == "\t":
+            out.append(char)
+        else:
+            out.append(repr(char)[1:-1])
+    return "".join(out).replace('"""', '\\"\\"\\"')
+
+
+def _close_safe(line: str) -> str:
+    # A docstring ending in a quote would merge with the closing quotes.
+    return (
+        line[:-1] + '\\"' if line.endswith('"') and not line.endswith('\\"') else line
+    )
+
+
+def _dedent(lines: list[str]) -> list[str]:
+    widths = [len(line) - len(line.lstrip()) for line in lines if line.strip()]
+    cut = min(widths, default=0)
+    return [line[cut:] for line in lines]
+
+
+def pytuple(
+    items: list[str] | tuple[str, ...], indent: str, prefix: str = "", suffix: str = ","
+) -> str:
+    """A tuple of string literals, starting after ``indent + prefix`` on its line.
+
+    Two or more items are laid out one per line with a trailing comma, which black keeps;
+    a one-item tuple stays on its line when it fits, as black would leave it.
+    """
+    if not items:
+        return "()"
+    literals = [pystr(item) for item in items]
+    if len(literals) == 1:
+        inline = f"({literals[0]},)"
+        if len(indent) + len(prefix) + len(inline) + len(suffix) <= LINE_LENGTH:
+            return inline
+    inner = indent + INDENT
+    body = "".join(f"{inner}{literal},\n" for literal in literals)
+    return f"(\n{body}{indent})"
+
+
+def pyopt(text: str | None) -> str:
+    """A string literal, or ``None``."""
+    return "None" if text is None else pystr(text)

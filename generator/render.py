@@ -1,0 +1,49 @@
+"""The Jinja2 environment: strict about undefined names, no HTML escaping, exact whitespace.
+
+Templates only loop and branch over data the emitters prepared; every literal they print
+went through ``generator.pylit`` first.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import jinja2
+
+from generator import pylit
+
+
+def templates_dir() -> Path:
+    """Inside an installed wheel, ``generator/templates``; in a checkout, ``templates/``."""
+    here = Path(__file__).resolve().parent
+    installed = here / "templates"
+    return installed if installed.is_dir() else here.parent / "templates"
+
+
+@cache
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(templates_dir()),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["pystr"] = pylit.pystr
+    env.filters["pydoc"] = pylit.pydoc
+    env.filters["pycomment"] = pylit.pycomment
+    env.filters["pyopt"] = pylit.pyopt
+    env.globals["pyassign"] = pylit.pyassign
+    env.globals["pytuple"] = pylit.pytuple
+    return env
+
+
+def render(template: str, **context: object) -> str:
+    return environment().get_template(template).render(**context)
+
+
+def static(name: str) -> str:
+    """A template file copied as it is (no Jinja syntax is read in it)."""
+    return (templates_dir() / name).read_text(encoding="utf-8")

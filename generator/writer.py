@@ -1,0 +1,126 @@
+"""Writing the output folder, or checking it.
+
+- everything was rendered in memory first, so a failing build writes nothing;
+- each file is replaced atomically (temporary file, then rename), and only when its bytes
+  changed, so unchanged files keep their modification times;
+- skillc owns its output folder (it holds ``skillc.lock.json``): files a build no longer
+  produces are deleted there, and nowhere else; a non-empty folder without a lock is refused.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from generator.emitters.lock_report import LOCK
+
+IGNORED_DIRS = frozenset({"__pycache__", ".mypy_cache"})
+
+
+class OutputError(Exception):
+    """The output folder cannot be written safely: exit status 2."""
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    created: tuple[str, ...]
+    changed: tuple[str, ...]
+    unchanged: tuple[str, ...]
+    extra: tuple[str, ...]
+
+    @property
+    def stale(self) -> bool:
+        return bool(self.created or self.changed or self.extra)
+
+
+def plan(out_dir: Path, files: dict[str, str]) -> Plan:
+    for path in files:
+        _check_relative(path)
+    on_disk = _existing(out_dir)
+    created, changed, unchanged = [], [], []
+    for path, text in files.items():
+        if path not in on_disk:
+            created.append(path)
+        elif (out_dir / path).read_bytes() != text.encode("utf-8"):
+            changed.append(path)
+        else:
+            unchanged.append(path)
+    extra = sorted(on_disk - files.keys())
+    return Plan(tuple(created), tuple(changed), tuple(unchanged), tuple(extra))
+
+
+def check_owned(out_dir: Path) -> None:
+    if out_dir.exists() and not out_dir.is_dir():
+        raise OutputError(f"{out_dir.name}: the output path exists and is not a folder")
+    if out_dir.is_dir() and _existing(out_dir) and not (out_dir / LOCK).is_file():
+        raise OutputError(
+            f"{out_dir.name}/ has files but no {LOCK}: it was not made by skillc, "
+            "so skillc will not write into it (choose another --out, or empty it)"
+        )
+
+
+def write(out_dir: Path, files: dict[str, str], changes: Plan) -> None:
+    check_owned(out_dir)
+    for path in (*changes.created, *changes.changed):
+        target = out_dir / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temporary = target.with_name(f".{target.name}.skillc-tmp")
+        temporary.write_bytes(files[path].encode("utf-8"))
+        os.replace(temporary, target)
+    for path in changes.extra:
+        (out_dir / path).unlink()
+    _remove_empty_dirs(out_dir)
+
+
+def describe(out_dir: Path, files: dict[str, str], changes: Plan, label: str) -> str:
+    """What a build would change: missing and extra files, and a diff of changed ones."""
+    lines: list[str] = []
+    for path in changes.created:
+        lines.append(f"missing: {label}/{path}")
+    for path in changes.extra:
+        lines.append(f"extra: {label}/{path}")
+    for path in changes.changed:
+        lines.append(f"changed: {label}/{path}")
+        old = (
+            (out_dir / path)
+            .read_text(encoding="utf-8", errors="replace")
+            .splitlines(keepends=True)
+        )
+        new = files[path].splitlines(keepends=True)
+        lines.extend(
+            line.rstrip("\n")
+            for line in difflib.unified_diff(
+                old, new, f"a/{label}/{path}", f"b/{label}/{path}"
+            )
+        )
+    return "\n".join(lines)
+
+
+def _check_relative(path: str) -> None:
+    pure = PurePosixPath(path)
+    if pure.is_absolute() or ".." in pure.parts or not pure.parts or "\\" in path:
+        raise OutputError(f"refusing to write {path!r}: outside the output folder")
+
+
+def _existing(out_dir: Path) -> set[str]:
+    if not out_dir.is_dir():
+        return set()
+    found: set[str] = set()
+    for current, dirs, names in os.walk(out_dir):
+        dirs[:] = [d for d in dirs if d not in IGNORED_DIRS]
+        base = Path(current).relative_to(out_dir)
+        found.update(
+            (base / name).as_posix()
+            for name in names
+            if not name.endswith(".skillc-tmp")
+        )
+    return found
+
+
+def _remove_empty_dirs(out_dir: Path) -> None:
+    for current, dirs, names in os.walk(out_dir, topdown=False):
+        folder = Path(current)
+        if folder != out_dir and not any(folder.iterdir()):
+            folder.rmdir()

@@ -1,0 +1,163 @@
+"""YAML parsing that keeps positions: PyYAML's safe loader (the C one when present).
+
+``parse`` composes the node graph first, so that every key and value keeps its line and
+column, checks it (alias expansion bound, duplicate keys, flow style), and only then
+constructs Python values. Lines and columns it reports are 1-based file positions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from generator.diagnostics import Report
+
+try:
+    _Loader: type[Any] = yaml.CSafeLoader
+except AttributeError:  # PyYAML built without libyaml
+    _Loader = yaml.SafeLoader
+
+# A YAML alias bomb expands a handful of lines into billions of nodes. Real frontmatter
+# has a few dozen nodes; the walk stops at this many visits.
+MAX_NODE_VISITS = 20_000
+
+
+@dataclass(frozen=True, slots=True)
+class Located:
+    """A parsed YAML document and where each of its top-level keys stands."""
+
+    data: Any
+    root: yaml.Node
+    line_offset: int  # file line of the document's first line, minus one
+    keys: dict[str, yaml.Node] = field(default_factory=dict)  # key -> its key node
+    values: dict[str, yaml.Node] = field(default_factory=dict)  # key -> its value node
+    flow_keys: tuple[
+        str, ...
+    ] = ()  # top-level keys whose value uses flow style somewhere
+
+    def where(self, key: str | None = None, *, value: bool = True) -> tuple[int, int]:
+        """The file position of a top-level key's value (or the key, or the document)."""
+        node = self.root
+        if key is not None:
+            table = self.values if value else self.keys
+            node = table.get(key, self.keys.get(key, self.root))
+        return node_position(node, self.line_offset)
+
+
+def node_position(node: yaml.Node, line_offset: int) -> tuple[int, int]:
+    mark = node.start_mark
+    return line_offset + mark.line + 1, mark.column + 1
+
+
+def parse(text: str, path: str, line_offset: int, report: Report) -> Located | None:
+    """Parse one YAML document; report problems at file positions and return None on error."""
+    loader = _Loader(text)
+    try:
+        root = loader.get_single_node()
+        if root is None:
+            return Located(
+                None, yaml.ScalarNode("tag:yaml.org,2002:null", ""), line_offset
+            )
+        if not _check_nodes(root, path, line_offset, report):
+            return None
+        data = loader.construct_document(root)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (
+            (line_offset + mark.line + 1, mark.column + 1)
+            if mark
+            else (line_offset + 1, 1)
+        )
+        report.error(path, line, col, "yaml-syntax", _describe(exc))
+        return None
+    except (yaml.YAMLError, RecursionError, ValueError, OverflowError) as exc:
+        report.error(path, line_offset + 1, 1, "yaml-syntax", f"invalid YAML: {exc}")
+        return None
+    finally:
+        loader.dispose()
+    located = Located(data, root, line_offset)
+    if isinstance(root, yaml.MappingNode):
+        flow = []
+        for key_node, value_node in root.value:
+            if isinstance(key_node, yaml.ScalarNode):
+                located.keys[key_node.value] = key_node
+                located.values[key_node.value] = value_node
+                if _uses_flow_style(value_node):
+                    flow.append(key_node.value)
+        located = Located(
+            data, root, line_offset, located.keys, located.values, tuple(flow)
+        )
+    return located
+
+
+def _describe(exc: yaml.MarkedYAMLError) -> str:
+    problem = exc.problem or "invalid YAML"
+    message = f"invalid YAML: {problem}"
+    if exc.context:
+        message += f" ({exc.context})"
+    if problem == "mapping values are not allowed here":
+        message += (
+            "; a value that contains ': ' must be quoted, e.g. description: \"...\""
+        )
+    return message
+
+
+def _check_nodes(root: yaml.Node, path: str, line_offset: int, report: Report) -> bool:
+    """Bound the expanded size (alias bombs) and reject duplicate keys."""
+    visits = 0
+    stack = [root]
+    ok = True
+    while stack:
+        node = stack.pop()
+        visits += 1
+        if visits > MAX_NODE_VISITS:
+            line, col = node_position(root, line_offset)
+            report.error(
+                path,
+                line,
+                col,
+                "yaml-alias-bomb",
+                f"YAML anchors and aliases expand to more than {MAX_NODE_VISITS} nodes",
+            )
+            return False
+        if isinstance(node, yaml.MappingNode):
+            seen: set[str] = set()
+            for key_node, value_node in node.value:
+                if (
+                    isinstance(key_node, yaml.ScalarNode)
+                    and key_node.tag != "tag:yaml.org,2002:merge"
+                ):
+                    if key_node.value in seen:
+                        line, col = node_position(key_node, line_offset)
+                        report.error(
+                            path,
+                            line,
+                            col,
+                            "yaml-duplicate-key",
+                            f"duplicate key {key_node.value!r}",
+                        )
+                        ok = False
+                    seen.add(key_node.value)
+                stack.append(key_node)
+                stack.append(value_node)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+    return ok
+
+
+def _uses_flow_style(node: yaml.Node) -> bool:
+    stack = [node]
+    visits = 0
+    while stack and visits < MAX_NODE_VISITS:
+        visits += 1
+        current = stack.pop()
+        if isinstance(current, (yaml.MappingNode, yaml.SequenceNode)):
+            if current.flow_style:
+                return True
+            if isinstance(current, yaml.MappingNode):
+                stack.extend(v for pair in current.value for v in pair)
+            else:
+                stack.extend(current.value)
+    return False
