@@ -97,7 +97,7 @@ def _describe(exc: yaml.MarkedYAMLError) -> str:
     message = f"invalid YAML: {problem}"
     if exc.context:
         message += f" ({exc.context})"
-    if problem == "mapping values are not allowed here":
+    if problem.startswith("mapping values are not allowed"):
         message += (
             "; a value that contains ': ' must be quoted, e.g. description: \"...\""
         )

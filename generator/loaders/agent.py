@@ -61,6 +61,7 @@ def load_agent(
                 key,
                 "unknown-key",
                 f"unknown subagent key {key!r}; it is kept but not used",
+                at_key=True,
             )
     name = doc.text("name", required="missing-name")
     if name is not None:

@@ -29,14 +29,14 @@ class Document:
             return (path, *located.where(key, value=value))
         return self.path, 1, 1
 
-    def error(self, key: str | None, code: str, message: str) -> None:
-        self.report.error(*self.where(key), code, message)
+    def error(self, key: str | None, code: str, message: str, *, at_key: bool = False) -> None:
+        self.report.error(*self.where(key, value=not at_key), code, message)
 
-    def warning(self, key: str | None, code: str, message: str) -> None:
-        self.report.warning(*self.where(key), code, message)
+    def warning(self, key: str | None, code: str, message: str, *, at_key: bool = False) -> None:
+        self.report.warning(*self.where(key, value=not at_key), code, message)
 
-    def lenient(self, key: str | None, code: str, message: str) -> None:
-        self.report.lenient(*self.where(key), code, message)
+    def lenient(self, key: str | None, code: str, message: str, *, at_key: bool = False) -> None:
+        self.report.lenient(*self.where(key, value=not at_key), code, message)
 
     def text(
         self, key: str, *, required: str | None = None, limit: int | None = None

@@ -73,12 +73,14 @@ def load_skill(
                 key,
                 "non-spec-key",
                 f"{key!r} is not an Agent Skills frontmatter key (metadata.yaml or metadata: is its place)",
+                at_key=True,
             )
         elif key not in SPEC_KEYS | CLAUDE_CODE_KEYS | SEED_KEYS:
             doc.warning(
                 key,
                 "unknown-key",
                 f"unknown frontmatter key {key!r}; it is kept but not used",
+                at_key=True,
             )
     doc.check_flow_style()
 

@@ -1,0 +1,83 @@
+"""Shared helpers. Goldens are updated with: nox -s tests -- --update-goldens"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from generator import cli
+
+TESTS = Path(__file__).resolve().parent
+REPO = TESTS.parent
+FIXTURE_PROJECT = TESTS / "fixtures" / "project"
+GOLDEN = TESTS / "golden"
+SHARED = REPO.parent / "shared"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-goldens",
+        action="store_true",
+        help="rewrite tests/golden from the current generator instead of comparing",
+    )
+
+
+@pytest.fixture
+def update_goldens(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--update-goldens"))
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A fresh copy of the fixture project."""
+    target = tmp_path / "project"
+    shutil.copytree(FIXTURE_PROJECT, target)
+    return target
+
+
+def run_skillc(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    """Run the CLI in-process; return its exit status and stderr."""
+    capsys.readouterr()
+    status = cli.main(list(args))
+    return status, capsys.readouterr().err
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    """Every file below ``folder`` (caches left out), by POSIX relative path."""
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and "__pycache__" not in path.parts and ".mypy_cache" not in path.parts
+    }
+
+
+def run_python(code: str, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(cwd), "PYTHONDONTWRITEBYTECODE": "1"}
+    return subprocess.run(
+        [sys.executable, *args] if not code else [sys.executable, "-c", code, *args],
+        cwd=cwd, env=env, capture_output=True, text=True, timeout=120, check=False,
+    )
+
+
+def write_skill(root: Path, folder: str, text: str | bytes) -> Path:
+    path = root / folder / "SKILL.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def skills_project(tmp_path: Path) -> Iterator[Path]:
+    """An empty project with a skills/ folder and default configuration."""
+    (tmp_path / "skills").mkdir()
+    (tmp_path / "pyproject.toml").write_text("[tool.skillc]\nsources = [\"skills\"]\n")
+    yield tmp_path
