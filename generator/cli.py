@@ -42,7 +42,13 @@ def _parser() -> argparse.ArgumentParser:
         description="Compile Agent Skills and subagents into a typed Python package.",
     )
     parser.add_argument("--version", action="version", version=f"skillc {__version__}")
-    parser.add_argument("-C", "--project", dest="top_project", metavar="DIR", help="the project folder (default: found from here)")
+    parser.add_argument(
+        "-C",
+        "--project",
+        dest="top_project",
+        metavar="DIR",
+        help="the project folder (default: found from here)",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     build_cmd = commands.add_parser("build", help="write the output folder")
     validate_cmd = commands.add_parser(

@@ -74,6 +74,7 @@ def load(
         table.get("sources", list(DEFAULT_SOURCES)), "sources"
     )
     out_dir = out or _string(table.get("out", DEFAULT_OUT), "out")
+    _check_paths(root, source_list, out_dir)
     package_name = package or _string(
         table.get("package", Path(out_dir).name), "package"
     )
@@ -85,11 +86,9 @@ def load(
         raise ConfigError("[tool.skillc] strict must be true or false")
     if not isinstance(max_bytes, int) or max_bytes < 1:
         raise ConfigError("[tool.skillc] max-file-bytes must be a positive integer")
-    config = Config(
+    return Config(
         root, tuple(source_list), out_dir, package_name, strict_flag, max_bytes
     )
-    _check_paths(config)
-    return config
 
 
 def _read_table(root: Path) -> dict[str, Any]:
@@ -118,16 +117,16 @@ def _strings(value: Any, key: str) -> list[str]:
     return [_string(item, key) for item in value]
 
 
-def _check_paths(config: Config) -> None:
-    out_dir = config.out_dir
-    if out_dir == config.root.resolve() or out_dir in config.root.resolve().parents:
-        raise ConfigError(
-            f"output folder {config.out!r} must be a folder inside the project"
-        )
-    for source, path in zip(config.sources, config.source_dirs()):
+def _check_paths(root: Path, sources: list[str], out: str) -> None:
+    project = root.resolve()
+    out_dir = (project / out).resolve()
+    if out_dir == project or out_dir in project.parents:
+        raise ConfigError(f"output folder {out!r} must be a folder inside the project")
+    for source in sources:
+        path = (project / source).resolve()
         if not path.is_dir():
             raise ConfigError(f"source folder {source!r} does not exist")
         if path == out_dir or out_dir in path.parents or path in out_dir.parents:
             raise ConfigError(
-                f"source folder {source!r} and output folder {config.out!r} overlap"
+                f"source folder {source!r} and output folder {out!r} overlap"
             )

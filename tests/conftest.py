@@ -53,7 +53,9 @@ def tree(folder: Path) -> dict[str, bytes]:
     return {
         path.relative_to(folder).as_posix(): path.read_bytes()
         for path in sorted(folder.rglob("*"))
-        if path.is_file() and "__pycache__" not in path.parts and ".mypy_cache" not in path.parts
+        if path.is_file()
+        and "__pycache__" not in path.parts
+        and ".mypy_cache" not in path.parts
     }
 
 
@@ -61,7 +63,12 @@ def run_python(code: str, cwd: Path, *args: str) -> subprocess.CompletedProcess[
     env = {**os.environ, "PYTHONPATH": str(cwd), "PYTHONDONTWRITEBYTECODE": "1"}
     return subprocess.run(
         [sys.executable, *args] if not code else [sys.executable, "-c", code, *args],
-        cwd=cwd, env=env, capture_output=True, text=True, timeout=120, check=False,
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
 
 
@@ -79,5 +86,5 @@ def write_skill(root: Path, folder: str, text: str | bytes) -> Path:
 def skills_project(tmp_path: Path) -> Iterator[Path]:
     """An empty project with a skills/ folder and default configuration."""
     (tmp_path / "skills").mkdir()
-    (tmp_path / "pyproject.toml").write_text("[tool.skillc]\nsources = [\"skills\"]\n")
+    (tmp_path / "pyproject.toml").write_text('[tool.skillc]\nsources = ["skills"]\n')
     yield tmp_path

@@ -15,61 +15,175 @@ OK = "---\nname: {name}\ndescription: Does a thing.\n---\nBody.\n"
 
 # (case id, {relative path: content}, expected diagnostic prefix, exit status)
 CASES: list[tuple[str, dict[str, str | bytes], str, int]] = [
-    ("broken-yaml", {"s/SKILL.md": "---\nname: s\ndescription: [unclosed\n---\n"},
-     "skills/s/SKILL.md:4:1: error[yaml-syntax]", 1),
-    ("unquoted-colon", {"s/SKILL.md": "---\nname: s\ndescription: Use this when: the user asks\n---\n"},
-     "skills/s/SKILL.md:3:27: error[yaml-syntax]: invalid YAML: mapping values are not allowed", 1),
-    ("no-frontmatter", {"s/SKILL.md": "# Just a heading\n"},
-     "skills/s/SKILL.md:1:1: error[no-frontmatter]", 1),
-    ("unclosed-frontmatter", {"s/SKILL.md": "---\nname: s\ndescription: x\n"},
-     "skills/s/SKILL.md:1:1: error[frontmatter-unclosed]", 1),
-    ("not-a-mapping", {"s/SKILL.md": "---\n- a\n- b\n---\n"},
-     "skills/s/SKILL.md:2:1: error[frontmatter-not-mapping]", 1),
-    ("missing-name", {"s/SKILL.md": "---\ndescription: x\n---\n"},
-     "skills/s/SKILL.md:1:1: error[missing-name]", 1),
-    ("empty-name", {"s/SKILL.md": "---\nname: ''\ndescription: x\n---\n"},
-     "skills/s/SKILL.md:2:7: error[missing-name]", 1),
-    ("missing-description", {"s/SKILL.md": "---\nname: s\n---\n"},
-     "skills/s/SKILL.md:1:1: error[missing-description]", 1),
-    ("empty-description", {"s/SKILL.md": "---\nname: s\ndescription:\n---\n"},
-     "skills/s/SKILL.md:3:13: error[missing-description]", 1),
-    ("invalid-name", {"Bad/SKILL.md": "---\nname: Bad--Name\ndescription: x\n---\n"},
-     "skills/Bad/SKILL.md:2:7: error[invalid-name]", 1),
-    ("name-too-long", {"s/SKILL.md": f"---\nname: {'a' * 65}\ndescription: x\n---\n"},
-     "skills/s/SKILL.md:2:7: error[invalid-name]: name is 65 characters; the limit is 64", 1),
-    ("name-not-folder", {"folder/SKILL.md": OK.format(name="other")},
-     "skills/folder/SKILL.md:2:7: warning[name-folder-mismatch]", 0),
-    ("description-too-long", {"s/SKILL.md": f"---\nname: s\ndescription: {'d' * 1100}\n---\n"},
-     "skills/s/SKILL.md:3:14: warning[description-too-long]", 0),
-    ("version-key", {"s/SKILL.md": "---\nname: s\ndescription: x\nversion: 1.0\n---\n"},
-     "skills/s/SKILL.md:4:1: warning[non-spec-key]", 0),
-    ("flow-style", {"s/SKILL.md": "---\nname: s\ndescription: x\nallowed-tools: [Read, Bash]\n---\n"},
-     "skills/s/SKILL.md:4:16: warning[flow-style]", 0),
-    ("unknown-key", {"s/SKILL.md": "---\nname: s\ndescription: x\nfavourite-colour: red\n---\n"},
-     "skills/s/SKILL.md:4:1: warning[unknown-key]", 0),
-    ("duplicate-key", {"s/SKILL.md": "---\nname: s\ndescription: x\ndescription: y\n---\n"},
-     "skills/s/SKILL.md:4:1: error[yaml-duplicate-key]", 1),
-    ("compatibility-too-long", {"s/SKILL.md": f"---\nname: s\ndescription: x\ncompatibility: {'c' * 501}\n---\n"},
-     "skills/s/SKILL.md:4:16: error[invalid-field]", 1),
-    ("metadata-not-map", {"s/SKILL.md": "---\nname: s\ndescription: x\nmetadata: just text\n---\n"},
-     "skills/s/SKILL.md:4:11: error[invalid-field]", 1),
-    ("non-utf8", {"s/SKILL.md": b"---\nname: s\ndescription: caf\xe9\n---\n"},
-     "skills/s/SKILL.md:3:17: error[file-not-utf8]", 1),
+    (
+        "broken-yaml",
+        {"s/SKILL.md": "---\nname: s\ndescription: [unclosed\n---\n"},
+        "skills/s/SKILL.md:4:1: error[yaml-syntax]",
+        1,
+    ),
+    (
+        "unquoted-colon",
+        {
+            "s/SKILL.md": "---\nname: s\ndescription: Use this when: the user asks\n---\n"
+        },
+        "skills/s/SKILL.md:3:27: error[yaml-syntax]: invalid YAML: mapping values are not allowed",
+        1,
+    ),
+    (
+        "no-frontmatter",
+        {"s/SKILL.md": "# Just a heading\n"},
+        "skills/s/SKILL.md:1:1: error[no-frontmatter]",
+        1,
+    ),
+    (
+        "unclosed-frontmatter",
+        {"s/SKILL.md": "---\nname: s\ndescription: x\n"},
+        "skills/s/SKILL.md:1:1: error[frontmatter-unclosed]",
+        1,
+    ),
+    (
+        "not-a-mapping",
+        {"s/SKILL.md": "---\n- a\n- b\n---\n"},
+        "skills/s/SKILL.md:2:1: error[frontmatter-not-mapping]",
+        1,
+    ),
+    (
+        "missing-name",
+        {"s/SKILL.md": "---\ndescription: x\n---\n"},
+        "skills/s/SKILL.md:1:1: error[missing-name]",
+        1,
+    ),
+    (
+        "empty-name",
+        {"s/SKILL.md": "---\nname: ''\ndescription: x\n---\n"},
+        "skills/s/SKILL.md:2:7: error[missing-name]",
+        1,
+    ),
+    (
+        "missing-description",
+        {"s/SKILL.md": "---\nname: s\n---\n"},
+        "skills/s/SKILL.md:1:1: error[missing-description]",
+        1,
+    ),
+    (
+        "empty-description",
+        {"s/SKILL.md": "---\nname: s\ndescription:\n---\n"},
+        "skills/s/SKILL.md:3:13: error[missing-description]",
+        1,
+    ),
+    (
+        "invalid-name",
+        {"Bad/SKILL.md": "---\nname: Bad--Name\ndescription: x\n---\n"},
+        "skills/Bad/SKILL.md:2:7: error[invalid-name]",
+        1,
+    ),
+    (
+        "name-too-long",
+        {"s/SKILL.md": f"---\nname: {'a' * 65}\ndescription: x\n---\n"},
+        "skills/s/SKILL.md:2:7: error[invalid-name]: name is 65 characters; the limit is 64",
+        1,
+    ),
+    (
+        "name-not-folder",
+        {"folder/SKILL.md": OK.format(name="other")},
+        "skills/folder/SKILL.md:2:7: warning[name-folder-mismatch]",
+        0,
+    ),
+    (
+        "description-too-long",
+        {"s/SKILL.md": f"---\nname: s\ndescription: {'d' * 1100}\n---\n"},
+        "skills/s/SKILL.md:3:14: warning[description-too-long]",
+        0,
+    ),
+    (
+        "version-key",
+        {"s/SKILL.md": "---\nname: s\ndescription: x\nversion: 1.0\n---\n"},
+        "skills/s/SKILL.md:4:1: warning[non-spec-key]",
+        0,
+    ),
+    (
+        "flow-style",
+        {
+            "s/SKILL.md": "---\nname: s\ndescription: x\nallowed-tools: [Read, Bash]\n---\n"
+        },
+        "skills/s/SKILL.md:4:16: warning[flow-style]",
+        0,
+    ),
+    (
+        "unknown-key",
+        {"s/SKILL.md": "---\nname: s\ndescription: x\nfavourite-colour: red\n---\n"},
+        "skills/s/SKILL.md:4:1: warning[unknown-key]",
+        0,
+    ),
+    (
+        "duplicate-key",
+        {"s/SKILL.md": "---\nname: s\ndescription: x\ndescription: y\n---\n"},
+        "skills/s/SKILL.md:4:1: error[yaml-duplicate-key]",
+        1,
+    ),
+    (
+        "compatibility-too-long",
+        {
+            "s/SKILL.md": f"---\nname: s\ndescription: x\ncompatibility: {'c' * 501}\n---\n"
+        },
+        "skills/s/SKILL.md:4:16: error[invalid-field]",
+        1,
+    ),
+    (
+        "metadata-not-map",
+        {"s/SKILL.md": "---\nname: s\ndescription: x\nmetadata: just text\n---\n"},
+        "skills/s/SKILL.md:4:11: error[invalid-field]",
+        1,
+    ),
+    (
+        "non-utf8",
+        {"s/SKILL.md": b"---\nname: s\ndescription: caf\xe9\n---\n"},
+        "skills/s/SKILL.md:3:17: error[file-not-utf8]",
+        1,
+    ),
     ("empty-file", {"s/SKILL.md": ""}, "skills/s/SKILL.md:1:1: error[file-empty]", 1),
-    ("duplicate-names", {"a/s/SKILL.md": OK.format(name="s"), "b/s/SKILL.md": OK.format(name="s")},
-     "skills/b/s/SKILL.md:1:1: error[duplicate-name]: skill 's' is also defined in skills/a/s/SKILL.md", 1),
-    ("identifier-collision", {
-        "a-b/SKILL.md": OK.format(name="a-b"),
-        "agents/a_b.md": "---\nname: a_b\ndescription: An agent.\n---\nPrompt.\n",
-    }, "skills/agents/a_b.md:1:1: error[identifier-collision]: 'a_b' and 'a-b' (skills/a-b/SKILL.md) both become task.a_b", 1),
-    ("agent-missing-description", {"agents/x.md": "---\nname: x\n---\nPrompt.\n"},
-     "skills/agents/x.md:1:1: error[missing-description]", 1),
-    ("agent-colon-name", {"agents/x.md": "---\nname: a:b\ndescription: d\n---\n"},
-     "skills/agents/x.md:2:7: error[invalid-name]", 1),
-    ("agent-without-frontmatter", {"agents/README.md": "# Our agents\n"},
-     "skills/agents/README.md:1:1: warning[not-a-subagent]", 0),
-    ("bad-plugin-json", {"p/.claude-plugin/plugin.json": "{\"name\": \n", "p/skills/s/SKILL.md": OK.format(name="s")},
-     "skills/p/.claude-plugin/plugin.json:2:1: error[json-syntax]", 1),
+    (
+        "duplicate-names",
+        {"a/s/SKILL.md": OK.format(name="s"), "b/s/SKILL.md": OK.format(name="s")},
+        "skills/b/s/SKILL.md:1:1: error[duplicate-name]: skill 's' is also defined in skills/a/s/SKILL.md",
+        1,
+    ),
+    (
+        "identifier-collision",
+        {
+            "a-b/SKILL.md": OK.format(name="a-b"),
+            "agents/a_b.md": "---\nname: a_b\ndescription: An agent.\n---\nPrompt.\n",
+        },
+        "skills/agents/a_b.md:1:1: error[identifier-collision]: 'a_b' and 'a-b' (skills/a-b/SKILL.md) both become task.a_b",
+        1,
+    ),
+    (
+        "agent-missing-description",
+        {"agents/x.md": "---\nname: x\n---\nPrompt.\n"},
+        "skills/agents/x.md:1:1: error[missing-description]",
+        1,
+    ),
+    (
+        "agent-colon-name",
+        {"agents/x.md": "---\nname: a:b\ndescription: d\n---\n"},
+        "skills/agents/x.md:2:7: error[invalid-name]",
+        1,
+    ),
+    (
+        "agent-without-frontmatter",
+        {"agents/README.md": "# Our agents\n"},
+        "skills/agents/README.md:1:1: warning[not-a-subagent]",
+        0,
+    ),
+    (
+        "bad-plugin-json",
+        {
+            "p/.claude-plugin/plugin.json": '{"name": \n',
+            "p/skills/s/SKILL.md": OK.format(name="s"),
+        },
+        "skills/p/.claude-plugin/plugin.json:2:1: error[json-syntax]",
+        1,
+    ),
 ]
 
 
@@ -83,10 +197,15 @@ def populate(root: Path, files: dict[str, str | bytes]) -> None:
             path.write_text(content, encoding="utf-8")
 
 
-@pytest.mark.parametrize(("files", "expected", "status"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    ("files", "expected", "status"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
 def test_diagnostic(
-    skills_project: Path, capsys: pytest.CaptureFixture[str],
-    files: dict[str, str | bytes], expected: str, status: int,
+    skills_project: Path,
+    capsys: pytest.CaptureFixture[str],
+    files: dict[str, str | bytes],
+    expected: str,
+    status: int,
 ) -> None:
     populate(skills_project, files)
     code, err = run_skillc(capsys, "-C", str(skills_project), "build")
@@ -96,7 +215,9 @@ def test_diagnostic(
     assert (skills_project / "generated").exists() == (status == 0)
 
 
-@pytest.mark.parametrize("case", ["name-not-folder", "description-too-long", "version-key", "flow-style"])
+@pytest.mark.parametrize(
+    "case", ["name-not-folder", "description-too-long", "version-key", "flow-style"]
+)
 def test_claude_code_deviations_are_errors_under_strict(
     skills_project: Path, capsys: pytest.CaptureFixture[str], case: str
 ) -> None:
@@ -108,18 +229,28 @@ def test_claude_code_deviations_are_errors_under_strict(
     assert "(error under --strict)" in err
 
 
-def test_huge_skill_file_is_rejected_quickly(skills_project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    write_skill(skills_project / "skills", "s", OK.format(name="s") + "x" * (10 * 1024 * 1024))
+def test_huge_skill_file_is_rejected_quickly(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_skill(
+        skills_project / "skills", "s", OK.format(name="s") + "x" * (10 * 1024 * 1024)
+    )
     code, err = run_skillc(capsys, "-C", str(skills_project), "build")
     assert code == 1
     assert "skills/s/SKILL.md:1:1: error[file-too-large]: the file is 10,485," in err
 
 
-def test_yaml_alias_bomb_is_rejected_quickly(skills_project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_yaml_alias_bomb_is_rejected_quickly(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     levels = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
     for i in range(1, 10):
         prev = chr(ord("a") + i - 1)
-        levels.append(f"{chr(ord('a') + i)}: &{chr(ord('a') + i)} [" + ", ".join([f"*{prev}"] * 10) + "]")
+        levels.append(
+            f"{chr(ord('a') + i)}: &{chr(ord('a') + i)} ["
+            + ", ".join([f"*{prev}"] * 10)
+            + "]"
+        )
     text = "---\nname: s\ndescription: x\n" + "\n".join(levels) + "\n---\n"
     write_skill(skills_project / "skills", "s", text)
     start = time.perf_counter()
@@ -131,20 +262,30 @@ def test_yaml_alias_bomb_is_rejected_quickly(skills_project: Path, capsys: pytes
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symbolic links")
-def test_symlink_loop_is_reported_not_followed(skills_project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_symlink_loop_is_reported_not_followed(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     write_skill(skills_project / "skills", "s", OK.format(name="s"))
-    (skills_project / "skills" / "s" / "loop").symlink_to(skills_project / "skills", target_is_directory=True)
+    (skills_project / "skills" / "s" / "loop").symlink_to(
+        skills_project / "skills", target_is_directory=True
+    )
     code, err = run_skillc(capsys, "-C", str(skills_project), "build")
     assert code == 0, err
     assert "skills/s/loop:1:1: warning[symlink-loop]" in err
 
 
-def test_error_leaves_previous_output_intact(skills_project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_error_leaves_previous_output_intact(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     write_skill(skills_project / "skills", "s", OK.format(name="s"))
     assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
     before = tree(skills_project / "generated")
     write_skill(skills_project / "skills", "t", "---\nname: t\n---\n")  # no description
-    write_skill(skills_project / "skills", "s", OK.format(name="s").replace("a thing", "another"))
+    write_skill(
+        skills_project / "skills",
+        "s",
+        OK.format(name="s").replace("a thing", "another"),
+    )
     code, err = run_skillc(capsys, "-C", str(skills_project), "build")
     assert code == 1
     assert "nothing written to generated/" in err
@@ -159,19 +300,34 @@ def test_keep_going_writes_valid_tools_and_reports_invalid(
     code, _ = run_skillc(capsys, "-C", str(skills_project), "build", "--keep-going")
     assert code == 1
     report = (skills_project / "generated" / "report.json").read_text()
-    assert '"path": "skills/bad/SKILL.md"' in report and '"missing-description"' in report
+    assert (
+        '"path": "skills/bad/SKILL.md"' in report and '"missing-description"' in report
+    )
     assert (skills_project / "generated" / "task" / "_good.py").is_file()
     assert not (skills_project / "generated" / "task" / "_bad.py").exists()
 
 
-def test_github_error_format(skills_project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_github_error_format(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     write_skill(skills_project / "skills", "s", "---\nname: s\n---\n")
-    code, err = run_skillc(capsys, "-C", str(skills_project), "validate", "--error-format", "github")
+    code, err = run_skillc(
+        capsys, "-C", str(skills_project), "validate", "--error-format", "github"
+    )
     assert code == 1
-    assert "::error file=skills/s/SKILL.md,line=1,col=1,title=missing-description::description is missing or empty" in err
+    assert (
+        "::error file=skills/s/SKILL.md,line=1,col=1,title=missing-description::description is missing or empty"
+        in err
+    )
 
 
-def test_unquoted_colon_gets_a_quoting_hint(skills_project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    write_skill(skills_project / "skills", "s", "---\nname: s\ndescription: Use when: asked\n---\n")
+def test_unquoted_colon_gets_a_quoting_hint(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_skill(
+        skills_project / "skills",
+        "s",
+        "---\nname: s\ndescription: Use when: asked\n---\n",
+    )
     _, err = run_skillc(capsys, "-C", str(skills_project), "validate")
     assert "a value that contains ': ' must be quoted" in err

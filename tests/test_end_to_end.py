@@ -35,7 +35,9 @@ def python(built: Path, code: str) -> str:
 
 
 def test_import_reads_no_source_files(built: Path) -> None:
-    out = python(built, """
+    out = python(
+        built,
+        """
 import builtins, io
 opened = []
 real_open = io.open
@@ -47,24 +49,30 @@ import tools
 tools.list()
 tools.task.greeter.prepare("x")
 print([f for f in opened if f.endswith((".md", ".yaml", ".yml", ".json"))])
-""")
+""",
+    )
     assert out.strip() == "[]"
 
 
 def test_import_loads_tool_modules_lazily(built: Path) -> None:
-    out = python(built, """
+    out = python(
+        built,
+        """
 import sys, tools
 tools.list()
 before = sorted(m for m in sys.modules if m.startswith("tools.task._"))
 tools.task.greeter
 after = sorted(m for m in sys.modules if m.startswith("tools.task._"))
 print(before, after)
-""")
+""",
+    )
     assert out.strip() == "[] ['tools.task._greeter']"
 
 
 def test_help_levels(built: Path) -> None:
-    out = python(built, """
+    out = python(
+        built,
+        """
 import tools
 print(tools.help())
 print("---")
@@ -73,27 +81,43 @@ print("---")
 print(tools.task.greeter.help())
 print("---")
 print(tools.task.review_kit.help())
-""")
+""",
+    )
     package, namespace, tool, plugin = out.split("---\n")
     assert "task: Skills and subagents" in package
-    assert "task.review_kit: Review helpers packaged as a Claude Code plugin." in package
-    assert "  task.greeter: Greets someone by name. Use when a greeting is needed." in namespace
-    assert "task.review_kit.code_reviewer" in namespace  # a namespace lists what is below it
+    assert (
+        "task.review_kit: Review helpers packaged as a Claude Code plugin." in package
+    )
+    assert (
+        "  task.greeter: Greets someone by name. Use when a greeting is needed."
+        in namespace
+    )
+    assert (
+        "task.review_kit.code_reviewer" in namespace
+    )  # a namespace lists what is below it
     assert tool.startswith("task.greeter: skill 'greeter'\n\nGreets someone by name.")
-    for fact in ("person: str | None = None", "Model: haiku", "Version: 1.2.0",
-                 "Allowed tools: Read, Bash(echo:*)", "Source: skills/greeter/SKILL.md"):
+    for fact in (
+        "person: str | None = None",
+        "Model: haiku",
+        "Version: 1.2.0",
+        "Allowed tools: Read, Bash(echo:*)",
+        "Source: skills/greeter/SKILL.md",
+    ):
         assert fact in tool
     assert "task.review_kit.security_reviewer" in plugin
 
 
 def test_skill_call_substitutes_arguments_as_claude_code_does(built: Path) -> None:
-    out = python(built, """
+    out = python(
+        built,
+        """
 import json, tools
 inv = tools.task.greeter("Ada 'very warmly'")
 print(json.dumps(inv.to_dict()))
 named = tools.task.greeter.prepare(person="Bob", mood="calm")
 print(named.instructions.splitlines()[0])
-""")
+""",
+    )
     first, second = out.strip().splitlines()
     data = json.loads(first)
     assert data["instructions"].splitlines()[0] == (
@@ -103,32 +127,46 @@ print(named.instructions.splitlines()[0])
     assert data["arguments"] == ["Ada", "very warmly"]
     assert data["allowed_tools"] == ["Read", "Bash(echo:*)"]
     assert data["model"] == "haiku"
-    assert second == "Say hello to Bob in a calm way. Everything: Bob calm. First: Bob. Escaped: $1."
+    assert (
+        second
+        == "Say hello to Bob in a calm way. Everything: Bob calm. First: Bob. Escaped: $1."
+    )
 
 
 def test_arguments_appended_when_body_has_no_placeholder(built: Path) -> None:
-    out = python(built, "import tools; print(tools.task.release_notes('v1.2').instructions)")
+    out = python(
+        built, "import tools; print(tools.task.release_notes('v1.2').instructions)"
+    )
     assert out.strip().endswith("ARGUMENTS: v1.2")
 
 
 def test_bundled_files_are_relative_and_resolve(built: Path) -> None:
-    out = python(built, """
+    out = python(
+        built,
+        """
 import tools
 inv = tools.task.review_kit.code_reviewer.prepare()
 print(inv.skill_dir, inv.files, inv.path(inv.files[0]).is_file())
-""")
-    assert out.strip() == "../plugins/review-kit/skills/code-reviewer ('scripts/check.py',) True"
+""",
+    )
+    assert (
+        out.strip()
+        == "../plugins/review-kit/skills/code-reviewer ('scripts/check.py',) True"
+    )
 
 
 def test_subagent_call_and_task_runner(built: Path) -> None:
-    out = python(built, """
+    out = python(
+        built,
+        """
 import tools
 inv = tools.task.doc_writer("document the parser")
 print(inv.kind, inv.prompt, inv.allowed_tools)
 tools.set_task_runner(lambda i: f"ran {i.tool} with {i.prompt!r}")
 print(tools.task.doc_writer("again"))
 print(type(tools.task.doc_writer.prepare("p")).__name__)
-""")
+""",
+    )
     assert out.strip().splitlines() == [
         "agent document the parser ('Read', 'Grep', 'Agent(explorer, planner)')",
         "ran task.doc_writer with 'again'",
@@ -137,7 +175,10 @@ print(type(tools.task.doc_writer.prepare("p")).__name__)
 
 
 def test_hostile_text_stays_inert(built: Path) -> None:
-    out = python(built, "import tools; print(repr(tools.task.tricky_text.prepare().instructions))")
+    out = python(
+        built,
+        "import tools; print(repr(tools.task.tricky_text.prepare().instructions))",
+    )
     text = eval(out)  # the repr of a str
     assert "__import__('os').system('echo pwned')" in text
     assert '"""' in text and "\\\n" in text
@@ -147,12 +188,17 @@ def test_python_m_list_help_call(built: Path) -> None:
     listing = run_python("", built, "-m", "tools", "list", "--json")
     assert listing.returncode == 0, listing.stderr
     entries = json.loads(listing.stdout)
-    assert {"name": "task.greeter", "namespace": "task",
-            "summary": "Greets someone by name. Use when a greeting is needed."} in entries
+    assert {
+        "name": "task.greeter",
+        "namespace": "task",
+        "summary": "Greets someone by name. Use when a greeting is needed.",
+    } in entries
     assert len(entries) == 7
     helped = run_python("", built, "-m", "tools", "help", "greeter")
     assert helped.stdout.startswith("task.greeter: skill 'greeter'")
-    called = run_python("", built, "-m", "tools", "call", "task.greeter", "Eve", "--mood", "shy")
+    called = run_python(
+        "", built, "-m", "tools", "call", "task.greeter", "Eve", "--mood", "shy"
+    )
     assert called.stdout.startswith("Say hello to Eve in a shy way.")
     unknown = run_python("", built, "-m", "tools", "call", "task.nope")
     assert unknown.returncode == 2 and "no tool named 'task.nope'" in unknown.stderr
@@ -162,13 +208,18 @@ def test_output_is_black_stable(built: Path) -> None:
     mode = black.Mode(target_versions={black.TargetVersion.PY311})
     for path in sorted((built / "tools").rglob("*.py")):
         source = path.read_text(encoding="utf-8")
-        assert black.format_str(source, mode=mode) == source, f"black would change {path}"
+        assert (
+            black.format_str(source, mode=mode) == source
+        ), f"black would change {path}"
 
 
 def test_output_passes_mypy_strict(built: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "tools"],
-        cwd=built, capture_output=True, text=True, check=False,
+        cwd=built,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -182,7 +233,10 @@ def test_typed_signatures_are_enforced_by_mypy(built: Path) -> None:
     )
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "use.py"],
-        cwd=built, capture_output=True, text=True, check=False,
+        cwd=built,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert 'Unexpected keyword argument "colour"' in result.stdout
     assert 'Missing positional argument "prompt"' in result.stdout

@@ -31,10 +31,15 @@ def test_fixture_project_matches_golden(
     assert sorted(produced) == sorted(expected), UPDATE_HINT
     for path, content in expected.items():
         if produced[path] != content:
-            diff = "\n".join(difflib.unified_diff(
-                content.decode().splitlines(), produced[path].decode().splitlines(),
-                f"golden/{path}", f"built/{path}", lineterm="",
-            ))
+            diff = "\n".join(
+                difflib.unified_diff(
+                    content.decode().splitlines(),
+                    produced[path].decode().splitlines(),
+                    f"golden/{path}",
+                    f"built/{path}",
+                    lineterm="",
+                )
+            )
             pytest.fail(f"{path} differs from its golden file:\n{diff}\n{UPDATE_HINT}")
 
 

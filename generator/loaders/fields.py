@@ -29,13 +29,19 @@ class Document:
             return (path, *located.where(key, value=value))
         return self.path, 1, 1
 
-    def error(self, key: str | None, code: str, message: str, *, at_key: bool = False) -> None:
+    def error(
+        self, key: str | None, code: str, message: str, *, at_key: bool = False
+    ) -> None:
         self.report.error(*self.where(key, value=not at_key), code, message)
 
-    def warning(self, key: str | None, code: str, message: str, *, at_key: bool = False) -> None:
+    def warning(
+        self, key: str | None, code: str, message: str, *, at_key: bool = False
+    ) -> None:
         self.report.warning(*self.where(key, value=not at_key), code, message)
 
-    def lenient(self, key: str | None, code: str, message: str, *, at_key: bool = False) -> None:
+    def lenient(
+        self, key: str | None, code: str, message: str, *, at_key: bool = False
+    ) -> None:
         self.report.lenient(*self.where(key, value=not at_key), code, message)
 
     def text(
