@@ -55,6 +55,10 @@ def pydoc(text: str, indent: str = INDENT) -> str:
         return '""" """'
     rest = _dedent(lines[1:])
     first = lines[0].lstrip()
+    if first.startswith('"'):
+        first = (
+            " " + first
+        )  # as black writes it: the text may not touch the opening quotes
     if not rest:
         return f'"""{_close_safe(first)}"""'
     body = "\n".join(f"{indent}{line}" if line else "" for line in rest)
@@ -79,10 +83,8 @@ def _doc_escape(line: str) -> str:
 
 
 def _close_safe(line: str) -> str:
-    # A docstring ending in a quote would merge with the closing quotes.
-    return (
-        line[:-1] + '\\"' if line.endswith('"') and not line.endswith('\\"') else line
-    )
+    # Black spaces a docstring's text off quotes that would touch its closing quotes.
+    return line + " " if line.endswith('"') else line
 
 
 def _dedent(lines: list[str]) -> list[str]:

@@ -1,0 +1,82 @@
+"""Real skills written by others (../shared/corpus; skipped when it is absent): each one
+compiles or is rejected with a diagnostic naming its file and line, and the package
+imports, lists every compiled skill and passes mypy --strict."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import SHARED, run_python, run_skillc
+
+CORPUS = SHARED / "corpus" / "skills"
+pytestmark = pytest.mark.skipif(
+    not CORPUS.is_dir(), reason="../shared/corpus is not beside this checkout"
+)
+DIAGNOSTIC = re.compile(
+    r"^(?P<path>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|warning)\[(?P<code>[a-z0-9-]+)\]: .+$"
+)
+
+
+@pytest.fixture(scope="module")
+def corpus_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int, str]:
+    project = tmp_path_factory.mktemp("corpus")
+    shutil.copytree(CORPUS, project / "skills")
+    from generator import cli
+    import contextlib
+    import io
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        status = cli.main(["-C", str(project), "build", "--keep-going"])
+    return project, status, err.getvalue()
+
+
+def test_every_skill_compiles_or_is_rejected_with_a_located_diagnostic(
+    corpus_build: tuple[Path, int, str],
+) -> None:
+    project, status, err = corpus_build
+    skills = sorted(
+        p.parent.relative_to(project).as_posix()
+        for p in (project / "skills").rglob("SKILL.md")
+    )
+    lines = err.splitlines()[:-1]
+    for line in lines:
+        assert DIAGNOSTIC.match(line), line
+    rejected = {DIAGNOSTIC.match(l)["path"].rsplit("/", 1)[0] for l in lines if " error[" in l}  # type: ignore[index]
+    compiled = {p.stem[1:] for p in (project / "generated" / "task").glob("_[!_]*.py")}
+    for skill in skills:
+        name = skill.rsplit("/", 1)[1].replace("-", "_")
+        assert (name in compiled) != (skill in rejected), skill
+    assert status == (1 if rejected else 0)
+
+
+def test_compiled_corpus_imports_and_lists(corpus_build: tuple[Path, int, str]) -> None:
+    project, _, _ = corpus_build
+    count = len(list((project / "generated" / "task").glob("_[!_]*.py")))
+    result = run_python(
+        "import generated; print(len(generated.list())); "
+        "print(generated.task.claude_api.prepare().instructions[:10])",
+        project,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [str(count), "#", "Building"]
+
+
+def test_compiled_corpus_passes_mypy_strict(
+    corpus_build: tuple[Path, int, str],
+) -> None:
+    project, _, _ = corpus_build
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "generated"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout

@@ -1,0 +1,175 @@
+"""Unit tests: tool lists, the sanitiser, metadata.yaml, plugins, substitution."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, run_skillc, write_skill
+from generator.loaders.fields import split_tool_list
+from generator.names import PARAMETER_RESERVED, identifier
+from generator.resolve import summarize
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Read Grep Glob", ("Read", "Grep", "Glob")),
+        ("Read, Grep, Glob", ("Read", "Grep", "Glob")),
+        ("Bash(git add:*) Read", ("Bash(git add:*)", "Read")),
+        ("Agent(a, b), Read", ("Agent(a, b)", "Read")),
+        ("Agent(a, b) Read", ("Agent(a, b)", "Read")),
+        ("  ", ()),
+    ],
+)
+def test_tool_list_forms(text: str, expected: tuple[str, ...]) -> None:
+    assert split_tool_list(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("code-reviewer", "code_reviewer"),
+        ("from", "from_"),
+        ("match", "match_"),
+        ("Content-Type", "content_type"),
+        ("PM2.5", "pm2_5"),
+        ("maxTurns", "max_turns"),
+        ("2fa-helper", "_2fa_helper"),
+        ("help", "help_"),
+        ("list", "list_"),
+        ("café", "cafe"),
+        ("技能", "u6280_u80fd"),
+        ("---", "unnamed"),
+    ],
+)
+def test_identifier(name: str, expected: str) -> None:
+    assert identifier(name) == expected
+    assert identifier(name).isidentifier()
+
+
+def test_parameter_names_avoid_builtins() -> None:
+    assert identifier("id", PARAMETER_RESERVED) == "id_"
+    assert identifier("dir") == "dir"  # an attribute may be called dir (file.dir)
+
+
+def test_summary_is_short_and_cut_at_a_sentence() -> None:
+    first = (
+        "A first sentence that is long enough to stand alone as a summary of the tool. "
+    )
+    assert summarize(first * 5) == (first * 3).strip()
+    assert summarize("a " * 200).endswith("…")
+    assert len(summarize("x" * 1000 + " y")) <= 301
+
+
+def test_metadata_yaml_is_merged_and_skill_md_wins(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_skill(
+        skills_project / "skills",
+        "s",
+        "---\nname: s\ndescription: From SKILL.md.\n---\nBody.\n",
+    )
+    (skills_project / "skills" / "s" / "metadata.yaml").write_text(
+        "description: From metadata.yaml.\nversion: 2.0.0\ntags: [a, b]\ncapabilities:\n  - review\n"
+    )
+    ir = skills_project / "ir.json"
+    code, err = run_skillc(
+        capsys, "-C", str(skills_project), "build", "--dump-ir", str(ir)
+    )
+    assert code == 0
+    assert "skills/s/metadata.yaml:1:14: warning[metadata-conflict]" in err
+    import json
+
+    definition = json.loads(ir.read_text())["tools"][0]["definition"]
+    assert definition["description"] == "From SKILL.md."
+    assert definition["version"] == "2.0.0"
+    assert definition["tags"] == ["a", "b"]
+    assert definition["extra"]["capabilities"] == ["review"]
+    sources = [s["path"] for s in json.loads(ir.read_text())["sources"]]
+    assert sources == ["skills/s/SKILL.md", "skills/s/metadata.yaml"]
+
+
+def test_two_plugins_may_both_ship_a_code_reviewer(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for plugin in ("alpha", "beta"):
+        root = skills_project / "skills" / plugin
+        (root / ".claude-plugin").mkdir(parents=True)
+        (root / ".claude-plugin" / "plugin.json").write_text(f'{{"name": "{plugin}"}}')
+        write_skill(
+            root / "skills",
+            "code-reviewer",
+            "---\nname: code-reviewer\ndescription: Reviews.\n---\n",
+        )
+    code, err = run_skillc(capsys, "-C", str(skills_project), "build")
+    assert code == 0, err
+    out = skills_project / "generated" / "task"
+    assert (out / "alpha" / "_code_reviewer.py").is_file()
+    assert (out / "beta" / "_code_reviewer.py").is_file()
+
+
+def test_allowed_tools_list_and_argument_hint_list(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_skill(
+        skills_project / "skills",
+        "s",
+        (
+            "---\nname: s\ndescription: d\nallowed-tools:\n  - Read\n  - Bash(git:*)\n"
+            "argument-hint: [issue-number]\n---\n"
+        ),
+    )
+    code, err = run_skillc(capsys, "-C", str(skills_project), "build")
+    assert code == 0
+    assert (
+        "skills/s/SKILL.md:7:16: warning[invalid-field]: argument-hint was read as a YAML list"
+        in err
+    )
+    module = (skills_project / "generated" / "task" / "_s.py").read_text()
+    assert '"Bash(git:*)",' in module
+    assert "(hint: [issue-number])" in module
+
+
+def _runtime():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location(
+        "skillc_runtime_under_test", REPO / "templates" / "_runtime.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    ("body", "values", "raw", "expected"),
+    [
+        ("Fix $ARGUMENTS now", ["1", "2"], "1 2", "Fix 1 2 now"),
+        # Only $ARGUMENTS counts as using the arguments (skills-format.md §4.2).
+        ("$0 then $1 then $2", ["a", "b"], None, "a then b then $2\n\nARGUMENTS: a b"),
+        ("$ARGUMENTS[1]", ["a", "b"], None, "b"),
+        ("cost \\$1 and $1", ["a", "b"], None, "cost $1 and b\n\nARGUMENTS: a b"),
+        ("awk '{print $1}'", [], "", "awk '{print $1}'"),
+        ("No placeholder", ["x"], "x", "No placeholder\n\nARGUMENTS: x"),
+        (
+            "Issue $issue on $branch",
+            ["12", "main"],
+            None,
+            "Issue 12 on main\n\nARGUMENTS: 12 main",
+        ),
+        ("$HOME stays", [], "", "$HOME stays"),
+    ],
+)
+def test_substitution(
+    body: str, values: list[str], raw: str | None, expected: str
+) -> None:
+    runtime = _runtime()
+    assert (
+        runtime.substitute(body, values, raw, ["issue", "branch"], "/skill") == expected
+    )
+
+
+def test_skill_dir_variable() -> None:
+    assert _runtime().substitute("${CLAUDE_SKILL_DIR}/x", [], "", [], "/s") == "/s/x"
