@@ -1,0 +1,50 @@
+"""Sessions: generate, check, tests, lint, bench. CI runs tests, lint and check."""
+
+from __future__ import annotations
+
+import nox
+
+nox.options.sessions = ["tests", "lint", "check"]
+nox.options.reuse_existing_virtualenvs = True
+
+# Test tools are pinned so that CI judges formatting and types the same way every run.
+TEST_TOOLS = ["black==26.10.1", "mypy==2.4.1", "types-PyYAML"]
+
+
+@nox.session
+def generate(session: nox.Session) -> None:
+    """Compile skills/ into generated/ (extra arguments go to `skillc build`)."""
+    session.install(".")
+    session.run("skillc", "build", *session.posargs)
+
+
+@nox.session
+def check(session: nox.Session) -> None:
+    """Fail when generated/ is not what a build would write."""
+    session.install(".")
+    session.run("skillc", "build", "--check", *session.posargs)
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """The test suite, against skillc installed as a wheel (templates included)."""
+    session.install(".[test]", *TEST_TOOLS)
+    session.run("pytest", *session.posargs)
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """black --check, and mypy --strict on the generator and on generated/."""
+    session.install(".[test]", *TEST_TOOLS)
+    session.run(
+        "black", "--check", "generator", "templates", "tests", "noxfile.py", "generated"
+    )
+    session.run("mypy", "--strict", "generator")
+    session.run("mypy", "--strict", "generated")
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """Build-time and import-time figures, each as a ratio to a floor measured in the same run."""
+    session.install(".")
+    session.run("python", "tests/bench.py", *session.posargs)
