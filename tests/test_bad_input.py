@@ -170,6 +170,12 @@ CASES: list[tuple[str, dict[str, str | bytes], str, int]] = [
         1,
     ),
     (
+        "agent-name-with-space",
+        {"agents/x.md": "---\nname: my agent\ndescription: d\n---\n"},
+        "skills/agents/x.md:2:7: error[invalid-name]",
+        1,
+    ),
+    (
         "agent-without-frontmatter",
         {"agents/README.md": "# Our agents\n"},
         "skills/agents/README.md:1:1: warning[not-a-subagent]",

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 from pathlib import Path
 
 import pytest
 
-from conftest import REPO, run_skillc, write_skill
+from conftest import GOLDEN, run_skillc, write_skill
 from generator.loaders.fields import split_tool_list
 from generator.names import PARAMETER_RESERVED, identifier
 from generator.resolve import summarize
@@ -134,13 +134,14 @@ def test_allowed_tools_list_and_argument_hint_list(
 
 
 def _runtime():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location(
-        "skillc_runtime_under_test", REPO / "templates" / "_runtime.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """The runtime as generated: the golden package's _tasks module."""
+    import sys
+
+    sys.path.insert(0, str(GOLDEN))
+    try:
+        return importlib.import_module("project._tasks")
+    finally:
+        sys.path.remove(str(GOLDEN))
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .._runtime import Invocation, TaskSpec, task_tool
+from .._tasks import Invocation, TaskSpec, task_tool
 
 _HELP = (
     "task.test_runner: subagent 'test-runner'\n"

@@ -66,11 +66,12 @@ def load_agent(
     name = doc.text("name", required="missing-name")
     if name is not None:
         name = name.strip()
-        if name.startswith("-") or ":" in name:
+        if name.startswith("-") or ":" in name or not _is_token(name):
             doc.error(
                 "name",
                 "invalid-name",
-                f"subagent name {name!r} may not start with '-' or contain ':'",
+                f"subagent name {name!r} may not start with '-', or contain ':', "
+                "white space or control characters",
             )
         elif not NAME_RULE.match(name):
             doc.lenient(
@@ -110,6 +111,10 @@ def load_agent(
             }
         ),
     )
+
+
+def _is_token(name: str) -> bool:
+    return all(char.isprintable() and not char.isspace() for char in name)
 
 
 def _has_frontmatter(path: Path) -> bool:

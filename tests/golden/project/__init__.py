@@ -11,10 +11,7 @@ from typing import TYPE_CHECKING
 
 from ._runtime import (
     HelpText,
-    Invocation,
     TaskRunner,
-    TaskSpec,
-    TaskTool,
     ToolEntry,
     ToolList,
     entries,
@@ -24,6 +21,7 @@ from ._runtime import (
 )
 
 if TYPE_CHECKING:
+    from ._tasks import Invocation, TaskSpec, TaskTool
     from . import task as task
 
 __all__ = [
@@ -40,6 +38,8 @@ __all__ = [
     "set_task_runner",
 ]
 _CHILDREN = ("task",)
+# Loaded with the first task tool, or on first use of these names.
+_TASK_NAMES = ("Invocation", "TaskSpec", "TaskTool")
 
 
 def help() -> HelpText:
@@ -55,6 +55,10 @@ def list() -> ToolList:
 if not TYPE_CHECKING:
 
     def __getattr__(name: str) -> object:
+        if name in _TASK_NAMES:
+            from . import _tasks
+
+            return getattr(_tasks, name)
         return lazy_attribute(__name__, name, (), _CHILDREN, globals())
 
     def __dir__() -> object:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .._runtime import Invocation, TaskSpec, task_tool
+from .._tasks import Invocation, TaskSpec, task_tool
 
 _HELP = (
     "task.doc_writer: subagent 'doc-writer'\n"

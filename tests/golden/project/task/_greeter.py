@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._runtime import Invocation, TaskSpec, task_tool
+from .._tasks import Invocation, TaskSpec, task_tool
 
 _HELP = (
     "task.greeter: skill 'greeter'\n"

@@ -1,0 +1,96 @@
+"""``python -m <package>``: the tools for agents that work through a shell."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from typing import Any
+
+from ._runtime import PACKAGE, entries, index, namespace_help, package_help
+from ._tasks import Invocation
+
+
+def find(name: str) -> Any:
+    """A tool by dotted name (``task.code_reviewer``) or by its source name."""
+    for qualname, original, _ in index():
+        ns = qualname.rpartition(".")[0]
+        if name in (qualname, original, f"{ns}.{original}"):
+            module = importlib.import_module(f"{PACKAGE}.{ns}")
+            return getattr(module, qualname.rpartition(".")[2])
+    raise LookupError(f"no tool named {name!r}; see: python -m {PACKAGE} list")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m <package> list [--json] | help [NAME] | call NAME [ARG ...] [--json]``."""
+    import argparse
+    import json
+    import sys
+
+    parser = argparse.ArgumentParser(prog=f"python -m {PACKAGE}")
+    commands = parser.add_subparsers(dest="command", required=True)
+    listing = commands.add_parser("list", help="list every tool (Level 1)")
+    listing.add_argument("--json", action="store_true", help="print JSON")
+    helping = commands.add_parser(
+        "help", help="a namespace's tools, or one tool's spec"
+    )
+    helping.add_argument("name", nargs="?")
+    calling = commands.add_parser("call", help="call a tool and print the result")
+    calling.add_argument("name")
+    calling.add_argument("--json", action="store_true", help="print JSON")
+    args, rest = parser.parse_known_args(argv)
+    if args.command == "list":
+        tools = entries()
+        if args.json:
+            print(json.dumps([entry._asdict() for entry in tools], indent=2))
+        else:
+            print("\n".join(f"{entry.name}: {entry.summary}" for entry in tools))
+        return 0
+    if args.command == "help":
+        return _print_help(args.name)
+    try:
+        tool = find(args.name)
+    except LookupError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    named, positional = _options(rest)
+    result = tool(
+        positional if tool.spec.kind == "skill" else " ".join(positional), **named
+    )
+    if isinstance(result, Invocation):
+        output = result.to_dict() if args.json else result.instructions
+    else:
+        output = result
+    print(output if isinstance(output, str) else json.dumps(output, indent=2))
+    return 0
+
+
+def _print_help(name: str | None) -> int:
+    import sys
+
+    from ._index import NAMESPACES
+
+    if name is None:
+        print(package_help())
+    elif name in dict(NAMESPACES):
+        print(namespace_help(name))
+    else:
+        try:
+            print(find(name).help())
+        except LookupError as exc:
+            print(exc, file=sys.stderr)
+            return 2
+    return 0
+
+
+def _options(rest: Sequence[str]) -> tuple[dict[str, str], list[str]]:
+    """``--name value`` and ``--name=value`` pairs, and the plain arguments."""
+    named: dict[str, str] = {}
+    positional: list[str] = []
+    items = iter(rest)
+    for item in items:
+        if item.startswith("--") and len(item) > 2:
+            key, _, value = item[2:].partition("=")
+            named[key.replace("-", "_")] = value if "=" in item else next(items, "")
+        else:
+            positional.append(item)
+    return named, positional
