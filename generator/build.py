@@ -1,15 +1,20 @@
-"""The pipeline, one direction: discover, load, validate, resolve, emit. Nothing is written
-here: the result is the whole output as ``{path: text}``, written (or checked) by the writer.
+"""The pipeline, one direction: (discovered inputs) load, validate, resolve, emit.
+
+Nothing is written here: the result is the whole output as ``{path: text}``, which the
+writer writes or checks. ``memo`` (from the build cache) only saves work: a loader result
+is reused when what the loader reads is unchanged, and so is a rendered tool module.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from generator import __version__, discover
+from generator.cache import Memo, content_key
 from generator.config import Config
 from generator.diagnostics import Report, Severity
 from generator.emitters import agent_docs, lock_report, python_package
@@ -17,6 +22,7 @@ from generator.ir import Definition, Invalid, Kind, Model, SourceFile
 from generator.loaders.agent import load_agent
 from generator.loaders.plugin import Plugin, load_plugin
 from generator.loaders.skill import load_skill
+
 from generator.resolve import resolve
 
 GENERATOR = f"skillc {__version__}"
@@ -28,65 +34,81 @@ class Result:
     files: dict[str, str]  # relative to the output folder
 
 
-def compile_model(config: Config, report: Report) -> Model:
+def compile_model(
+    config: Config,
+    report: Report,
+    discovery: discover.Discovery,
+    hashes: dict[str, str],
+    memo: Memo,
+) -> Model:
     project = config.root.resolve()
-    found = discover.discover(config.source_dirs(), project, config.out_dir, report)
     plugins: dict[Path, Plugin | None] = {}
     definitions: list[Definition] = []
-    read: set[Path] = set()
-    for item in found:
+    loads: dict[str, Any] = {}
+    for item in discovery.found:
         plugin_name = None
         if item.plugin is not None:
             if item.plugin not in plugins:
                 plugins[item.plugin] = load_plugin(item.plugin, project, report)
-                read.add(item.plugin)
             plugin = plugins[item.plugin]
             if plugin is None:
                 continue
             plugin_name = plugin.name
-        load = load_skill if item.kind is Kind.SKILL else load_agent
-        definition = load(
-            item.path, project, item.root, plugin_name, report, config.max_file_bytes
+        key = content_key(
+            item,
+            plugin_name,
+            config.strict,
+            config.max_file_bytes,
+            hashes.get(os.fspath(item.path)),
+            hashes.get(
+                os.path.join(os.path.dirname(item.path), discover.METADATA_FILE)
+            ),
         )
-        read.add(item.path)
-        if item.kind is Kind.SKILL and (item.path.parent / "metadata.yaml").is_file():
-            read.add(item.path.parent / "metadata.yaml")
+        if key not in memo.loads:
+            scratch = Report(strict=config.strict)
+            load = load_skill if item.kind is Kind.SKILL else load_agent
+            memo.loads[key] = (
+                load(item, project, plugin_name, scratch, config.max_file_bytes),
+                scratch.items,
+            )
+        definition, diagnostics = loads[key] = memo.loads[key]
+        report.extend(diagnostics)
         if definition is not None:
             definitions.append(definition)
+    memo.loads = loads  # keep only what this build used
     summaries = {p.name: p.description for p in plugins.values() if p is not None}
-    model = resolve(
-        definitions, summaries, _hash_sources(read, project), (), GENERATOR, report
+    sources = tuple(
+        SourceFile(discover.relative(path, project), sha)
+        for path, sha in sorted(hashes.items())
     )
+    model = resolve(definitions, summaries, sources, (), GENERATOR, report)
     return dataclasses.replace(model, invalid=_invalid(report))
 
 
-def emit(model: Model, config: Config, report: Report) -> dict[str, str]:
+def emit(model: Model, config: Config, report: Report, memo: Memo) -> dict[str, str]:
     layout = python_package.Layout(
         package=config.package,
         out=discover.relative(config.out_dir, config.root.resolve()),
         sources=config.sources,
     )
-    files = python_package.emit(model, layout)
+    renders: dict[str, str] = {}
+    files = python_package.emit(model, layout, memo.renders, renders)
+    memo.renders = renders
     files |= agent_docs.emit(model, layout)
     files |= lock_report.emit_report(model, report.items)
     files |= lock_report.emit_lock(model, layout, config.as_json(), files)
     return dict(sorted(files.items()))
 
 
-def build(config: Config, report: Report) -> Result:
-    model = compile_model(config, report)
-    return Result(model, emit(model, config, report))
-
-
-def _hash_sources(paths: set[Path], project: Path) -> tuple[SourceFile, ...]:
-    sources = []
-    for path in paths:
-        try:
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
-        except OSError:
-            continue
-        sources.append(SourceFile(discover.relative(path, project), digest))
-    return tuple(sorted(sources, key=lambda s: s.path))
+def build(
+    config: Config,
+    report: Report,
+    discovery: discover.Discovery,
+    hashes: dict[str, str],
+    memo: Memo,
+) -> Result:
+    model = compile_model(config, report, discovery, hashes, memo)
+    return Result(model, emit(model, config, report, memo))
 
 
 def _invalid(report: Report) -> tuple[Invalid, ...]:

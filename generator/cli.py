@@ -12,7 +12,7 @@ import traceback
 from collections.abc import Sequence
 from pathlib import Path
 
-from generator import __version__, build, config, writer
+from generator import __version__, cache, config, discover, writer
 from generator.diagnostics import Report, Severity
 from generator.ir import to_json
 
@@ -98,6 +98,11 @@ def _parser() -> argparse.ArgumentParser:
         help="on errors, still write the valid tools (exit status stays 1)",
     )
     build_cmd.add_argument(
+        "--no-cache",
+        action="store_true",
+        help=f"neither read nor write the build cache ({cache.CACHE_DIR}/)",
+    )
+    build_cmd.add_argument(
         "--dump-ir", metavar="FILE", help="also write the intermediate model as JSON"
     )
     return parser
@@ -120,23 +125,39 @@ def _run(args: argparse.Namespace) -> int:
         strict=args.strict,
     )
     report = Report(strict=cfg.strict)
-    if args.command == "validate":
-        build.compile_model(cfg, report)
-        return _finish(report, args.error_format, "")
-    result = build.build(cfg, report)
-    if args.dump_ir:
-        Path(args.dump_ir).write_text(
-            json.dumps(
-                to_json(result.model), indent=2, sort_keys=True, ensure_ascii=False
-            )
-            + "\n",
-            encoding="utf-8",
-        )
+    project = cfg.root.resolve()
+    walk = Report(strict=cfg.strict)
+    discovery = discover.discover(cfg.source_dirs(), project, cfg.out_dir, walk)
+    store = cache.Cache(project, enabled=args.command == "build" and not args.no_cache)
+    key, hashes = cache.inputs_key(
+        discovery, project, {**cfg.as_json(), "generator": store.fingerprint}
+    )
     out_dir = cfg.out_dir
+    if (
+        args.command == "build"
+        and not args.dump_ir
+        and store.state.key == key
+        and cache.outputs_untouched(out_dir, store.state.outputs)
+    ):
+        report.extend(store.state.diagnostics)
+        return _finish(report, args.error_format, f"{cfg.out}/ is up to date")
+    report.extend(walk.items)
+
+    from generator import build  # the loaders and emitters: only when there is work
+
+    if args.command == "validate":
+        build.compile_model(cfg, report, discovery, hashes, store.memo)
+        return _finish(report, args.error_format, "")
+    result = build.build(cfg, report, discovery, hashes, store.memo)
+    if args.dump_ir:
+        text = json.dumps(
+            to_json(result.model), indent=2, sort_keys=True, ensure_ascii=False
+        )
+        Path(args.dump_ir).write_text(text + "\n", encoding="utf-8")
     if report.has_errors and not args.keep_going:
         return _finish(report, args.error_format, f"nothing written to {cfg.out}/")
     writer.check_owned(out_dir)
-    changes = writer.plan(out_dir, result.files)
+    changes = writer.plan(out_dir, result.files, store.state.outputs)
     if args.check:
         if changes.stale:
             print(
@@ -148,6 +169,9 @@ def _run(args: argparse.Namespace) -> int:
             return 1
         return _finish(report, args.error_format, f"{cfg.out}/ is up to date")
     writer.write(out_dir, result.files, changes)
+    store.save(
+        cache.State(key, cache.stat_outputs(out_dir, result.files), report.items)
+    )
     written = len(changes.created) + len(changes.changed)
     summary = (
         f"{len(result.model.tools)} tools; wrote {written} files to {cfg.out}/, "

@@ -1,19 +1,21 @@
 """Find the inputs under each source root: skills, subagents and plugins.
 
-- a skill is a folder holding ``SKILL.md`` (found at any depth);
+- a skill is a folder holding ``SKILL.md`` (found at any depth); the files below it are
+  its bundled files (a nested skill folder keeps its own);
 - a subagent is a ``*.md`` file directly inside a folder named ``agents`` that is not
   inside a skill folder (``.claude/agents/`` included);
 - a plugin is a folder holding ``.claude-plugin/plugin.json``; what lies below it belongs
   to it.
 
-Symbolic links to folders are followed once; a link back into its own ancestry is
-reported and skipped.
+One walk does it all. Symbolic links to folders are followed; a link back into its own
+ancestry is reported and skipped. Hidden folders are skipped, except ``.claude`` and
+``.agents`` (where Claude Code and other clients keep skills and subagents).
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.diagnostics import Report
@@ -21,7 +23,9 @@ from generator.ir import Kind
 
 SKIP_DIRS = frozenset({"node_modules", "__pycache__", "venv"})
 VISIBLE_DOT_DIRS = frozenset({".claude", ".agents"})
-MAX_BUNDLED_FILES = 500
+SKILL_FILE = "SKILL.md"
+METADATA_FILE = "metadata.yaml"
+PLUGIN_MANIFEST = os.path.join(".claude-plugin", "plugin.json")
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,125 +34,146 @@ class Found:
     path: Path  # SKILL.md or the subagent file
     root: int
     plugin: Path | None  # the plugin.json of the enclosing plugin
+    files: tuple[str, ...] = ()  # a skill's bundled files, relative to its folder
 
 
-def relative(path: Path, project: Path) -> str:
+@dataclass(frozen=True, slots=True)
+class Discovery:
+    found: tuple[Found, ...]
+    inputs: tuple[str, ...]  # every file the loaders will read, sorted
+
+
+def relative(path: Path | str, project: Path | str) -> str:
     """A repo-relative POSIX path (``..`` segments when outside the project)."""
-    return Path(os.path.relpath(path, project)).as_posix()
+    text, base = os.fspath(path), os.fspath(project)
+    if text.startswith(base + os.sep):
+        return text[len(base) + 1 :].replace(os.sep, "/")
+    return Path(os.path.relpath(text, base)).as_posix()
 
 
-def discover(
-    roots: list[Path], project: Path, skip: Path, report: Report
-) -> list[Found]:
-    found: list[Found] = []
+def discover(roots: list[Path], project: Path, skip: Path, report: Report) -> Discovery:
+    walker = _Walker(os.fspath(project), os.fspath(skip), report)
     for index, root in enumerate(roots):
-        _walk(root, index, None, False, (), project, skip, report, found)
-    return found
+        walker.walk(os.fspath(root), index, None, None, ())
+    return Discovery(tuple(walker.found), tuple(sorted(walker.inputs)))
 
 
-def _walk(
-    folder: Path,
-    root: int,
-    plugin: Path | None,
-    in_skill: bool,
-    ancestry: tuple[tuple[int, int], ...],
-    project: Path,
-    skip: Path,
-    report: Report,
-    found: list[Found],
-) -> None:
-    try:
-        info = folder.stat()
-        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
-    except OSError as exc:
-        report.warning(
-            relative(folder, project), 1, 1, "file-unreadable", str(exc.strerror)
-        )
-        return
-    identity = (info.st_dev, info.st_ino)
-    if identity in ancestry:
-        report.warning(
-            relative(folder, project),
-            1,
-            1,
-            "symlink-loop",
-            "symbolic link loops back into a folder being scanned; skipped",
-        )
-        return
-    ancestry = (*ancestry, identity)
-    names = {entry.name for entry in entries}
-    manifest = folder / ".claude-plugin" / "plugin.json"
-    if ".claude-plugin" in names and manifest.is_file():
-        plugin = manifest
-    is_skill = "SKILL.md" in names and (folder / "SKILL.md").is_file()
-    if is_skill:
-        found.append(Found(Kind.SKILL, folder / "SKILL.md", root, plugin))
-    if folder.name == "agents" and not in_skill:
+@dataclass
+class _Skill:
+    folder: str
+    files: list[str] = field(default_factory=list)
+
+
+class _Walker:
+    def __init__(self, project: str, skip: str, report: Report) -> None:
+        self.project = project
+        self.skip = skip
+        self.report = report
+        self.found: list[Found] = []
+        self.inputs: set[str] = set()
+
+    def walk(
+        self,
+        folder: str,
+        root: int,
+        plugin: str | None,
+        skill: _Skill | None,
+        ancestry: tuple[tuple[int, int], ...],
+    ) -> None:
+        try:
+            info = os.stat(folder)
+            with os.scandir(folder) as scan:
+                entries = sorted(scan, key=lambda entry: entry.name)
+        except OSError as exc:
+            self._warn(
+                folder, "file-unreadable", f"cannot read the folder: {exc.strerror}"
+            )
+            return
+        identity = (info.st_dev, info.st_ino)
+        if identity in ancestry:
+            self._warn(
+                folder,
+                "symlink-loop",
+                "a symbolic link loops back into a folder being scanned; skipped",
+            )
+            return
+        ancestry = (*ancestry, identity)
+        files = {entry.name for entry in entries if _is_file(entry)}
+        if os.path.isfile(os.path.join(folder, PLUGIN_MANIFEST)):
+            plugin = os.path.join(folder, PLUGIN_MANIFEST)
+            self.inputs.add(plugin)
+        own: _Skill | None = None
+        if SKILL_FILE in files:
+            own = _Skill(folder)
+            self.inputs.add(os.path.join(folder, SKILL_FILE))
+            if METADATA_FILE in files:
+                self.inputs.add(os.path.join(folder, METADATA_FILE))
+        elif skill is not None:
+            base = folder[len(skill.folder) + 1 :].replace(os.sep, "/") + "/"
+            skill.files.extend(base + name for name in sorted(files) if _bundled(name))
+        if own is not None:
+            own.files.extend(
+                n
+                for n in sorted(files)
+                if _bundled(n) and n not in (SKILL_FILE, METADATA_FILE)
+            )
+        if os.path.basename(folder) == "agents" and skill is None and own is None:
+            for name in sorted(files):
+                if name.endswith(".md"):
+                    path = os.path.join(folder, name)
+                    self.inputs.add(path)
+                    self.found.append(
+                        Found(Kind.AGENT, Path(path), root, _path(plugin))
+                    )
+        inner = own or skill
         for entry in entries:
-            if entry.name.endswith(".md") and entry.is_file():
-                found.append(Found(Kind.AGENT, Path(entry.path), root, plugin))
-    for entry in entries:
-        if not _descend(entry, skip):
-            continue
-        _walk(
-            Path(entry.path),
-            root,
-            plugin,
-            in_skill or is_skill,
-            ancestry,
-            project,
-            skip,
-            report,
-            found,
-        )
+            name = entry.name
+            if name in SKIP_DIRS or (
+                name.startswith(".") and name not in VISIBLE_DOT_DIRS
+            ):
+                continue
+            if not _is_dir(entry) or os.path.realpath(entry.path) == self.skip:
+                continue
+            self.walk(
+                entry.path,
+                root,
+                plugin,
+                None if name.startswith(".") else inner,
+                ancestry,
+            )
+        if own is not None:
+            path = os.path.join(folder, SKILL_FILE)
+            self.found.append(
+                Found(
+                    Kind.SKILL,
+                    Path(path),
+                    root,
+                    _path(plugin),
+                    tuple(sorted(own.files)),
+                )
+            )
+
+    def _warn(self, folder: str, code: str, message: str) -> None:
+        self.report.warning(relative(folder, self.project), 1, 1, code, message)
 
 
-def _descend(entry: os.DirEntry[str], skip: Path) -> bool:
-    name = entry.name
-    if name in SKIP_DIRS or (name.startswith(".") and name not in VISIBLE_DOT_DIRS):
-        return False
+def _bundled(name: str) -> bool:
+    return not name.startswith(".") and not name.endswith(".pyc")
+
+
+def _path(text: str | None) -> Path | None:
+    return None if text is None else Path(text)
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
     try:
-        return entry.is_dir() and Path(entry.path).resolve() != skip
+        return entry.is_file()
     except OSError:
         return False
 
 
-def bundled_files(skill_dir: Path, rel: str, report: Report) -> tuple[str, ...]:
-    """Files a skill ships beside SKILL.md, relative to its folder (nested skills excluded)."""
-    files: list[str] = []
-    seen: set[tuple[int, int]] = set()
-    for current, dirs, names in os.walk(skill_dir, followlinks=True):
-        here = Path(current)
-        try:
-            stat = here.stat()
-        except OSError:
-            dirs[:] = []
-            continue
-        if (stat.st_dev, stat.st_ino) in seen:
-            dirs[:] = []
-            continue
-        seen.add((stat.st_dev, stat.st_ino))
-        dirs[:] = sorted(
-            d
-            for d in dirs
-            if d not in SKIP_DIRS
-            and not d.startswith(".")
-            and not (here / d / "SKILL.md").is_file()
-        )
-        for name in sorted(names):
-            if name.startswith(".") or name.endswith(".pyc"):
-                continue
-            path = (here / name).relative_to(skill_dir).as_posix()
-            if path not in ("SKILL.md", "metadata.yaml"):
-                files.append(path)
-    files.sort()
-    if len(files) > MAX_BUNDLED_FILES:
-        report.warning(
-            rel,
-            1,
-            1,
-            "too-many-files",
-            f"the skill folder has {len(files)} files; the first {MAX_BUNDLED_FILES} are listed",
-        )
-        del files[MAX_BUNDLED_FILES:]
-    return tuple(files)
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False

@@ -9,9 +9,12 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-import jinja2
+from typing import TYPE_CHECKING
 
 from generator import pylit
+
+if TYPE_CHECKING:
+    import jinja2
 
 
 def templates_dir() -> Path:
@@ -23,6 +26,8 @@ def templates_dir() -> Path:
 
 @cache
 def environment() -> jinja2.Environment:
+    import jinja2  # here, so that a no-op build never imports it
+
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(templates_dir()),
         undefined=jinja2.StrictUndefined,

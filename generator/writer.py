@@ -10,10 +10,12 @@
 from __future__ import annotations
 
 import difflib
+import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from generator.cache import Stat
 from generator.emitters.lock_report import LOCK
 
 IGNORED_DIRS = frozenset({"__pycache__", ".mypy_cache"})
@@ -35,20 +37,36 @@ class Plan:
         return bool(self.created or self.changed or self.extra)
 
 
-def plan(out_dir: Path, files: dict[str, str]) -> Plan:
+def plan(
+    out_dir: Path, files: dict[str, str], known: dict[str, Stat] | None = None
+) -> Plan:
+    """Compare ``files`` with the folder. ``known`` holds (size, mtime_ns, sha256) of files
+    as skillc last wrote them: a file whose size and mtime still match is not read again.
+    """
     for path in files:
         _check_relative(path)
     on_disk = _existing(out_dir)
+    known = known or {}
     created, changed, unchanged = [], [], []
     for path, text in files.items():
+        data = text.encode("utf-8")
         if path not in on_disk:
             created.append(path)
-        elif (out_dir / path).read_bytes() != text.encode("utf-8"):
-            changed.append(path)
-        else:
+        elif _same(os.path.join(out_dir, path), data, known.get(path)):
             unchanged.append(path)
+        else:
+            changed.append(path)
     extra = sorted(on_disk - files.keys())
     return Plan(tuple(created), tuple(changed), tuple(unchanged), tuple(extra))
+
+
+def _same(path: str, data: bytes, recorded: Stat | None) -> bool:
+    if recorded is not None:
+        stat = os.stat(path)
+        if (stat.st_size, stat.st_mtime_ns) == recorded[:2]:
+            return hashlib.sha256(data).hexdigest() == recorded[2]
+    with open(path, "rb") as handle:
+        return handle.read() == data
 
 
 def check_owned(out_dir: Path) -> None:
@@ -108,14 +126,13 @@ def _existing(out_dir: Path) -> set[str]:
     if not out_dir.is_dir():
         return set()
     found: set[str] = set()
-    for current, dirs, names in os.walk(out_dir):
+    top = os.fspath(out_dir)
+    for current, dirs, names in os.walk(top):
         dirs[:] = [d for d in dirs if d not in IGNORED_DIRS]
-        base = Path(current).relative_to(out_dir)
-        found.update(
-            (base / name).as_posix()
-            for name in names
-            if not name.endswith(".skillc-tmp")
+        base = (
+            "" if current == top else current[len(top) + 1 :].replace(os.sep, "/") + "/"
         )
+        found.update(base + name for name in names if not name.endswith(".skillc-tmp"))
     return found
 
 

@@ -18,8 +18,25 @@ LOCK = "skillc.lock.json"
 REPORT = "report.json"
 
 
-def dumps(data: Any) -> str:
-    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+def dumps(data: dict[str, Any]) -> str:
+    """Sorted JSON, with each list item on one line: one line per file or tool diffs well.
+    (It also keeps json's C encoder, which any ``indent`` turns off.)"""
+    parts = []
+    for key in sorted(data):
+        value = data[key]
+        if isinstance(value, list) and value:
+            items = ",\n".join(f"    {_compact(item)}" for item in value)
+            text = f"[\n{items}\n  ]"
+        else:
+            text = _compact(value)
+        parts.append(f"  {_compact(key)}: {text}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(
+        value, sort_keys=True, ensure_ascii=False, separators=(", ", ": ")
+    )
 
 
 def sha256(text: str) -> str:
@@ -61,7 +78,7 @@ def emit_lock(
     lock = {
         "generator": model.generator,
         "config": config,
-        "sources": to_json(model.sources),
+        "sources": [{"path": s.path, "sha256": s.sha256} for s in model.sources],
         "outputs": [
             {"path": f"{layout.out}/{path}", "sha256": sha256(text)}
             for path, text in sorted(files.items())

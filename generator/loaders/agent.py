@@ -38,13 +38,13 @@ NAME_RULE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
 def load_agent(
-    path: Path,
+    found: discover.Found,
     project: Path,
-    root: int,
     plugin: str | None,
     report: Report,
     max_bytes: int,
 ) -> Definition | None:
+    path, root = found.path, found.root
     rel = discover.relative(path, project)
     if not _has_frontmatter(path):
         # Claude Code treats such files as documentation, not subagents.

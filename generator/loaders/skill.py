@@ -51,16 +51,17 @@ NAME_RULE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 MAX_NAME = 64
 MAX_DESCRIPTION = 1024
 MAX_COMPATIBILITY = 500
+MAX_BUNDLED_FILES = 500
 
 
 def load_skill(
-    path: Path,
+    found: discover.Found,
     project: Path,
-    root: int,
     plugin: str | None,
     report: Report,
     max_bytes: int,
 ) -> Definition | None:
+    path, root = found.path, found.root
     rel = discover.relative(path, project)
     doc = read_document(path, rel, report, max_bytes)
     if doc is None:
@@ -110,7 +111,7 @@ def load_skill(
         source=Position(rel),
         root=root,
         skill_dir=discover.relative(folder, project),
-        files=discover.bundled_files(folder, rel, report),
+        files=_bundled(found.files, rel, report),
         arguments=doc.words("arguments"),
         argument_hint=argument_hint,
         allowed_tools=doc.tool_list("allowed-tools"),
@@ -122,6 +123,18 @@ def load_skill(
         metadata=MappingProxyType(metadata),
         extra=MappingProxyType(_extra(doc)),
     )
+
+
+def _bundled(files: tuple[str, ...], rel: str, report: Report) -> tuple[str, ...]:
+    if len(files) > MAX_BUNDLED_FILES:
+        report.warning(
+            rel,
+            1,
+            1,
+            "too-many-files",
+            f"the skill folder has {len(files):,} files; the first {MAX_BUNDLED_FILES} are listed",
+        )
+    return files[:MAX_BUNDLED_FILES]
 
 
 def _name(doc: Document, folder: str) -> str | None:

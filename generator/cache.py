@@ -1,0 +1,174 @@
+"""A local build cache, ``.skillc-cache/`` in the project folder, so that rebuilds skip work.
+
+It never changes output: a build with an empty cache writes the same bytes (tested).
+- ``state``: the inputs key of the last written build, the outputs as written (size,
+  mtime and sha256) and its diagnostics. When the key matches and the outputs on disk are
+  untouched, there is nothing to do, and the loaders and emitters are not even imported.
+- ``memo``: loader results by the hash of what they read, and tool modules by the hash
+  of their part of the model, so a one-skill change re-parses and re-renders one skill.
+
+The key covers the generator's own code and templates, so an upgraded or edited skillc
+starts from an empty cache. A cache that cannot be read is ignored.
+"""
+
+from __future__ import annotations
+
+import copyreg
+import hashlib
+import json
+import os
+import pickle
+import sys
+import types
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from generator import __version__
+from generator.diagnostics import Diagnostic
+from generator.discover import Discovery, relative
+
+CACHE_DIR = ".skillc-cache"
+
+
+def _mapping_proxy(data: dict[str, Any]) -> types.MappingProxyType[str, Any]:
+    return types.MappingProxyType(data)
+
+
+# The model's read-only mappings are pickled as the dicts they wrap.
+copyreg.pickle(types.MappingProxyType, lambda proxy: (_mapping_proxy, (dict(proxy),)))
+Stat = tuple[int, int, str]  # size, mtime_ns, sha256
+
+
+@dataclass
+class State:
+    key: str = ""
+    outputs: dict[str, Stat] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass
+class Memo:
+    loads: dict[str, Any] = field(default_factory=dict)
+    renders: dict[str, str] = field(default_factory=dict)
+
+
+class Cache:
+    def __init__(self, project: Path, enabled: bool = True) -> None:
+        self.folder = project / CACHE_DIR
+        self.enabled = enabled
+        self.fingerprint = generator_fingerprint() if enabled else ""
+        self.state = self._read("state", State) if enabled else State()
+        self._memo: Memo | None = None
+
+    @property
+    def memo(self) -> Memo:
+        if self._memo is None:
+            self._memo = self._read("memo", Memo) if self.enabled else Memo()
+        return self._memo
+
+    def save(self, state: State) -> None:
+        if not self.enabled:
+            return
+        self.folder.mkdir(exist_ok=True)
+        (self.folder / ".gitignore").write_text("# Created by skillc.\n*\n")
+        if self._memo is not None:
+            self._write("memo", self._memo)
+        self._write("state", state)
+
+    def _read(self, name: str, kind: type[Any]) -> Any:
+        try:
+            with open(self.folder / f"{name}.pickle", "rb") as handle:
+                fingerprint, value = pickle.load(handle)
+        except Exception:  # absent, corrupt or from another version: start empty
+            return kind()
+        return (
+            value
+            if fingerprint == self.fingerprint and isinstance(value, kind)
+            else kind()
+        )
+
+    def _write(self, name: str, value: object) -> None:
+        target = self.folder / f"{name}.pickle"
+        temporary = target.with_suffix(".tmp")
+        with open(temporary, "wb") as handle:
+            pickle.dump(
+                (self.fingerprint, value), handle, protocol=pickle.HIGHEST_PROTOCOL
+            )
+        os.replace(temporary, target)
+
+
+def generator_fingerprint() -> str:
+    """A hash of skillc's own code and templates (and the Python version)."""
+    digest = hashlib.sha256(f"{__version__} {sys.version}".encode())
+    package = Path(__file__).resolve().parent
+    from generator.render import templates_dir
+
+    for folder in (package, templates_dir()):
+        for path in sorted(folder.rglob("*")):
+            if (
+                path.is_file()
+                and path.suffix in {".py", ".jinja"}
+                and "__pycache__" not in path.parts
+            ):
+                digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def inputs_key(
+    discovery: Discovery, project: Path, settings: dict[str, Any]
+) -> tuple[str, dict[str, str]]:
+    """A hash of everything a build reads (settings, file names, input contents), and
+    the sha256 of each input file."""
+    digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode())
+    hashes = {path: _file_hash(path) for path in discovery.inputs}
+    for item in discovery.found:
+        plugin = relative(item.plugin, project) if item.plugin else ""
+        line = f"{item.kind.value}\0{relative(item.path, project)}\0{item.root}\0{plugin}\0"
+        digest.update(line.encode() + "\0".join(item.files).encode() + b"\n")
+    for path, sha in hashes.items():
+        digest.update(relative(path, project).encode() + b"\0" + sha.encode())
+    return digest.hexdigest(), hashes
+
+
+def content_key(*parts: object) -> str:
+    return hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+def _file_hash(path: str) -> str:
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.sha256(handle.read()).hexdigest()
+    except OSError:
+        return "unreadable"
+
+
+def outputs_untouched(out_dir: Path, outputs: dict[str, Stat]) -> bool:
+    """True when the output folder holds exactly the recorded files, as they were written."""
+    if not outputs:
+        return False
+    seen = 0
+    for current, dirs, names in os.walk(out_dir):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        base = relative(current, out_dir) + "/" if current != os.fspath(out_dir) else ""
+        for name in names:
+            recorded = outputs.get(base + name)
+            if recorded is None:
+                return False
+            stat = os.stat(os.path.join(current, name))
+            if (stat.st_size, stat.st_mtime_ns) != recorded[:2]:
+                return False
+            seen += 1
+    return seen == len(outputs)
+
+
+def stat_outputs(out_dir: Path, files: dict[str, str]) -> dict[str, Stat]:
+    result = {}
+    for path, text in files.items():
+        stat = os.stat(os.path.join(out_dir, path))
+        result[path] = (
+            stat.st_size,
+            stat.st_mtime_ns,
+            hashlib.sha256(text.encode()).hexdigest(),
+        )
+    return result

@@ -1,0 +1,105 @@
+"""The build cache saves work and never changes output."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import run_skillc, tree, write_skill
+
+OK = "---\nname: {name}\ndescription: Does {name}.\n---\nBody of {name}.\n"
+
+
+def build(capsys: pytest.CaptureFixture[str], project: Path, *extra: str) -> str:
+    code, err = run_skillc(capsys, "-C", str(project), "build", *extra)
+    assert code == 0, err
+    return err
+
+
+def test_cached_rebuilds_equal_clean_builds(
+    skills_project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in ("a", "b", "c"):
+        write_skill(skills_project / "skills", name, OK.format(name=name))
+    build(capsys, skills_project)
+    write_skill(
+        skills_project / "skills",
+        "b",
+        OK.format(name="b").replace("Body", "Changed body"),
+    )
+    (skills_project / "skills" / "c" / "metadata.yaml").write_text("version: 3.1.0\n")
+    shutil.rmtree(skills_project / "skills" / "a")
+    write_skill(skills_project / "skills", "d", OK.format(name="d"))
+    build(capsys, skills_project)
+    clean = tmp_path / "clean"
+    shutil.copytree(
+        skills_project,
+        clean,
+        ignore=shutil.ignore_patterns("generated", ".skillc-cache"),
+    )
+    build(capsys, clean, "--no-cache")
+    assert tree(skills_project / "generated") == tree(clean / "generated")
+    assert not (clean / ".skillc-cache").exists()
+
+
+def test_no_op_rebuild_takes_the_fast_path(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_skill(skills_project / "skills", "a", OK.format(name="a"))
+    build(capsys, skills_project)
+    assert "generated/ is up to date" in build(capsys, skills_project)
+    assert (skills_project / ".skillc-cache" / ".gitignore").read_text().endswith("*\n")
+
+
+def test_hand_edited_output_is_restored(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_skill(skills_project / "skills", "a", OK.format(name="a"))
+    build(capsys, skills_project)
+    module = skills_project / "generated" / "task" / "_a.py"
+    original = module.read_text()
+    module.write_text(original + "# edited\n")
+    assert "wrote 1 files" in build(capsys, skills_project)
+    assert module.read_text() == original
+    (skills_project / "generated" / "extra.txt").write_text("stray")
+    assert "1 removed" in build(capsys, skills_project)
+
+
+def test_new_bundled_file_is_picked_up(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_skill(skills_project / "skills", "a", OK.format(name="a"))
+    build(capsys, skills_project)
+    (skills_project / "skills" / "a" / "notes.md").write_text("notes")
+    build(capsys, skills_project)
+    assert '"notes.md"' in (skills_project / "generated" / "task" / "_a.py").read_text()
+
+
+def test_corrupt_cache_is_ignored(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_skill(skills_project / "skills", "a", OK.format(name="a"))
+    build(capsys, skills_project)
+    for name in ("state.pickle", "memo.pickle"):
+        (skills_project / ".skillc-cache" / name).write_bytes(b"not a pickle")
+    write_skill(
+        skills_project / "skills", "a", OK.format(name="a").replace("Body", "New")
+    )
+    build(capsys, skills_project)
+    assert "New of a" in (skills_project / "generated" / "task" / "_a.py").read_text()
+
+
+def test_warnings_are_repeated_on_the_fast_path(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_skill(
+        skills_project / "skills",
+        "a",
+        "---\nname: a\ndescription: d\nversion: 1\n---\n",
+    )
+    first = build(capsys, skills_project)
+    second = build(capsys, skills_project)
+    assert "warning[non-spec-key]" in first and "warning[non-spec-key]" in second
+    assert "up to date" in second
