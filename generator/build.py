@@ -67,10 +67,10 @@ def compile_model(
         if key not in memo.loads:
             scratch = Report(strict=config.strict)
             load = load_skill if item.kind is Kind.SKILL else load_agent
-            memo.loads[key] = (
-                load(item, project, plugin_name, scratch, config.max_file_bytes),
-                scratch.items,
-            )
+            loaded = load(item, project, plugin_name, scratch, config.max_file_bytes)
+            if loaded is not None:
+                loaded = dataclasses.replace(loaded, digest=key)
+            memo.loads[key] = (loaded, scratch.items)
         definition, diagnostics = loads[key] = memo.loads[key]
         report.extend(diagnostics)
         if definition is not None:

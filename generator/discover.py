@@ -52,9 +52,10 @@ def relative(path: Path | str, project: Path | str) -> str:
 
 
 def discover(roots: list[Path], project: Path, skip: Path, report: Report) -> Discovery:
-    walker = _Walker(os.fspath(project), os.fspath(skip), report)
+    walker = _Walker(os.fspath(project), os.path.realpath(skip), report)
     for index, root in enumerate(roots):
-        walker.walk(os.fspath(root), index, None, None, ())
+        real = os.path.realpath(root)
+        walker.walk(os.fspath(root), real, index, None, None, (real,))
     return Discovery(tuple(walker.found), tuple(sorted(walker.inputs)))
 
 
@@ -75,13 +76,15 @@ class _Walker:
     def walk(
         self,
         folder: str,
+        real: str,
         root: int,
         plugin: str | None,
         skill: _Skill | None,
-        ancestry: tuple[tuple[int, int], ...],
+        ancestry: tuple[str, ...],
     ) -> None:
+        """Walk ``folder`` (whose real path is ``real``; ``ancestry`` holds the real paths
+        of the folders above it and its own, so only a symbolic link can loop)."""
         try:
-            info = os.stat(folder)
             with os.scandir(folder) as scan:
                 entries = sorted(scan, key=lambda entry: entry.name)
         except OSError as exc:
@@ -89,18 +92,12 @@ class _Walker:
                 folder, "file-unreadable", f"cannot read the folder: {exc.strerror}"
             )
             return
-        identity = (info.st_dev, info.st_ino)
-        if identity in ancestry:
-            self._warn(
-                folder,
-                "symlink-loop",
-                "a symbolic link loops back into a folder being scanned; skipped",
-            )
-            return
-        ancestry = (*ancestry, identity)
         files = {entry.name for entry in entries if _is_file(entry)}
-        if os.path.isfile(os.path.join(folder, PLUGIN_MANIFEST)):
-            plugin = os.path.join(folder, PLUGIN_MANIFEST)
+        manifest = os.path.join(folder, PLUGIN_MANIFEST)
+        if any(entry.name == ".claude-plugin" for entry in entries) and os.path.isfile(
+            manifest
+        ):
+            plugin = manifest
             self.inputs.add(plugin)
         own: _Skill | None = None
         if SKILL_FILE in files:
@@ -108,15 +105,14 @@ class _Walker:
             self.inputs.add(os.path.join(folder, SKILL_FILE))
             if METADATA_FILE in files:
                 self.inputs.add(os.path.join(folder, METADATA_FILE))
-        elif skill is not None:
-            base = folder[len(skill.folder) + 1 :].replace(os.sep, "/") + "/"
-            skill.files.extend(base + name for name in sorted(files) if _bundled(name))
-        if own is not None:
             own.files.extend(
                 n
                 for n in sorted(files)
                 if _bundled(n) and n not in (SKILL_FILE, METADATA_FILE)
             )
+        elif skill is not None:
+            base = folder[len(skill.folder) + 1 :].replace(os.sep, "/") + "/"
+            skill.files.extend(base + name for name in sorted(files) if _bundled(name))
         if os.path.basename(folder) == "agents" and skill is None and own is None:
             for name in sorted(files):
                 if name.endswith(".md"):
@@ -132,14 +128,29 @@ class _Walker:
                 name.startswith(".") and name not in VISIBLE_DOT_DIRS
             ):
                 continue
-            if not _is_dir(entry) or os.path.realpath(entry.path) == self.skip:
+            if not _is_dir(entry):
+                continue
+            child = (
+                os.path.realpath(entry.path)
+                if entry.is_symlink()
+                else os.path.join(real, name)
+            )
+            if child in ancestry:
+                self._warn(
+                    entry.path,
+                    "symlink-loop",
+                    "a symbolic link loops back into a folder being scanned; skipped",
+                )
+                continue
+            if child == self.skip:
                 continue
             self.walk(
                 entry.path,
+                child,
                 root,
                 plugin,
                 None if name.startswith(".") else inner,
-                ancestry,
+                (*ancestry, child),
             )
         if own is not None:
             path = os.path.join(folder, SKILL_FILE)

@@ -54,9 +54,10 @@ class Definition:
     license: str | None
     compatibility: str | None
     metadata: Mapping[str, str]
-    extra: Mapping[
-        str, Any
-    ]  # every other key kept: Claude Code extensions, metadata.yaml
+    # Every other key kept: Claude Code extensions, metadata.yaml fields.
+    extra: Mapping[str, Any]
+    # sha256 of everything its loader read; set by the pipeline.
+    digest: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ index; a tool's module (with its instructions) loads the first time the tool is 
 
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 from dataclasses import dataclass
 
@@ -64,10 +65,23 @@ def emit(
         )
     for tool in model.tools:
         path = _module_dir(tool.namespace) + f"_{tool.py_name}.py"
-        key = content_key(tool, layout)
+        key = _render_key(tool, layout)
         renders[key] = previous.get(key) or _tool_module(tool, layout)
         files[path] = renders[key]
     return files
+
+
+def _render_key(tool: Tool, layout: Layout) -> str:
+    """What a tool module depends on: its definition (by the digest of its inputs, when
+    the pipeline set one), its names and the layout."""
+    if not tool.definition.digest:
+        return content_key(tool, layout)
+    names = [
+        getattr(tool, f.name)
+        for f in dataclasses.fields(tool)
+        if f.name != "definition"
+    ]
+    return content_key(tool.definition.digest, names, layout)
 
 
 def _module_dir(path: tuple[str, ...]) -> str:
