@@ -50,9 +50,6 @@ CODES: dict[str, str] = {
     "duplicate-name": "two tools have the same name in one source root and namespace",
     "identifier-collision": "two names become the same Python identifier",
     "override": "a later source root overrides a tool of an earlier one",
-    # configuration and output
-    "config": "the configuration is invalid",
-    "output-path": "an output path is outside the output folder, or the folder is not skillc's",
 }
 
 

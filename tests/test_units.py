@@ -174,3 +174,12 @@ def test_substitution(
 
 def test_skill_dir_variable() -> None:
     assert _runtime().substitute("${CLAUDE_SKILL_DIR}/x", [], "", [], "/s") == "/s/x"
+
+
+def test_readme_lists_every_diagnostic_code() -> None:
+    from conftest import REPO
+    from generator.diagnostics import CODES
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    for code, meaning in CODES.items():
+        assert f"| `{code}` | {meaning} |" in readme
