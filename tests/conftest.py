@@ -72,6 +72,17 @@ def run_python(code: str, cwd: Path, *args: str) -> subprocess.CompletedProcess[
     )
 
 
+def run_mypy(cwd: Path, target: str) -> subprocess.CompletedProcess[str]:
+    """mypy --strict on a generated package (or a file using one), from ``cwd``."""
+    return subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", target],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
 def write_skill(root: Path, folder: str, text: str | bytes) -> Path:
     path = root / folder / "SKILL.md"
     path.parent.mkdir(parents=True, exist_ok=True)

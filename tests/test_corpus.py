@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import SHARED, run_python, run_skillc
+from conftest import run_mypy, SHARED, run_python, run_skillc
 
 CORPUS = SHARED / "corpus" / "skills"
 pytestmark = pytest.mark.skipif(
@@ -72,11 +70,5 @@ def test_compiled_corpus_passes_mypy_strict(
     corpus_build: tuple[Path, int, str],
 ) -> None:
     project, _, _ = corpus_build
-    result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "generated"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    result = run_mypy(project, "generated")
     assert result.returncode == 0, result.stdout

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import black
 import pytest
 
-from conftest import run_python, run_skillc
+from conftest import run_mypy, run_python
 
 
 @pytest.fixture(scope="module")
@@ -214,13 +212,7 @@ def test_output_is_black_stable(built: Path) -> None:
 
 
 def test_output_passes_mypy_strict(built: Path) -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "tools"],
-        cwd=built,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    result = run_mypy(built, "tools")
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -231,13 +223,7 @@ def test_typed_signatures_are_enforced_by_mypy(built: Path) -> None:
         "tools.task.greeter(colour='red')\n"
         "tools.task.doc_writer()\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "use.py"],
-        cwd=built,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    result = run_mypy(built, "use.py")
     assert 'Unexpected keyword argument "colour"' in result.stdout
     assert 'Missing positional argument "prompt"' in result.stdout
     assert "use.py:2" not in result.stdout
