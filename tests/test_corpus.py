@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_mypy, SHARED, run_python, run_skillc
+from conftest import SHARED, run_mypy, run_python
 
 CORPUS = SHARED / "corpus" / "skills"
 pytestmark = pytest.mark.skipif(
