@@ -182,6 +182,32 @@ def test_hostile_text_stays_inert(built: Path) -> None:
     assert '"""' in text and "\\\n" in text
 
 
+def test_hostile_names_stay_inert_and_callable_by_name(built: Path) -> None:
+    out = python(
+        built,
+        """
+import tools
+from tools._cli import find
+agent = find('o\\'brien\"\"\"-x\\\\y')
+print(agent.name, agent.spec.name == 'o\\'brien\"\"\"-x\\\\y')
+print(agent.prepare("go").instructions)
+print(tools.task.tricky_text.help().splitlines()[2:4])
+""",
+    )
+    lines = out.strip().splitlines()
+    assert lines[0] == "task.o_brien_x_y True"
+    assert (
+        lines[1] == "Prompt with $ARGUMENTS left alone: subagents get no substitution."
+    )
+    assert "A second line after a newline." in lines[2]
+
+
+def test_claude_md_is_minimal(built: Path) -> None:
+    text = (built / "tools" / "CLAUDE.md").read_text()
+    assert len(text.splitlines()) <= 15
+    assert "python -m tools list" in text and "python -m tools help" in text
+
+
 def test_python_m_list_help_call(built: Path) -> None:
     listing = run_python("", built, "-m", "tools", "list", "--json")
     assert listing.returncode == 0, listing.stderr
@@ -191,7 +217,7 @@ def test_python_m_list_help_call(built: Path) -> None:
         "namespace": "task",
         "summary": "Greets someone by name. Use when a greeting is needed.",
     } in entries
-    assert len(entries) == 7
+    assert len(entries) == 8
     helped = run_python("", built, "-m", "tools", "help", "greeter")
     assert helped.stdout.startswith("task.greeter: skill 'greeter'")
     called = run_python(

@@ -8,11 +8,12 @@ from typing import Final
 TOOLS: Final[tuple[str, ...]] = (
     "task.doc_writer\tdoc-writer\tWrites documentation for a module. Use after adding a public API.",
     "task.greeter\tgreeter\tGreets someone by name. Use when a greeting is needed.",
+    'task.o_brien_x_y\to\'brien"""-x\\y\tAn agent whose name carries quotes, triple quotes and a backslash.',
     "task.release_notes\trelease-notes\tDrafts release notes from the commits since the last tag. Use before publishing a release.",
     "task.review_kit.code_reviewer\tcode-reviewer\tReviews code in a plugin namespace.",
     "task.review_kit.security_reviewer\tsecurity-reviewer\tA subagent that reviews code for security problems.",
     "task.shared_name\tshared-name\tThe overriding version from a later source root.",
-    "task.tricky_text\ttricky-text\tText with \"\"\" triple quotes, 'single' quotes, a backslash \\ at the end\\, __import__('os').system('id'), non-ASCII — ünïcødé ✓ and a tab here.",
+    "task.tricky_text\ttricky-text\tText with \"\"\" triple quotes, 'single' quotes, a backslash \\ at the end\\, __import__('os').system('id'), non-ASCII — ünïcødé ✓ and a tab here. A second line after a newline.",
 )
 NAMESPACES: Final[tuple[tuple[str, str], ...]] = (
     (

@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from . import review_kit as review_kit
     from ._doc_writer import doc_writer as doc_writer
     from ._greeter import greeter as greeter
+    from ._o_brien_x_y import o_brien_x_y as o_brien_x_y
     from ._release_notes import release_notes as release_notes
     from ._shared_name import shared_name as shared_name
     from ._tricky_text import tricky_text as tricky_text
@@ -19,6 +20,7 @@ NAMESPACE = "task"
 _TOOLS = (
     "doc_writer",
     "greeter",
+    "o_brien_x_y",
     "release_notes",
     "shared_name",
     "tricky_text",

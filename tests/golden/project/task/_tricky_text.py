@@ -10,6 +10,7 @@ _HELP = (
     "task.tricky_text: skill 'tricky-text'\n"
     "\n"
     "Text with \"\"\" triple quotes, 'single' quotes, a backslash \\ at the end\\, __import__('os').system('id'), non-ASCII — ünïcødé ✓ and a tab\there.\n"
+    "A second line after a newline.\n"
     "\n"
     "Parameters:\n"
     "  arguments: str | list[str] = ''  the text after the skill's name, $ARGUMENTS\n"
@@ -34,7 +35,7 @@ SPEC = TaskSpec(
     kind="skill",
     name="tricky-text",
     qualname="task.tricky_text",
-    summary="Text with \"\"\" triple quotes, 'single' quotes, a backslash \\ at the end\\, __import__('os').system('id'), non-ASCII — ünïcødé ✓ and a tab here.",
+    summary="Text with \"\"\" triple quotes, 'single' quotes, a backslash \\ at the end\\, __import__('os').system('id'), non-ASCII — ünïcødé ✓ and a tab here. A second line after a newline.",
     help=_HELP,
     instructions=_INSTRUCTIONS,
     arguments=(),
@@ -49,5 +50,5 @@ SPEC = TaskSpec(
 def tricky_text(
     arguments: str | Sequence[str] = "",
 ) -> Invocation:
-    """Text with \"\"\" triple quotes, 'single' quotes, a backslash \\ at the end\\, __import__('os').system('id'), non-ASCII — ünïcødé ✓ and a tab here."""
+    """Text with \"\"\" triple quotes, 'single' quotes, a backslash \\ at the end\\, __import__('os').system('id'), non-ASCII — ünïcødé ✓ and a tab here. A second line after a newline."""
     return SPEC.invocation(arguments, {})

@@ -1,0 +1,37 @@
+"""skillc installs from a wheel with its templates inside, so `pip install .` works anywhere."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+from conftest import REPO
+
+
+def test_wheel_ships_templates_and_entry_points(tmp_path: Path) -> None:
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "-q",
+            "-w",
+            str(tmp_path),
+            str(REPO),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = tmp_path.glob("skillc-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for template in sorted(p.name for p in (REPO / "templates").iterdir()):
+        assert f"generator/templates/{template}" in names
+    entry_points = next(n for n in names if n.endswith("entry_points.txt"))
+    assert (
+        "skillc = generator.cli:main"
+        in zipfile.ZipFile(wheel).read(entry_points).decode()
+    )
