@@ -77,19 +77,15 @@ def parse(text: str, path: str, line_offset: int, report: Report) -> Located | N
         return None
     finally:
         loader.dispose()
-    located = Located(data, root, line_offset)
+    keys: dict[str, yaml.Node] = {}
+    values: dict[str, yaml.Node] = {}
     if isinstance(root, yaml.MappingNode):
-        flow = []
         for key_node, value_node in root.value:
             if isinstance(key_node, yaml.ScalarNode):
-                located.keys[key_node.value] = key_node
-                located.values[key_node.value] = value_node
-                if _uses_flow_style(value_node):
-                    flow.append(key_node.value)
-        located = Located(
-            data, root, line_offset, located.keys, located.values, tuple(flow)
-        )
-    return located
+                keys[key_node.value] = key_node
+                values[key_node.value] = value_node
+    flow = tuple(key for key, node in values.items() if _uses_flow_style(node))
+    return Located(data, root, line_offset, keys, values, flow)
 
 
 def _describe(exc: yaml.MarkedYAMLError) -> str:

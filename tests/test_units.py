@@ -81,6 +81,7 @@ def test_metadata_yaml_is_merged_and_skill_md_wins(
     )
     assert code == 0
     assert "skills/s/metadata.yaml:1:14: warning[metadata-conflict]" in err
+    assert "flow-style" not in err  # seed 000 writes tags: [a, b] in metadata.yaml
     import json
 
     definition = json.loads(ir.read_text())["tools"][0]["definition"]

@@ -121,15 +121,13 @@ class Document:
         return ()
 
     def check_flow_style(self) -> None:
-        for path, located in {
-            id(loc): (p, loc) for p, loc in self.origins.values()
-        }.values():
-            for key in located.flow_keys:
-                line, col = located.where(key)
-                self.report.lenient(
-                    path,
-                    line,
-                    col,
+        """Flow-style collections in this file's own frontmatter (not in metadata.yaml,
+        which the reference validator never reads)."""
+        for key in sorted(self.data):
+            path, located = self.origins[key]
+            if path == self.path and key in located.flow_keys:
+                self.lenient(
+                    key,
                     "flow-style",
                     f"{key} uses a flow-style YAML collection ([...] or {{...}}), "
                     "which the Agent Skills reference validator rejects",
