@@ -114,8 +114,9 @@ class Report:
     def items(self) -> list[Diagnostic]:
         return sorted(self._items)
 
-    def errors_in(self, path: str) -> bool:
-        return any(d.path == path and d.severity is Severity.ERROR for d in self._items)
+    @property
+    def error_count(self) -> int:
+        return sum(1 for d in self._items if d.severity is Severity.ERROR)
 
     @property
     def has_errors(self) -> bool:

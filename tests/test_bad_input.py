@@ -337,3 +337,37 @@ def test_unquoted_colon_gets_a_quoting_hint(
     )
     _, err = run_skillc(capsys, "-C", str(skills_project), "validate")
     assert "a value that contains ': ' must be quoted" in err
+
+
+@pytest.mark.parametrize(
+    ("skill", "metadata", "expected"),
+    [
+        (
+            "---\nname: s\ndescription: d\nmodel: [a, b]\n---\n",
+            None,
+            "skills/s/SKILL.md:4:8: error[invalid-field]",
+        ),
+        (
+            "---\nname: s\ndescription: d\n---\n",
+            "version: [unclosed\n",
+            "skills/s/metadata.yaml:2:1: error[yaml-syntax]",
+        ),
+    ],
+    ids=["late-field", "broken-metadata-yaml"],
+)
+def test_any_error_keeps_the_skill_out_even_with_keep_going(
+    skills_project: Path,
+    capsys: pytest.CaptureFixture[str],
+    skill: str,
+    metadata: str | None,
+    expected: str,
+) -> None:
+    write_skill(skills_project / "skills", "s", skill)
+    write_skill(skills_project / "skills", "ok", OK.format(name="ok"))
+    if metadata is not None:
+        (skills_project / "skills" / "s" / "metadata.yaml").write_text(metadata)
+    code, err = run_skillc(capsys, "-C", str(skills_project), "build", "--keep-going")
+    assert code == 1
+    assert expected in err
+    assert not (skills_project / "generated" / "task" / "_s.py").exists()
+    assert (skills_project / "generated" / "task" / "_ok.py").exists()

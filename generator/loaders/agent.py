@@ -46,6 +46,7 @@ def load_agent(
 ) -> Definition | None:
     path, root = found.path, found.root
     rel = discover.relative(path, project)
+    errors = report.error_count
     if not _has_frontmatter(path):
         # Claude Code treats such files as documentation, not subagents.
         report.warning(
@@ -80,15 +81,12 @@ def load_agent(
                 f"subagent name {name!r} should be lowercase letters, digits and hyphens",
             )
     description = doc.text("description", required="missing-description")
-    tools = doc.tool_list("tools")
-    if report.errors_in(rel) or name is None or description is None:
-        return None
-    return Definition(
+    definition = Definition(
         kind=Kind.AGENT,
-        name=name,
-        display_name=name,
+        name=name or "",
+        display_name=name or "",
         plugin=plugin,
-        description=description,
+        description=description or "",
         body=doc.body,
         source=Position(rel),
         root=root,
@@ -96,7 +94,7 @@ def load_agent(
         files=(),
         arguments=(),
         argument_hint=None,
-        allowed_tools=tools,
+        allowed_tools=doc.tool_list("tools"),
         model=doc.text("model"),
         version=None,
         tags=(),
@@ -111,6 +109,7 @@ def load_agent(
             }
         ),
     )
+    return None if report.error_count > errors else definition
 
 
 def _is_token(name: str) -> bool:

@@ -63,6 +63,7 @@ def load_skill(
 ) -> Definition | None:
     path, root = found.path, found.root
     rel = discover.relative(path, project)
+    errors = report.error_count
     doc = read_document(path, rel, report, max_bytes)
     if doc is None:
         return None
@@ -93,36 +94,32 @@ def load_skill(
             "description-too-long",
             f"description is {len(description):,} characters; the spec allows {MAX_DESCRIPTION:,}",
         )
-    license_ = doc.text("license")
-    compatibility = doc.text("compatibility", limit=MAX_COMPATIBILITY)
-    metadata = _metadata(doc)
-    argument_hint = _argument_hint(doc)
-    for key in ("disable-model-invocation", "user-invocable", "background"):
-        doc.flag(key)
-    if report.errors_in(rel) or name is None or description is None:
-        return None
-    return Definition(
+    definition = Definition(
         kind=Kind.SKILL,
-        name=folder.name if plugin is None or not name else name,
-        display_name=name,
+        name=folder.name if plugin is None else name or "",
+        display_name=name or "",
         plugin=plugin,
-        description=description,
+        description=description or "",
         body=doc.body,
         source=Position(rel),
         root=root,
         skill_dir=discover.relative(folder, project),
         files=_bundled(found.files, rel, report),
         arguments=doc.words("arguments"),
-        argument_hint=argument_hint,
+        argument_hint=_argument_hint(doc),
         allowed_tools=doc.tool_list("allowed-tools"),
         model=doc.text("model"),
         version=doc.text("version"),
         tags=doc.words("tags"),
-        license=license_,
-        compatibility=compatibility,
-        metadata=MappingProxyType(metadata),
+        license=doc.text("license"),
+        compatibility=doc.text("compatibility", limit=MAX_COMPATIBILITY),
+        metadata=MappingProxyType(_metadata(doc)),
         extra=MappingProxyType(_extra(doc)),
     )
+    for key in ("disable-model-invocation", "user-invocable", "background"):
+        doc.flag(key)
+    # Every field is read first, so that one run reports every problem of the file.
+    return None if report.error_count > errors else definition
 
 
 def _bundled(files: tuple[str, ...], rel: str, report: Report) -> tuple[str, ...]:
