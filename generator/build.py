@@ -81,7 +81,7 @@ def compile_model(
         SourceFile(discover.relative(path, project), sha)
         for path, sha in sorted(hashes.items())
     )
-    model = resolve(definitions, summaries, sources, (), GENERATOR, report)
+    model = resolve(definitions, summaries, sources, GENERATOR, report)
     return dataclasses.replace(model, invalid=_invalid(report))
 
 

@@ -16,7 +16,6 @@ from generator.diagnostics import Report
 from generator.ir import (
     Argument,
     Definition,
-    Invalid,
     Model,
     Namespace,
     Override,
@@ -43,7 +42,6 @@ def resolve(
     definitions: Iterable[Definition],
     plugin_summaries: dict[str, str],
     sources: tuple[SourceFile, ...],
-    invalid: tuple[Invalid, ...],
     generator: str,
     report: Report,
 ) -> Model:
@@ -91,7 +89,7 @@ def resolve(
         tools=tools,
         namespaces=_namespaces(tools, plugin_summaries),
         overrides=tuple(sorted(overrides, key=lambda o: o.qualname)),
-        invalid=invalid,
+        invalid=(),  # the pipeline fills it from every stage's diagnostics
     )
 
 
