@@ -26,7 +26,9 @@ from generator.names import PARAMETER_RESERVED, Identifier, identifier
 
 TASK = Identifier("task")
 TASK_SUMMARY = "Skills and subagents: each call returns the instructions to carry out."
-SUMMARY_LIMIT = 300
+# Level 1 entries must stay under 100 tokens; the estimate below is conservative, and this
+# budget leaves room for tokenizers that count differently.
+LEVEL1_TOKENS = 80
 # Parameters every task function has, so a named argument may not take them.
 TASK_PARAMETERS = frozenset({"arguments", "prompt"})
 
@@ -93,16 +95,26 @@ def resolve(
     )
 
 
-def summarize(text: str, limit: int = SUMMARY_LIMIT) -> str:
-    """Level 1 text: the description on one line, cut at a sentence or word near ``limit``."""
+def estimate_tokens(text: str) -> int:
+    """A conservative token count: four ASCII characters a token, one per other character."""
+    ascii_chars = sum(1 for char in text if char.isascii())
+    return -(-ascii_chars // 4) + len(text) - ascii_chars
+
+
+def summarize(text: str, budget: int = LEVEL1_TOKENS) -> str:
+    """Level 1 text: the description on one line, cut at a sentence or word to fit ``budget``."""
     flat = " ".join(text.split())
-    if len(flat) <= limit:
+    if estimate_tokens(flat) <= budget:
         return flat
-    cut = flat[:limit]
+    end = 0
+    while end < len(flat) and estimate_tokens(flat[: end + 1]) < budget:
+        end += 1  # the longest prefix that leaves a token for the ellipsis
+    cut = flat[:end]
     sentence = cut.rfind(". ")
-    if sentence > limit // 3:
+    if sentence > len(cut) // 3:
         return cut[: sentence + 1]
-    return cut[: cut.rfind(" ")].rstrip(",;:") + "…"
+    space = cut.rfind(" ")
+    return (cut[:space] if space > 0 else cut).rstrip(",;:") + "…"
 
 
 def _name(d: Definition) -> _Named:
@@ -175,7 +187,9 @@ def _tool(item: _Named, report: Report) -> Tool:
         qualname=_qualname(item),
         namespace=item.namespace,
         py_name=item.py_name,
-        summary=summarize(d.description),
+        summary=summarize(
+            d.description, LEVEL1_TOKENS - estimate_tokens(_qualname(item))
+        ),
         arguments=tuple(arguments),
         definition=d,
     )

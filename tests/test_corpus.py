@@ -72,3 +72,17 @@ def test_compiled_corpus_passes_mypy_strict(
     project, _, _ = corpus_build
     result = run_mypy(project, "generated")
     assert result.returncode == 0, result.stdout
+
+
+def test_level1_entries_stay_under_100_tokens(
+    corpus_build: tuple[Path, int, str],
+) -> None:
+    from generator.resolve import estimate_tokens
+
+    project, _, _ = corpus_build
+    result = run_python(
+        "import generated\nfor e in generated.list(): print(f'{e.name}: {e.summary}')",
+        project,
+    )
+    entries = result.stdout.splitlines()
+    assert entries and all(estimate_tokens(entry) <= 100 for entry in entries)

@@ -10,7 +10,7 @@ import pytest
 from conftest import GOLDEN, run_skillc, write_skill
 from generator.loaders.fields import split_tool_list
 from generator.names import PARAMETER_RESERVED, identifier
-from generator.resolve import summarize
+from generator.resolve import estimate_tokens, summarize
 
 
 @pytest.mark.parametrize(
@@ -59,9 +59,11 @@ def test_summary_is_short_and_cut_at_a_sentence() -> None:
     first = (
         "A first sentence that is long enough to stand alone as a summary of the tool. "
     )
-    assert summarize(first * 5) == (first * 3).strip()
+    assert summarize(first * 5) == (first * 4).strip()  # 312 characters, 78 tokens
     assert summarize("a " * 200).endswith("…")
-    assert len(summarize("x" * 1000 + " y")) <= 301
+    assert estimate_tokens(summarize("x" * 1000 + " y")) <= 80
+    assert estimate_tokens(summarize("技能" * 500)) <= 80  # one token per CJK character
+    assert summarize("Short.") == "Short."
 
 
 def test_metadata_yaml_is_merged_and_skill_md_wins(
