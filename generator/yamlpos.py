@@ -48,6 +48,8 @@ class Located:
 
 def node_position(node: yaml.Node, line_offset: int) -> tuple[int, int]:
     mark = node.start_mark
+    if mark is None:  # the empty document has no node of its own
+        return line_offset + 1, 1
     return line_offset + mark.line + 1, mark.column + 1
 
 

@@ -60,6 +60,12 @@ CASES: list[tuple[str, dict[str, str | bytes], str, int]] = [
         1,
     ),
     (
+        "empty-frontmatter",
+        {"s/SKILL.md": "---\n---\nBody.\n"},
+        "skills/s/SKILL.md:1:1: error[missing-description]",
+        1,
+    ),
+    (
         "missing-description",
         {"s/SKILL.md": "---\nname: s\n---\n"},
         "skills/s/SKILL.md:1:1: error[missing-description]",

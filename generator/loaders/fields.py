@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -197,6 +198,8 @@ def read_document(
     located = yamlpos.parse(parts.frontmatter, rel, parts.line_offset, report)
     if located is None:
         return None
+    if located.data is None:  # an empty frontmatter block: no keys at all
+        located = dataclasses.replace(located, data={})
     if not isinstance(located.data, dict):
         line, col = located.where()
         report.error(
