@@ -67,14 +67,24 @@ class Cache:
             self._memo = self._read("memo", Memo) if self.enabled else Memo()
         return self._memo
 
+    def subfolder(self, name: str) -> Path:
+        """A folder inside the cache (created, with the cache's .gitignore)."""
+        self._create()
+        return self.folder / name
+
     def save(self, state: State) -> None:
         if not self.enabled:
             return
-        self.folder.mkdir(exist_ok=True)
-        (self.folder / ".gitignore").write_text("# Created by skillc.\n*\n")
+        self._create()
         if self._memo is not None:
             self._write("memo", self._memo)
         self._write("state", state)
+
+    def _create(self) -> None:
+        self.folder.mkdir(exist_ok=True)
+        ignore = self.folder / ".gitignore"
+        if not ignore.exists():
+            ignore.write_text("# Created by skillc.\n*\n")
 
     def _read(self, name: str, kind: type[Any]) -> Any:
         try:

@@ -142,7 +142,13 @@ def _run(args: argparse.Namespace) -> int:
         return _finish(report, args.error_format, f"{cfg.out}/ is up to date")
     report.extend(walk.items)
 
-    from generator import build  # the loaders and emitters: only when there is work
+    from generator import (
+        build,
+        render,
+    )  # the loaders and emitters: only when there is work
+
+    if store.enabled:
+        render.use_bytecode_cache(store.subfolder("jinja"))
 
     if args.command == "validate":
         build.compile_model(cfg, report, discovery, hashes, store.memo)

@@ -1,6 +1,7 @@
 """The intermediate model: what loaders produce and the only thing emitters read.
 
-Every class is frozen. ``Definition`` is one validated skill or subagent as its loader
+Every class is frozen. (Not slotted: the build cache pickles definitions, and slotted
+dataclasses unpickle several times slower.) ``Definition`` is one validated skill or subagent as its loader
 saw it; ``Tool`` adds the names resolution gave it; ``Model`` is the whole build.
 Paths are repo-relative POSIX paths.
 """
@@ -21,7 +22,7 @@ class Kind(enum.Enum):
     AGENT = "agent"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Position:
     path: str
     line: int = 1
@@ -31,7 +32,7 @@ class Position:
         return f"{self.path}:{self.line}:{self.col}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Definition:
     """A skill or subagent, validated and normalised, before naming and precedence."""
 
@@ -60,13 +61,13 @@ class Definition:
     digest: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Argument:
     name: str
     py_name: Identifier
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Tool:
     qualname: str  # dotted Python path below the package, e.g. "task.code_reviewer"
     namespace: tuple[Identifier, ...]
@@ -76,7 +77,7 @@ class Tool:
     definition: Definition
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Namespace:
     qualname: str
     path: tuple[Identifier, ...]
@@ -85,26 +86,26 @@ class Namespace:
     children: tuple[Identifier, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class SourceFile:
     path: str
     sha256: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Override:
     qualname: str
     kept: Position
     replaced: Position
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Invalid:
     path: str
     codes: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Model:
     generator: str
     sources: tuple[SourceFile, ...]

@@ -24,11 +24,26 @@ def templates_dir() -> Path:
     return installed if installed.is_dir() else here.parent / "templates"
 
 
+_bytecode_dir: Path | None = None
+
+
+def use_bytecode_cache(folder: Path) -> None:
+    """Keep compiled templates in ``folder`` (keyed by their source, so never stale)."""
+    global _bytecode_dir
+    _bytecode_dir = folder
+    environment.cache_clear()
+
+
 @cache
 def environment() -> jinja2.Environment:
     import jinja2  # here, so that a no-op build never imports it
 
+    bytecode = None
+    if _bytecode_dir is not None:
+        _bytecode_dir.mkdir(parents=True, exist_ok=True)
+        bytecode = jinja2.FileSystemBytecodeCache(str(_bytecode_dir))
     env = jinja2.Environment(
+        bytecode_cache=bytecode,
         loader=jinja2.FileSystemLoader(templates_dir()),
         undefined=jinja2.StrictUndefined,
         autoescape=False,

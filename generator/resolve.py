@@ -97,7 +97,7 @@ def resolve(
 
 def estimate_tokens(text: str) -> int:
     """A conservative token count: four ASCII characters a token, one per other character."""
-    ascii_chars = sum(1 for char in text if char.isascii())
+    ascii_chars = len(text) if text.isascii() else len(text.encode("ascii", "ignore"))
     return -(-ascii_chars // 4) + len(text) - ascii_chars
 
 

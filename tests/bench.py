@@ -3,7 +3,8 @@
 It writes a corpus of 1,000 skills (about 1.5 KB of body each) and times, in fresh
 processes, each figure against the floor measured in the same run: a plain script that
 reads every SKILL.md and parses its frontmatter with yaml.CSafeLoader. Each time is the
-median of several runs. It prints figures; it does not fail on them.
+median of several runs, and a floor run precedes every run, so that drift in the
+machine's speed moves the floor too. It prints figures; it does not fail on them.
 """
 
 from __future__ import annotations
@@ -51,14 +52,26 @@ def timed(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> f
     return time.perf_counter() - start
 
 
-def median(runs: int, action) -> float:  # type: ignore[no-untyped-def]
-    return statistics.median(action() for _ in range(runs))
+class Sampler:
+    """Times each figure's runs with a floor run before every one, so that a machine
+    that slows down or speeds up during the bench moves the floor with the figures."""
+
+    def __init__(self, floor) -> None:  # type: ignore[no-untyped-def]
+        self.floor = floor
+        self.floor_times: list[float] = []
+
+    def median(self, runs: int, action) -> float:  # type: ignore[no-untyped-def]
+        times = []
+        for _ in range(runs):
+            self.floor_times.append(self.floor())
+            times.append(action())
+        return statistics.median(times)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--skills", type=int, default=1000)
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
     py = sys.executable
     with tempfile.TemporaryDirectory() as tmp:
@@ -69,10 +82,10 @@ def main() -> None:
         out = project / "generated"
         base_env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
 
-        floor = median(
-            args.runs,
-            lambda: timed([py, "-c", FLOOR_SCRIPT, "skills"], project, base_env),
+        sampler = Sampler(
+            lambda: timed([py, "-c", FLOOR_SCRIPT, "skills"], project, base_env)
         )
+        median = sampler.median
 
         def cold() -> float:
             shutil.rmtree(out, ignore_errors=True)
@@ -100,6 +113,7 @@ def main() -> None:
         startup = median(
             args.runs * 2, lambda: timed([py, "-c", "pass"], project, base_env)
         )
+        floor = statistics.median(sampler.floor_times)
         out_lines = sum(len(p.read_text().splitlines()) for p in out.rglob("*.py"))
 
     rows = [
@@ -113,7 +127,8 @@ def main() -> None:
     ]
     print(
         f"\nskillc bench: {args.skills} skills, {body_bytes} bytes per SKILL.md, "
-        f"{out_lines:,} lines of generated Python; median of {args.runs}+ runs, fresh processes\n"
+        f"{out_lines:,} lines of generated Python; medians of {args.runs}+ runs in fresh "
+        f"processes, a floor run before each ({len(sampler.floor_times)} floor runs)\n"
     )
     print(f"{'figure':<44}{'seconds':>9}{'x floor':>9}{'target':>9}  met")
     for name, seconds, goal in rows:
