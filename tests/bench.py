@@ -94,7 +94,7 @@ def main() -> None:
 
         cold_build = median(max(3, args.runs // 2), cold)
         noop = median(args.runs, lambda: timed(build, project, base_env))
-        target = project / "skills" / "skill-0500" / "SKILL.md"
+        target = project / "skills" / f"skill-{args.skills // 2:04d}" / "SKILL.md"
         original = target.read_text(encoding="utf-8")
         counter = iter(range(1_000_000))
 
