@@ -21,10 +21,22 @@ DIAGNOSTIC = re.compile(
 )
 
 
+def recreate_stand_ins(root: Path) -> None:
+    """Empty stand-ins for the files FILES.txt lists but the corpus left out (scripts...)."""
+    for listing in root.rglob("FILES.txt"):
+        for line in listing.read_text(encoding="utf-8").splitlines():
+            name = line.split("\t", 1)[-1].strip()
+            target = listing.parent / name
+            if name and not target.exists():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.touch()
+
+
 @pytest.fixture(scope="module")
 def corpus_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int, str]:
     project = tmp_path_factory.mktemp("corpus")
     shutil.copytree(CORPUS, project / "skills")
+    recreate_stand_ins(project / "skills")
     from generator import cli
     import contextlib
     import io
@@ -64,6 +76,29 @@ def test_compiled_corpus_imports_and_lists(corpus_build: tuple[Path, int, str]) 
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [str(count), "#", "Building"]
+
+
+def test_bundled_files_match_the_original_folders(
+    corpus_build: tuple[Path, int, str],
+) -> None:
+    project, _, _ = corpus_build
+    result = run_python(
+        "import generated; i = generated.task.canvas_design.prepare(); "
+        "print(len(i.files), sum(f.endswith('.ttf') for f in i.files), i.path(i.files[0]).is_file())",
+        project,
+    )
+    listed = (
+        (project / "skills" / "anthropics-skills" / "canvas-design" / "FILES.txt")
+        .read_text()
+        .splitlines()
+    )
+    expected = (
+        sum(1 for line in listed if not line.endswith(("\tSKILL.md", "\tFILES.txt")))
+        + 1
+    )
+    count, fonts, exists = result.stdout.split()
+    assert int(count) == expected  # + FILES.txt itself, which the corpus adds
+    assert int(fonts) > 0 and exists == "True"
 
 
 def test_compiled_corpus_passes_mypy_strict(
