@@ -67,18 +67,26 @@ class Cache:
             self._memo = self._read("memo", Memo) if self.enabled else Memo()
         return self._memo
 
-    def subfolder(self, name: str) -> Path:
-        """A folder inside the cache (created, with the cache's .gitignore)."""
-        self._create()
+    def subfolder(self, name: str) -> Path | None:
+        """A folder inside the cache, or None when the cache cannot be written."""
+        try:
+            self._create()
+            (self.folder / name).mkdir(exist_ok=True)
+        except OSError:
+            return None
         return self.folder / name
 
     def save(self, state: State) -> None:
+        """Best effort: a cache that cannot be written (a read-only checkout) is skipped."""
         if not self.enabled:
             return
-        self._create()
-        if self._memo is not None:
-            self._write("memo", self._memo)
-        self._write("state", state)
+        try:
+            self._create()
+            if self._memo is not None:
+                self._write("memo", self._memo)
+            self._write("state", state)
+        except OSError:
+            pass
 
     def _create(self) -> None:
         self.folder.mkdir(exist_ok=True)

@@ -147,8 +147,9 @@ def _run(args: argparse.Namespace) -> int:
         render,
     )  # the loaders and emitters: only when there is work
 
-    if store.enabled:
-        render.use_bytecode_cache(store.subfolder("jinja"))
+    bytecode = store.subfolder("jinja") if store.enabled and not args.check else None
+    if bytecode is not None:
+        render.use_bytecode_cache(bytecode)
 
     if args.command == "validate":
         build.compile_model(cfg, report, discovery, hashes, store.memo)

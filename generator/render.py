@@ -40,7 +40,6 @@ def environment() -> jinja2.Environment:
 
     bytecode = None
     if _bytecode_dir is not None:
-        _bytecode_dir.mkdir(parents=True, exist_ok=True)
         bytecode = jinja2.FileSystemBytecodeCache(str(_bytecode_dir))
     env = jinja2.Environment(
         bytecode_cache=bytecode,

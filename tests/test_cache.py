@@ -103,3 +103,23 @@ def test_warnings_are_repeated_on_the_fast_path(
     second = build(capsys, skills_project)
     assert "warning[non-spec-key]" in first and "warning[non-spec-key]" in second
     assert "up to date" in second
+
+
+def test_check_mode_writes_no_cache(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_skill(skills_project / "skills", "a", OK.format(name="a"))
+    code, _ = run_skillc(capsys, "-C", str(skills_project), "build", "--check")
+    assert code == 1  # nothing built yet: stale
+    assert not (skills_project / ".skillc-cache").exists()
+
+
+def test_unwritable_cache_does_not_fail_the_build(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_skill(skills_project / "skills", "a", OK.format(name="a"))
+    (skills_project / ".skillc-cache").write_text(
+        "a file where the cache folder would go"
+    )
+    build(capsys, skills_project)
+    assert (skills_project / "generated" / "task" / "_a.py").is_file()
