@@ -108,52 +108,29 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run(args: argparse.Namespace) -> int:
-    args.project = args.project or args.top_project
-    start = (
-        Path(args.project).resolve()
-        if args.project
-        else config.find_root(Path.cwd().resolve())
-    )
-    if args.project and not start.is_dir():
-        raise config.ConfigError(f"project folder {args.project!r} does not exist")
-    cfg = config.load(
-        start,
-        sources=args.source,
-        out=args.out,
-        package=args.package,
-        strict=args.strict,
-    )
-    report = Report(strict=cfg.strict)
+    cfg = _config(args)
     project = cfg.root.resolve()
+    building = args.command == "build"
     walk = Report(strict=cfg.strict)
     discovery = discover.discover(cfg.source_dirs(), project, cfg.out_dir, walk)
-    store = cache.Cache(project, enabled=args.command == "build" and not args.no_cache)
-    key, hashes = cache.inputs_key(
-        discovery, project, {**cfg.as_json(), "generator": store.fingerprint}
-    )
-    out_dir = cfg.out_dir
-    if (
-        args.command == "build"
-        and not args.dump_ir
-        and store.state.key == key
-        and cache.outputs_untouched(out_dir, store.state.outputs)
-    ):
+    store = cache.Cache(project, enabled=building and not args.no_cache)
+    settings = {**cfg.as_json(), "generator": store.fingerprint}
+    key, hashes = cache.inputs_key(discovery, project, settings)
+    report = Report(strict=cfg.strict)
+    if building and not args.dump_ir and _unchanged(store, key, cfg.out_dir):
         report.extend(store.state.diagnostics)
         return _finish(report, args.error_format, f"{cfg.out}/ is up to date")
     report.extend(walk.items)
 
-    from generator import (
-        build,
-        render,
-    )  # the loaders and emitters: only when there is work
-
-    bytecode = store.subfolder("jinja") if store.enabled and not args.check else None
-    if bytecode is not None:
-        render.use_bytecode_cache(bytecode)
+    # The loaders and emitters are imported only when there is work to do.
+    from generator import build, render
 
     if args.command == "validate":
         build.compile_model(cfg, report, discovery, hashes, store.memo)
         return _finish(report, args.error_format, "")
+    bytecode = store.subfolder("jinja") if store.enabled and not args.check else None
+    if bytecode is not None:
+        render.use_bytecode_cache(bytecode)
     result = build.build(cfg, report, discovery, hashes, store.memo)
     if args.dump_ir:
         text = json.dumps(
@@ -162,28 +139,55 @@ def _run(args: argparse.Namespace) -> int:
         Path(args.dump_ir).write_text(text + "\n", encoding="utf-8")
     if report.has_errors and not args.keep_going:
         return _finish(report, args.error_format, f"nothing written to {cfg.out}/")
-    writer.check_owned(out_dir)
-    changes = writer.plan(out_dir, result.files, store.state.outputs)
+    writer.check_owned(cfg.out_dir)
+    changes = writer.plan(cfg.out_dir, result.files, store.state.outputs)
     if args.check:
-        if changes.stale:
-            print(
-                writer.describe(out_dir, result.files, changes, cfg.out),
-                file=sys.stderr,
-            )
-            print(f"skillc: {cfg.out}/ is stale; run: skillc build", file=sys.stderr)
-            _finish(report, args.error_format, "")
-            return 1
-        return _finish(report, args.error_format, f"{cfg.out}/ is up to date")
-    writer.write(out_dir, result.files, changes)
+        return _check(cfg, result.files, changes, report, args.error_format)
+    writer.write(cfg.out_dir, result.files, changes)
     store.save(
-        cache.State(key, cache.stat_outputs(out_dir, result.files), report.items)
+        cache.State(key, cache.stat_outputs(cfg.out_dir, result.files), report.items)
     )
-    written = len(changes.created) + len(changes.changed)
     summary = (
-        f"{len(result.model.tools)} tools; wrote {written} files to {cfg.out}/, "
-        f"{len(changes.unchanged)} unchanged, {len(changes.extra)} removed"
+        f"{len(result.model.tools)} tools; wrote {len(changes.created) + len(changes.changed)} "
+        f"files to {cfg.out}/, {len(changes.unchanged)} unchanged, {len(changes.extra)} removed"
     )
     return _finish(report, args.error_format, summary)
+
+
+def _config(args: argparse.Namespace) -> config.Config:
+    chosen = args.project or args.top_project
+    if chosen and not Path(chosen).is_dir():
+        raise config.ConfigError(f"project folder {chosen!r} does not exist")
+    root = Path(chosen).resolve() if chosen else config.find_root(Path.cwd().resolve())
+    return config.load(
+        root,
+        sources=args.source,
+        out=args.out,
+        package=args.package,
+        strict=args.strict,
+    )
+
+
+def _unchanged(store: cache.Cache, key: str, out_dir: Path) -> bool:
+    """The inputs are those of the last build and its output is untouched: no work."""
+    return store.state.key == key and cache.outputs_untouched(
+        out_dir, store.state.outputs
+    )
+
+
+def _check(
+    cfg: config.Config,
+    files: dict[str, str],
+    changes: writer.Plan,
+    report: Report,
+    error_format: str,
+) -> int:
+    if not changes.stale:
+        return _finish(report, error_format, f"{cfg.out}/ is up to date")
+    print(writer.describe(cfg.out_dir, files, changes, cfg.out), file=sys.stderr)
+    print(f"skillc: {cfg.out}/ is stale; run: skillc build", file=sys.stderr)
+    _finish(report, error_format, "")
+    return 1
 
 
 def _finish(report: Report, error_format: str, summary: str) -> int:
