@@ -30,7 +30,18 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _SEPARATORS = re.compile(r"[^a-z0-9_]+")
 
 
+_KEBAB = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
+
+
 def identifier(name: str, reserved: frozenset[str] = ATTRIBUTE_RESERVED) -> Identifier:
+    # Most names are kebab-case already, and the full rules then only turn - into _.
+    text = name.replace("-", "_") if _KEBAB.fullmatch(name) else _normalise(name)
+    if text in reserved or keyword.iskeyword(text):
+        text += "_"
+    return Identifier(text)
+
+
+def _normalise(name: str) -> str:
     text = unicodedata.normalize("NFKC", name)
     text = _CAMEL.sub("_", text).lower()
     text = "".join(
@@ -40,8 +51,4 @@ def identifier(name: str, reserved: frozenset[str] = ATTRIBUTE_RESERVED) -> Iden
     )
     text = _SEPARATORS.sub("_", text)
     text = re.sub("_+", "_", text).strip("_") or "unnamed"
-    if text[0].isdigit():
-        text = "_" + text
-    if text in reserved or keyword.iskeyword(text):
-        text += "_"
-    return Identifier(text)
+    return "_" + text if text[0].isdigit() else text

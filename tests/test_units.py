@@ -6,6 +6,8 @@ import importlib
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from conftest import GOLDEN, run_skillc, write_skill
 from generator.loaders.fields import split_tool_list
@@ -48,6 +50,13 @@ def test_tool_list_forms(text: str, expected: tuple[str, ...]) -> None:
 def test_identifier(name: str, expected: str) -> None:
     assert identifier(name) == expected
     assert identifier(name).isidentifier()
+
+
+@given(st.from_regex(r"[a-z][a-z0-9]{0,5}([-_][a-z0-9]{1,5}){0,4}", fullmatch=True))
+def test_kebab_fast_path_agrees_with_the_full_rules(name: str) -> None:
+    from generator.names import _normalise
+
+    assert name.replace("-", "_") == _normalise(name)
 
 
 def test_parameter_names_avoid_builtins() -> None:

@@ -33,10 +33,12 @@ def dumps(data: dict[str, Any]) -> str:
     return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
+# One encoder for every value: json.dumps builds a new one per call when given options.
+_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(", ", ": "))
+
+
 def _compact(value: Any) -> str:
-    return json.dumps(
-        value, sort_keys=True, ensure_ascii=False, separators=(", ", ": ")
-    )
+    return _ENCODER.encode(value)
 
 
 def sha256(text: str) -> str:
