@@ -29,10 +29,9 @@ class Invocation(NamedTuple):
     skill_dir: str | None
     files: tuple[str, ...]
 
-    def path(self, file: str) -> Path:
-        """The absolute path of a bundled file (or of the skill folder for ``""``)."""
-        base = PACKAGE_DIR / (self.skill_dir or "")
-        return (base / file).resolve()
+    def path(self, file: str = "") -> Path:
+        """The absolute path of a bundled file (of the skill folder for ``""``)."""
+        return _resolve(self.skill_dir, file)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -80,13 +79,9 @@ class TaskSpec(NamedTuple):
             if isinstance(arguments, str) and not _named_given(named)
             else None
         )
-        text = substitute(
-            self.instructions, values, raw, self.arguments, self._skill_path()
-        )
+        folder = str(_resolve(self.skill_dir))
+        text = substitute(self.instructions, values, raw, self.arguments, folder)
         return self._invocation(text, tuple(values), None)
-
-    def _skill_path(self) -> str:
-        return str((PACKAGE_DIR / (self.skill_dir or "")).resolve())
 
     def _invocation(
         self, text: str, values: tuple[str, ...], prompt: str | None
@@ -104,6 +99,10 @@ class TaskSpec(NamedTuple):
         )
 
 
+def _resolve(skill_dir: str | None, file: str = "") -> Path:
+    return (PACKAGE_DIR / (skill_dir or "") / file).resolve()
+
+
 def _named_given(named: Mapping[str, str | None]) -> bool:
     return any(value is not None for value in named.values())
 
@@ -115,9 +114,8 @@ def _split_arguments(arguments: str | Sequence[str]) -> list[str]:
 
     try:
         return shlex.split(arguments)
-    except (
-        ValueError
-    ):  # unbalanced quotes: fall back to whitespace, as a shell user would expect
+    except ValueError:
+        # Unbalanced quotes: split on white space, as a shell user would expect.
         return arguments.split()
 
 
