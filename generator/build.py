@@ -32,6 +32,7 @@ GENERATOR = f"skillc {__version__}"
 class Result:
     model: Model
     files: dict[str, str]  # relative to the output folder
+    digests: dict[str, str]  # the sha256 of each file, computed once for every consumer
 
 
 def compile_model(
@@ -85,7 +86,10 @@ def compile_model(
     return dataclasses.replace(model, invalid=_invalid(report))
 
 
-def emit(model: Model, config: Config, report: Report, memo: Memo) -> dict[str, str]:
+def emit(
+    model: Model, config: Config, report: Report, memo: Memo
+) -> tuple[dict[str, str], dict[str, str]]:
+    """Every output file, and the sha256 of each (the lock lists them)."""
     layout = python_package.Layout(
         package=config.package,
         out=discover.relative(config.out_dir, config.root.resolve()),
@@ -96,8 +100,11 @@ def emit(model: Model, config: Config, report: Report, memo: Memo) -> dict[str, 
     memo.renders = renders
     files |= agent_docs.emit(model, layout)
     files |= lock_report.emit_report(model, report.items)
-    files |= lock_report.emit_lock(model, layout, config.as_json(), files)
-    return dict(sorted(files.items()))
+    digests = {path: lock_report.sha256(text) for path, text in files.items()}
+    lock = lock_report.emit_lock(model, layout, config.as_json(), digests)
+    files |= lock
+    digests |= {path: lock_report.sha256(text) for path, text in lock.items()}
+    return dict(sorted(files.items())), digests
 
 
 def build(
@@ -108,7 +115,8 @@ def build(
     memo: Memo,
 ) -> Result:
     model = compile_model(config, report, discovery, hashes, memo)
-    return Result(model, emit(model, config, report, memo))
+    files, digests = emit(model, config, report, memo)
+    return Result(model, files, digests)
 
 
 def _invalid(report: Report) -> tuple[Invalid, ...]:

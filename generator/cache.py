@@ -180,13 +180,10 @@ def outputs_untouched(out_dir: Path, outputs: dict[str, Stat]) -> bool:
     return seen == len(outputs)
 
 
-def stat_outputs(out_dir: Path, files: dict[str, str]) -> dict[str, Stat]:
+def stat_outputs(out_dir: Path, digests: dict[str, str]) -> dict[str, Stat]:
+    """Each written file's size and mtime, beside the sha256 the build computed."""
     result = {}
-    for path, text in files.items():
+    for path, digest in digests.items():
         stat = os.stat(os.path.join(out_dir, path))
-        result[path] = (
-            stat.st_size,
-            stat.st_mtime_ns,
-            hashlib.sha256(text.encode()).hexdigest(),
-        )
+        result[path] = (stat.st_size, stat.st_mtime_ns, digest)
     return result

@@ -140,12 +140,14 @@ def _run(args: argparse.Namespace) -> int:
     if report.has_errors and not args.keep_going:
         return _finish(report, args.error_format, f"nothing written to {cfg.out}/")
     writer.check_owned(cfg.out_dir)
-    changes = writer.plan(cfg.out_dir, result.files, store.state.outputs)
+    changes = writer.plan(
+        cfg.out_dir, result.files, result.digests, store.state.outputs
+    )
     if args.check:
         return _check(cfg, result.files, changes, report, args.error_format)
     writer.write(cfg.out_dir, result.files, changes)
     store.save(
-        cache.State(key, cache.stat_outputs(cfg.out_dir, result.files), report.items)
+        cache.State(key, cache.stat_outputs(cfg.out_dir, result.digests), report.items)
     )
     summary = (
         f"{len(result.model.tools)} tools; wrote {len(changes.created) + len(changes.changed)} "

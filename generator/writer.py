@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import difflib
-import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -19,6 +18,7 @@ from generator.cache import Stat
 from generator.emitters.lock_report import LOCK
 
 IGNORED_DIRS = frozenset({"__pycache__", ".mypy_cache"})
+TEMPORARY = ".skillc-tmp"  # the suffix of a file being written
 
 
 class OutputError(Exception):
@@ -38,21 +38,28 @@ class Plan:
 
 
 def plan(
-    out_dir: Path, files: dict[str, str], known: dict[str, Stat] | None = None
+    out_dir: Path,
+    files: dict[str, str],
+    digests: dict[str, str] | None = None,
+    known: dict[str, Stat] | None = None,
 ) -> Plan:
-    """Compare ``files`` with the folder. ``known`` holds (size, mtime_ns, sha256) of files
-    as skillc last wrote them: a file whose size and mtime still match is not read again.
+    """Compare ``files`` (whose sha256 are ``digests``) with the folder. ``known`` holds
+    (size, mtime_ns, sha256) of files as skillc last wrote them: a file whose size and
+    mtime still match, and whose recorded sha256 is the new one, is not read again.
     """
     for path in files:
         _check_relative(path)
     on_disk = _existing(out_dir)
     known = known or {}
+    digests = digests or {}
     created, changed, unchanged = [], [], []
     for path, text in files.items():
-        data = text.encode("utf-8")
+        recorded = known.get(path)
+        if recorded is not None and recorded[2] != digests.get(path):
+            recorded = None  # the content changed: the stat shortcut does not apply
         if path not in on_disk:
             created.append(path)
-        elif _same(os.path.join(out_dir, path), data, known.get(path)):
+        elif _same(os.path.join(out_dir, path), text, recorded):
             unchanged.append(path)
         else:
             changed.append(path)
@@ -60,19 +67,21 @@ def plan(
     return Plan(tuple(created), tuple(changed), tuple(unchanged), tuple(extra))
 
 
-def _same(path: str, data: bytes, recorded: Stat | None) -> bool:
+def _same(path: str, text: str, recorded: Stat | None) -> bool:
+    """Whether the file holds ``text``; ``recorded`` is its stat when it was written with
+    this very content, so matching size and mtime mean it still does."""
     if recorded is not None:
         stat = os.stat(path)
         if (stat.st_size, stat.st_mtime_ns) == recorded[:2]:
-            return hashlib.sha256(data).hexdigest() == recorded[2]
+            return True
     with open(path, "rb") as handle:
-        return handle.read() == data
+        return handle.read() == text.encode("utf-8")
 
 
 def check_owned(out_dir: Path) -> None:
     if out_dir.exists() and not out_dir.is_dir():
         raise OutputError(f"{out_dir.name}: the output path exists and is not a folder")
-    if out_dir.is_dir() and _existing(out_dir) and not (out_dir / LOCK).is_file():
+    if out_dir.is_dir() and _has_files(out_dir) and not (out_dir / LOCK).is_file():
         raise OutputError(
             f"{out_dir.name}/ has files but no {LOCK}: it was not made by skillc, "
             "so skillc will not write into it (choose another --out, or empty it)"
@@ -84,7 +93,7 @@ def write(out_dir: Path, files: dict[str, str], changes: Plan) -> None:
     for path in (*changes.created, *changes.changed):
         target = out_dir / path
         target.parent.mkdir(parents=True, exist_ok=True)
-        temporary = target.with_name(f".{target.name}.skillc-tmp")
+        temporary = target.with_name(f".{target.name}{TEMPORARY}")
         temporary.write_bytes(files[path].encode("utf-8"))
         os.replace(temporary, target)
     for path in changes.extra:
@@ -122,6 +131,15 @@ def _check_relative(path: str) -> None:
         raise OutputError(f"refusing to write {path!r}: outside the output folder")
 
 
+def _has_files(out_dir: Path) -> bool:
+    """Whether the folder holds any file (it stops at the first one)."""
+    for _, dirs, names in os.walk(out_dir):
+        dirs[:] = [d for d in dirs if d not in IGNORED_DIRS]
+        if any(not name.endswith(TEMPORARY) for name in names):
+            return True
+    return False
+
+
 def _existing(out_dir: Path) -> set[str]:
     if not out_dir.is_dir():
         return set()
@@ -132,7 +150,7 @@ def _existing(out_dir: Path) -> set[str]:
         base = (
             "" if current == top else current[len(top) + 1 :].replace(os.sep, "/") + "/"
         )
-        found.update(base + name for name in names if not name.endswith(".skillc-tmp"))
+        found.update(base + name for name in names if not name.endswith(TEMPORARY))
     return found
 
 

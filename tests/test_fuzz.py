@@ -11,22 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from generator import cli
+from generator.loaders.agent import KNOWN_KEYS as AGENT_KEYS
+from generator.loaders.skill import CLAUDE_CODE_KEYS, SEED_KEYS, SPEC_KEYS
 
-KEYS = [
-    "name",
-    "description",
-    "license",
-    "compatibility",
-    "metadata",
-    "allowed-tools",
-    "arguments",
-    "argument-hint",
-    "model",
-    "version",
-    "tags",
-    "tools",
-    "user-invocable",
-]
+# Every key the skill and subagent loaders know, plus unknown and indented ones.
+KEYS = sorted(SPEC_KEYS | CLAUDE_CODE_KEYS | SEED_KEYS | AGENT_KEYS)
 scalars = st.one_of(
     st.text(max_size=30),
     st.integers(),

@@ -75,15 +75,16 @@ def emit_report(model: Model, diagnostics: list[Diagnostic]) -> dict[str, str]:
 
 
 def emit_lock(
-    model: Model, layout: Layout, config: dict[str, Any], files: dict[str, str]
+    model: Model, layout: Layout, config: dict[str, Any], digests: dict[str, str]
 ) -> dict[str, str]:
+    """The lock, from the sha256 of every other output file."""
     lock = {
         "generator": model.generator,
         "config": config,
         "sources": [{"path": s.path, "sha256": s.sha256} for s in model.sources],
         "outputs": [
-            {"path": f"{layout.out}/{path}", "sha256": sha256(text)}
-            for path, text in sorted(files.items())
+            {"path": f"{layout.out}/{path}", "sha256": digest}
+            for path, digest in sorted(digests.items())
         ],
     }
     return {LOCK: dumps(lock)}

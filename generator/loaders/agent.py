@@ -11,7 +11,6 @@ from types import MappingProxyType
 from generator import discover
 from generator.diagnostics import Report
 from generator.ir import Definition, Kind, Position
-from generator.loaders import skill
 from generator.loaders.fields import read_document
 
 KNOWN_KEYS = frozenset(
@@ -101,13 +100,7 @@ def load_agent(
         license=None,
         compatibility=None,
         metadata=MappingProxyType({}),
-        extra=MappingProxyType(
-            {
-                key: skill.plain(doc.data[key])
-                for key in sorted(doc.data)
-                if key not in {"name", "description", "tools", "model"}
-            }
-        ),
+        extra=doc.extra(frozenset({"name", "description", "tools", "model"})),
     )
     return None if report.error_count > errors else definition
 

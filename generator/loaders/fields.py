@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from pathlib import Path
 from typing import Any
 
@@ -121,6 +122,16 @@ class Document:
         self.error(key, "invalid-field", f"{key} must be a string or a list of strings")
         return ()
 
+    def extra(self, taken: frozenset[str]) -> MappingProxyType[str, Any]:
+        """Every key not in ``taken``, as plain JSON values, for the model's ``extra``."""
+        return MappingProxyType(
+            {
+                key: plain(self.data[key])
+                for key in sorted(self.data)
+                if key not in taken
+            }
+        )
+
     def check_flow_style(self) -> None:
         """Flow-style collections in this file's own frontmatter (not in metadata.yaml,
         which the reference validator never reads)."""
@@ -133,6 +144,20 @@ class Document:
                     f"{key} uses a flow-style YAML collection ([...] or {{...}}), "
                     "which the Agent Skills reference validator rejects",
                 )
+
+
+def plain(value: Any) -> Any:
+    """YAML values as JSON data: dates become ISO strings, keys become strings."""
+    if isinstance(value, dict):
+        return {
+            str(k): plain(v)
+            for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))
+        }
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
 
 
 def split_tool_list(text: str) -> tuple[str, ...]:

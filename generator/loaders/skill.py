@@ -15,7 +15,6 @@ import re
 import unicodedata
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
 
 from generator import discover, yamlpos
 from generator.diagnostics import Report
@@ -52,6 +51,22 @@ MAX_NAME = 64
 MAX_DESCRIPTION = 1024
 MAX_COMPATIBILITY = 500
 MAX_BUNDLED_FILES = 500
+# Keys that have a field of their own in the model; every other key goes to ``extra``.
+TAKEN = frozenset(
+    {
+        "name",
+        "description",
+        "license",
+        "compatibility",
+        "metadata",
+        "allowed-tools",
+        "arguments",
+        "argument-hint",
+        "model",
+        "version",
+        "tags",
+    }
+)
 
 
 def load_skill(
@@ -114,7 +129,7 @@ def load_skill(
         license=doc.text("license"),
         compatibility=doc.text("compatibility", limit=MAX_COMPATIBILITY),
         metadata=MappingProxyType(_metadata(doc)),
-        extra=MappingProxyType(_extra(doc)),
+        extra=doc.extra(TAKEN),
     )
     for key in ("disable-model-invocation", "user-invocable", "background"):
         doc.flag(key)
@@ -196,37 +211,6 @@ def _argument_hint(doc: Document) -> str | None:
         )
         return "[" + " ".join(str(item) for item in value) + "]"
     return doc.text("argument-hint")
-
-
-def _extra(doc: Document) -> dict[str, Any]:
-    taken = {
-        "name",
-        "description",
-        "license",
-        "compatibility",
-        "metadata",
-        "allowed-tools",
-        "arguments",
-        "argument-hint",
-        "model",
-        "version",
-        "tags",
-    }
-    return {key: plain(doc.data[key]) for key in sorted(doc.data) if key not in taken}
-
-
-def plain(value: Any) -> Any:
-    """YAML values as JSON data: dates become ISO strings, keys become strings."""
-    if isinstance(value, dict):
-        return {
-            str(k): plain(v)
-            for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))
-        }
-    if isinstance(value, list):
-        return [plain(v) for v in value]
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    return str(value)
 
 
 def _merge_metadata_yaml(
