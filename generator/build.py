@@ -8,7 +8,9 @@ is reused when what the loader reads is unchanged, and so is a rendered tool mod
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,12 +20,12 @@ from generator.cache import Memo, content_key
 from generator.config import Config
 from generator.diagnostics import Report, Severity
 from generator.emitters import agent_docs, lock_report, python_package
-from generator.ir import Definition, Invalid, Kind, Model, SourceFile
+from generator.ir import Definition, Function, Invalid, Kind, Model, SourceFile
+from generator.loaders import ai_tool, skill_tools, tool_manifest, tools_file
 from generator.loaders.agent import load_agent
 from generator.loaders.plugin import Plugin, load_plugin
 from generator.loaders.skill import load_skill
-
-from generator.resolve import resolve
+from generator.resolve import BUILTIN_ROOT, resolve
 
 GENERATOR = f"skillc {__version__}"
 
@@ -46,7 +48,39 @@ def compile_model(
     plugins: dict[Path, Plugin | None] = {}
     definitions: list[Definition] = []
     loads: dict[str, Any] = {}
+    functions: list[Function] = []
+    summaries: dict[str, str] = {}
+    for name in config.builtins:
+        summary, tools = _builtin(name)
+        functions += tools
+        summaries[name] = summary
     for item in discovery.found:
+        if item.kind is Kind.TOOL:
+            summary, tools = _memo_load(
+                memo,
+                loads,
+                report,
+                config,
+                _manifest_loader(item, project, config),
+                item,
+                hashes.get(os.fspath(item.path)),
+            )
+            functions += tools
+            if summary and tools:
+                summaries.setdefault(".".join(tools[0].path[:-1]), summary)
+            continue
+        if item.kind is Kind.SKILL and skill_tools.has_tools(item.files):
+            manifest_path = item.path.parent / tool_manifest.FILE
+            _, tools = _memo_load(
+                memo,
+                loads,
+                report,
+                config,
+                _skill_tools_loader(item, project, config),
+                item,
+                hashes.get(os.fspath(manifest_path)),
+            )
+            functions += tools
         plugin_name = None
         if item.plugin is not None:
             if item.plugin not in plugins:
@@ -77,13 +111,113 @@ def compile_model(
         if definition is not None:
             definitions.append(definition)
     memo.loads = loads  # keep only what this build used
-    summaries = {p.name: p.description for p in plugins.values() if p is not None}
+    summaries |= {p.name: p.description for p in plugins.values() if p is not None}
     sources = tuple(
         SourceFile(discover.relative(path, project), sha)
         for path, sha in sorted(hashes.items())
     )
-    model = resolve(definitions, summaries, sources, GENERATOR, report)
+    model = resolve(
+        [*definitions, *functions],
+        summaries,
+        sources,
+        GENERATOR,
+        report,
+        config.max_depth,
+    )
     return dataclasses.replace(model, invalid=_invalid(report))
+
+
+Loaded = tuple[str, list[Function]]
+
+
+def _memo_load(
+    memo: Memo,
+    loads: dict[str, Any],
+    report: Report,
+    config: Config,
+    loader: Callable[[Report], Loaded],
+    item: discover.Found,
+    content: str | None,
+) -> Loaded:
+    """Run ``loader`` unless the memo holds its result for the same inputs."""
+    key = content_key(
+        "tools",
+        item,
+        config.strict,
+        config.max_file_bytes,
+        config.install_allowlist,
+        content,
+    )
+    if key not in memo.loads:
+        scratch = Report(strict=config.strict)
+        summary, tools = loader(scratch)
+        tools = [dataclasses.replace(t, digest=key) for t in tools]
+        memo.loads[key] = ((summary, tools), scratch.items)
+    result, diagnostics = loads[key] = memo.loads[key]
+    report.extend(diagnostics)
+    return result  # type: ignore[no-any-return]
+
+
+def _manifest_loader(
+    item: discover.Found, project: Path, config: Config
+) -> Callable[[Report], Loaded]:
+    rel = discover.relative(item.path, project)
+
+    def load(report: Report) -> Loaded:
+        if item.manifest == "tools":
+            return tools_file.load(
+                item.path, rel, item.root, report, config.max_file_bytes
+            )
+        if item.manifest == "ai-tool":
+            return ai_tool.load(
+                item.path,
+                rel,
+                item.root,
+                report,
+                config.max_file_bytes,
+                config.install_allowlist,
+            )
+        summary, tools, _ = tool_manifest.load(
+            item.path, rel, item.root, None, report, config.max_file_bytes
+        )
+        return summary, tools
+
+    return load
+
+
+def _skill_tools_loader(
+    item: discover.Found, project: Path, config: Config
+) -> Callable[[Report], Loaded]:
+    def load(report: Report) -> Loaded:
+        return "", skill_tools.load(
+            item.path,
+            discover.relative(item.path, project),
+            item.path.parent.name,
+            item.files,
+            item.root,
+            report,
+            config.max_file_bytes,
+        )
+
+    return load
+
+
+@functools.cache
+def _builtin(name: str) -> Loaded:
+    """A built-in namespace, from the manifest shipped inside skillc."""
+    path = Path(__file__).parent / "builtins" / f"{name}{tools_file.SUFFIX}"
+    scratch = Report()
+    loaded = tools_file.load(
+        path,
+        f"<skillc>/builtins/{path.name}",
+        BUILTIN_ROOT,
+        scratch,
+        1 << 20,
+        "builtin",
+    )
+    if scratch.items:
+        raise RuntimeError(f"the built-in {name} manifest: {scratch.items}")
+    return loaded
 
 
 def emit(
@@ -94,6 +228,10 @@ def emit(
         package=config.package,
         out=discover.relative(config.out_dir, config.root.resolve()),
         sources=config.sources,
+        builtins=config.builtins,
+        file_root=config.file_root,
+        db_path=config.db_path,
+        max_read_bytes=config.max_read_bytes,
     )
     renders: dict[str, str] = {}
     files = python_package.emit(model, layout, memo.renders, renders)

@@ -11,7 +11,24 @@ DEFAULT_SOURCES = ("skills",)
 DEFAULT_OUT = "generated"
 DEFAULT_MAX_FILE_BYTES = 1024 * 1024
 
-_KEYS = {"sources", "out", "package", "strict", "max-file-bytes"}
+BUILTINS = ("file", "batch", "db")
+DEFAULT_MAX_DEPTH = 3
+DEFAULT_ALLOWLIST = ("pypi:*",)
+DEFAULT_MAX_READ_BYTES = 1024 * 1024
+
+_KEYS = {
+    "sources",
+    "out",
+    "package",
+    "strict",
+    "max-file-bytes",
+    "builtins",
+    "max-namespace-depth",
+    "install-allowlist",
+    "file-root",
+    "db-path",
+    "max-read-bytes",
+}
 
 
 class ConfigError(Exception):
@@ -26,6 +43,14 @@ class Config:
     package: str
     strict: bool
     max_file_bytes: int
+    builtins: tuple[str, ...] = ()
+    max_depth: int = DEFAULT_MAX_DEPTH
+    install_allowlist: tuple[str, ...] = DEFAULT_ALLOWLIST
+    file_root: str = (
+        "."  # project-relative: the folder the file and batch tools stay in
+    )
+    db_path: str = "data.sqlite"  # project-relative: the db tools' SQLite database
+    max_read_bytes: int = DEFAULT_MAX_READ_BYTES
 
     @property
     def out_dir(self) -> Path:
@@ -42,6 +67,12 @@ class Config:
             "package": self.package,
             "strict": self.strict,
             "max-file-bytes": self.max_file_bytes,
+            "builtins": list(self.builtins),
+            "max-namespace-depth": self.max_depth,
+            "install-allowlist": list(self.install_allowlist),
+            "file-root": self.file_root,
+            "db-path": self.db_path,
+            "max-read-bytes": self.max_read_bytes,
         }
 
 
@@ -86,9 +117,40 @@ def load(
         raise ConfigError("[tool.skillc] strict must be true or false")
     if not isinstance(max_bytes, int) or max_bytes < 1:
         raise ConfigError("[tool.skillc] max-file-bytes must be a positive integer")
+    builtins = _strings(table.get("builtins", []), "builtins", empty=True)
+    unknown_builtins = sorted(set(builtins) - set(BUILTINS))
+    if unknown_builtins:
+        raise ConfigError(
+            f"[tool.skillc] builtins: unknown namespace(s) {', '.join(unknown_builtins)}; "
+            f"choose from {', '.join(BUILTINS)}"
+        )
     return Config(
-        root, tuple(source_list), out_dir, package_name, strict_flag, max_bytes
+        root,
+        tuple(source_list),
+        out_dir,
+        package_name,
+        strict_flag,
+        max_bytes,
+        builtins=tuple(b for b in BUILTINS if b in builtins),
+        max_depth=_positive(table, "max-namespace-depth", DEFAULT_MAX_DEPTH),
+        install_allowlist=tuple(
+            _strings(
+                table.get("install-allowlist", list(DEFAULT_ALLOWLIST)),
+                "install-allowlist",
+                empty=True,
+            )
+        ),
+        file_root=_string(table.get("file-root", "."), "file-root"),
+        db_path=_string(table.get("db-path", "data.sqlite"), "db-path"),
+        max_read_bytes=_positive(table, "max-read-bytes", DEFAULT_MAX_READ_BYTES),
     )
+
+
+def _positive(table: dict[str, Any], key: str, default: int) -> int:
+    value = table.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ConfigError(f"[tool.skillc] {key} must be a positive integer")
+    return value
 
 
 def _read_table(root: Path) -> dict[str, Any]:
@@ -111,9 +173,9 @@ def _string(value: Any, key: str) -> str:
     return value
 
 
-def _strings(value: Any, key: str) -> list[str]:
-    if not isinstance(value, list) or not value:
-        raise ConfigError(f"[tool.skillc] {key} must be a non-empty list of folders")
+def _strings(value: Any, key: str, empty: bool = False) -> list[str]:
+    if not isinstance(value, list) or not (value or empty):
+        raise ConfigError(f"[tool.skillc] {key} must be a non-empty list of strings")
     return [_string(item, key) for item in value]
 
 

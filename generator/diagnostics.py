@@ -46,10 +46,21 @@ CODES: dict[str, str] = {
     "not-a-subagent": "a Markdown file in an agents folder without frontmatter",
     "invalid-plugin": "a .claude-plugin/plugin.json that cannot be used",
     "too-many-files": "a skill folder bundles more files than are listed",
+    # tool manifests
+    "manifest-invalid": "a tool manifest breaks the JSON Schema of its format",
+    "schema-invalid": "an input or output schema has no clear meaning or is not valid JSON Schema",
+    "schema-normalised": "a non-standard schema construct was rewritten to its one clear meaning",
+    "schema-untyped": "an input schema could not be turned into Python types",
+    "duplicate-tool": "two tools or commands of one manifest have the same name",
+    "install-not-allowed": "an ai-tool.yaml install source is outside the install-allowlist",
+    "invalid-tool-id": "a skill script's tool id breaks the seed 001 rule",
+    "executor-invalid": "an executor's entry or URL cannot be used",
+    "namespace-too-deep": "a dotted tool name is deeper than max-namespace-depth",
     # resolution
     "duplicate-name": "two tools have the same name in one source root and namespace",
     "identifier-collision": "two names become the same Python identifier",
     "override": "a later source root overrides a tool of an earlier one",
+    "shadowed": "a tool lost its name to a built-in tool and is left out",
 }
 
 

@@ -5,7 +5,9 @@
 - a subagent is a ``*.md`` file directly inside a folder named ``agents`` that is not
   inside a skill folder (``.claude/agents/`` included);
 - a plugin is a folder holding ``.claude-plugin/plugin.json``; what lies below it belongs
-  to it.
+  to it;
+- a tool manifest is a ``tool-manifest.yaml`` (outside a skill folder: inside one, it is
+  the skill's), an ``ai-tool.yaml`` or a ``*.tools.yaml`` file.
 
 One walk does it all. Symbolic links to folders are followed; a link back into its own
 ancestry is reported and skipped. Hidden folders are skipped, except ``.claude`` and
@@ -26,6 +28,9 @@ VISIBLE_DOT_DIRS = frozenset({".claude", ".agents"})
 SKILL_FILE = "SKILL.md"
 METADATA_FILE = "metadata.yaml"
 PLUGIN_MANIFEST = os.path.join(".claude-plugin", "plugin.json")
+TOOL_MANIFEST = "tool-manifest.yaml"
+AI_TOOL = "ai-tool.yaml"
+TOOLS_SUFFIX = ".tools.yaml"
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +40,9 @@ class Found:
     root: int
     plugin: Path | None  # the plugin.json of the enclosing plugin
     files: tuple[str, ...] = ()  # a skill's bundled files, relative to its folder
+    manifest: str = (
+        ""  # a tool manifest's format: "tool-manifest", "ai-tool" or "tools"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +129,9 @@ class _Walker:
                     self.found.append(
                         Found(Kind.AGENT, Path(path), root, _path(plugin))
                     )
+        self._manifests(
+            folder, files, root, plugin, own is not None or skill is not None
+        )
         inner = own or skill
         for entry in entries:
             name = entry.name
@@ -163,6 +174,31 @@ class _Walker:
                     tuple(sorted(own.files)),
                 )
             )
+
+    def _manifests(
+        self,
+        folder: str,
+        files: set[str],
+        root: int,
+        plugin: str | None,
+        in_skill: bool,
+    ) -> None:
+        """Tool manifests; a skill's own tool-manifest.yaml goes with the skill."""
+        for name in sorted(files):
+            if name == TOOL_MANIFEST:
+                kind = "" if in_skill else "tool-manifest"
+            elif name == AI_TOOL:
+                kind = "ai-tool"
+            elif name.endswith(TOOLS_SUFFIX) and len(name) > len(TOOLS_SUFFIX):
+                kind = "tools"
+            else:
+                continue
+            path = os.path.join(folder, name)
+            self.inputs.add(path)
+            if kind:
+                self.found.append(
+                    Found(Kind.TOOL, Path(path), root, _path(plugin), manifest=kind)
+                )
 
     def _warn(self, folder: str, code: str, message: str) -> None:
         self.report.warning(relative(folder, self.project), 1, 1, code, message)

@@ -2,7 +2,7 @@
 
 Every class is frozen. (Not slotted: the build cache pickles definitions, and slotted
 dataclasses unpickle several times slower.) ``Definition`` is one validated skill or subagent as its loader
-saw it; ``Tool`` adds the names resolution gave it; ``Model`` is the whole build.
+saw it, ``Function`` one callable tool; ``Tool`` adds the names resolution gave it; ``Model`` is the whole build.
 Paths are repo-relative POSIX paths.
 """
 
@@ -20,6 +20,7 @@ from generator.names import Identifier
 class Kind(enum.Enum):
     SKILL = "skill"
     AGENT = "agent"
+    TOOL = "tool"  # a callable tool: from a manifest, a skill's script, or a built-in
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,56 @@ class Definition:
 
 
 @dataclass(frozen=True)
+class Executor:
+    """How a tool runs: ``python`` (``module:function``), ``script``, ``http`` or ``cli``."""
+
+    type: str
+    settings: Mapping[str, Any]  # JSON data, normalised by the loader
+
+
+@dataclass(frozen=True)
+class Function:
+    """A callable tool with a JSON Schema for its input, before naming and precedence."""
+
+    name: str  # as its author wrote it: "read", "orchestrator:status", "math.factorial"
+    path: tuple[str, ...]  # the dotted name, namespace first: ("file", "read")
+    origin: str  # "builtin", "tools", "tool-manifest", "ai-tool" or "script"
+    description: str
+    input_schema: Mapping[str, Any]  # normalised
+    author_schema: Mapping[str, Any]  # as written, kept beside the normalised one
+    output_schema: Mapping[str, Any] | None
+    executor: Executor
+    source: Position
+    root: int
+    category: str | None = None
+    aliases: tuple[str, ...] = ()  # other dotted names that call the same tool
+    examples: tuple[str, ...] = ()
+    errors: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    triggers: tuple[str, ...] = ()
+    dangerous: bool = False
+    read_only: bool | None = None
+    timeout_sec: float | None = None
+    retry: Mapping[str, int] | None = None
+    skill: str | None = None  # the skill it belongs to
+    skill_dir: str | None = None  # its working directory, repo-relative
+    provider_id: str | None = None  # a skill script's id, ``skill-name__script``
+    kind: Kind = Kind.TOOL
+    digest: str = ""
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A keyword parameter of a callable tool: one top-level input property."""
+
+    name: str  # the original property name, which a call sends
+    py_name: Identifier
+    required: bool
+    description: str
+    default: Any = None  # a JSON value; None when there is none
+
+
+@dataclass(frozen=True)
 class Argument:
     name: str
     py_name: Identifier
@@ -74,7 +125,9 @@ class Tool:
     py_name: Identifier
     summary: str  # Level 1: one short line
     arguments: tuple[Argument, ...]
-    definition: Definition
+    definition: Definition | Function
+    parameters: tuple[Parameter, ...] = ()
+    aliases: tuple[str, ...] = ()  # dotted names below the package
 
 
 @dataclass(frozen=True)
@@ -100,6 +153,15 @@ class Override:
 
 
 @dataclass(frozen=True)
+class Shadowed:
+    """A tool that lost its name to a built-in (seed 003 §3.3): reported, not dropped silently."""
+
+    qualname: str
+    kept: Position
+    shadowed: Position
+
+
+@dataclass(frozen=True)
 class Invalid:
     path: str
     codes: tuple[str, ...]
@@ -113,6 +175,7 @@ class Model:
     namespaces: tuple[Namespace, ...]
     overrides: tuple[Override, ...]
     invalid: tuple[Invalid, ...]
+    shadowed: tuple[Shadowed, ...] = ()
 
 
 def to_json(value: Any) -> Any:

@@ -116,3 +116,30 @@ def pytuple(
 def pyopt(text: str | None) -> str:
     """A string literal, or ``None``."""
     return "None" if text is None else pystr(text)
+
+
+def pyvalue(value: object, indent: str = "") -> str:
+    """JSON data (dicts, lists, strings, numbers, booleans, None) as a Python literal at
+    ``indent``. A non-empty dict or list is laid out one item per line with a trailing
+    comma, which black keeps exploded; so the layout never depends on line length."""
+    if isinstance(value, str):
+        return pystr(value)
+    if value is None or isinstance(value, (bool, int)):
+        return repr(value)
+    if isinstance(value, float):
+        return repr(value).replace("e+", "e")  # as black writes exponents
+    inner = indent + INDENT
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        items = "".join(
+            f"{inner}{pystr(str(key))}: {pyvalue(item, inner)},\n"
+            for key, item in value.items()
+        )
+        return f"{{\n{items}{indent}}}"
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "[]"
+        items = "".join(f"{inner}{pyvalue(item, inner)},\n" for item in value)
+        return f"[\n{items}{indent}]"
+    raise TypeError(f"not JSON data: {type(value).__name__}")

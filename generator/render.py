@@ -56,6 +56,7 @@ def environment() -> jinja2.Environment:
     env.filters["pyopt"] = pylit.pyopt
     env.globals["pyassign"] = pylit.pyassign
     env.globals["pytuple"] = pylit.pytuple
+    env.globals["pyvalue"] = pylit.pyvalue
     return env
 
 

@@ -9,22 +9,31 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from generator.diagnostics import Report
 from generator.ir import (
     Argument,
     Definition,
+    Function,
     Model,
     Namespace,
     Override,
+    Parameter,
+    Shadowed,
     SourceFile,
     Tool,
 )
 from generator.names import PARAMETER_RESERVED, Identifier, identifier
 
 TASK = Identifier("task")
+# Built-in tools come from this pseudo source root; they win every name conflict.
+BUILTIN_ROOT = -1
+# namespace.category.action (seed 000): deeper names are an error unless configured.
+MAX_DEPTH = 3
 TASK_SUMMARY = "Skills and subagents: each call returns the instructions to carry out."
 # Level 1 entries must stay under 100 tokens; the estimate below is conservative, and this
 # budget leaves room for tokenizers that count differently.
@@ -37,21 +46,29 @@ TASK_PARAMETERS = frozenset({"arguments", "prompt"})
 class _Named:
     namespace: tuple[Identifier, ...]
     py_name: Identifier
-    definition: Definition
+    definition: Definition | Function
 
 
 def resolve(
-    definitions: Iterable[Definition],
-    plugin_summaries: dict[str, str],
+    definitions: Iterable[Definition | Function],
+    summaries: dict[str, str],
     sources: tuple[SourceFile, ...],
     generator: str,
     report: Report,
+    max_depth: int = MAX_DEPTH,
 ) -> Model:
+    """``summaries`` holds plugin descriptions by plugin name and namespace descriptions
+    by dotted namespace."""
     named = [
-        _name(d) for d in sorted(definitions, key=lambda d: (d.root, d.source.path))
+        _name(d)
+        for d in sorted(
+            definitions, key=lambda d: (d.root, d.source.path, d.source.line)
+        )
+        if _within_depth(d, max_depth, report)
     ]
     winners: dict[tuple[tuple[Identifier, ...], str], _Named] = {}
     overrides: list[Override] = []
+    shadowed: list[Shadowed] = []
     seen_in_root: dict[tuple[int, tuple[Identifier, ...], str], _Named] = {}
     for item in named:
         d = item.definition
@@ -60,14 +77,26 @@ def resolve(
             first = seen_in_root[key].definition
             report.error(
                 d.source.path,
-                1,
-                1,
+                d.source.line,
+                d.source.col,
                 "duplicate-name",
-                f"{d.kind.value} {d.name!r} is also defined in {first.source.path}",
+                f"{d.kind.value} {d.name!r} is also defined in {first.source}",
             )
             continue
         seen_in_root[key] = item
         previous = winners.get((item.namespace, d.name))
+        if previous is not None and previous.definition.root == BUILTIN_ROOT:
+            shadowed.append(
+                Shadowed(_qualname(item), previous.definition.source, d.source)
+            )
+            report.warning(
+                d.source.path,
+                d.source.line,
+                d.source.col,
+                "shadowed",
+                f"{_qualname(item)} is a built-in tool, which wins; this one is left out",
+            )
+            continue
         if previous is not None:
             overrides.append(
                 Override(_qualname(item), d.source, previous.definition.source)
@@ -82,17 +111,33 @@ def resolve(
         winners[(item.namespace, d.name)] = item
     survivors = _drop_identifier_collisions(list(winners.values()), report)
     survivors = _drop_namespace_clashes(survivors, report)
-    tools = tuple(
-        sorted((_tool(item, report) for item in survivors), key=lambda t: t.qualname)
+    tools = _drop_alias_clashes(
+        sorted((_tool(item, report) for item in survivors), key=lambda t: t.qualname),
+        report,
     )
     return Model(
         generator=generator,
         sources=sources,
         tools=tools,
-        namespaces=_namespaces(tools, plugin_summaries),
+        namespaces=_namespaces(tools, summaries),
         overrides=tuple(sorted(overrides, key=lambda o: o.qualname)),
         invalid=(),  # the pipeline fills it from every stage's diagnostics
+        shadowed=tuple(sorted(shadowed, key=lambda s: (s.qualname, s.shadowed.path))),
     )
+
+
+def _within_depth(d: Definition | Function, max_depth: int, report: Report) -> bool:
+    if isinstance(d, Definition) or len(d.path) <= max_depth:
+        return True
+    report.error(
+        d.source.path,
+        d.source.line,
+        d.source.col,
+        "namespace-too-deep",
+        f"{'.'.join(d.path)} has {len(d.path)} dotted levels; the limit is {max_depth} "
+        "(namespace.category.action; raise it with max-namespace-depth)",
+    )
+    return False
 
 
 def estimate_tokens(text: str) -> int:
@@ -117,7 +162,10 @@ def summarize(text: str, budget: int = LEVEL1_TOKENS) -> str:
     return (cut[:space] if space > 0 else cut).rstrip(",;:") + "…"
 
 
-def _name(d: Definition) -> _Named:
+def _name(d: Definition | Function) -> _Named:
+    if isinstance(d, Function):
+        path = tuple(identifier(part) for part in d.path)
+        return _Named(path[:-1], path[-1], d)
     namespace = (TASK,) if d.plugin is None else (TASK, identifier(d.plugin))
     return _Named(namespace, identifier(d.name), d)
 
@@ -136,11 +184,11 @@ def _drop_identifier_collisions(items: list[_Named], report: Report) -> list[_Na
         if other is not None:
             report.error(
                 item.definition.source.path,
-                1,
-                1,
+                item.definition.source.line,
+                item.definition.source.col,
                 "identifier-collision",
                 f"{item.definition.name!r} and {other.definition.name!r} "
-                f"({other.definition.source.path}) both become {_qualname(item)}",
+                f"({other.definition.source}) both become {_qualname(item)}",
             )
             continue
         by_identifier[(item.namespace, item.py_name)] = item
@@ -156,18 +204,46 @@ def _drop_namespace_clashes(items: list[_Named], report: Report) -> list[_Named]
         if (*item.namespace, item.py_name) in namespaces:
             report.error(
                 item.definition.source.path,
-                1,
-                1,
+                item.definition.source.line,
+                item.definition.source.col,
                 "identifier-collision",
-                f"{_qualname(item)} is also the namespace of a plugin",
+                f"{_qualname(item)} is also the name of a namespace",
             )
             continue
         kept.append(item)
     return kept
 
 
+def _drop_alias_clashes(tools: list[Tool], report: Report) -> tuple[Tool, ...]:
+    """An alias may not take a tool's, a namespace's or another alias's name."""
+    taken: dict[str, str] = {t.qualname: t.qualname for t in tools}
+    for tool in tools:
+        for depth in range(1, len(tool.namespace) + 1):
+            taken.setdefault(".".join(tool.namespace[:depth]), "a namespace")
+    result = []
+    for tool in tools:
+        kept = []
+        for alias in tool.aliases:
+            if alias in taken:
+                d = tool.definition
+                report.error(
+                    d.source.path,
+                    d.source.line,
+                    d.source.col,
+                    "identifier-collision",
+                    f"alias {alias} of {tool.qualname} is already {taken[alias]}",
+                )
+                continue
+            taken[alias] = f"an alias of {tool.qualname}"
+            kept.append(alias)
+        result.append(dataclasses.replace(tool, aliases=tuple(kept)))
+    return tuple(result)
+
+
 def _tool(item: _Named, report: Report) -> Tool:
     d = item.definition
+    if isinstance(d, Function):
+        return _function_tool(item, d, report)
     arguments: list[Argument] = []
     taken: dict[Identifier, str] = {}
     for name in d.arguments:
@@ -175,8 +251,8 @@ def _tool(item: _Named, report: Report) -> Tool:
         if py_name in taken:
             report.error(
                 d.source.path,
-                1,
-                1,
+                d.source.line,
+                d.source.col,
                 "identifier-collision",
                 f"arguments {taken[py_name]!r} and {name!r} both become the parameter {py_name}",
             )
@@ -195,34 +271,102 @@ def _tool(item: _Named, report: Report) -> Tool:
     )
 
 
+def _function_tool(item: _Named, d: Function, report: Report) -> Tool:
+    properties: dict[str, Any] = dict(d.input_schema.get("properties") or {})
+    required = [n for n in d.input_schema.get("required") or [] if n in properties]
+    order = required + [n for n in properties if n not in required]
+    parameters: list[Parameter] = []
+    taken: dict[Identifier, str] = {}
+    for name in order:
+        py_name = identifier(name, PARAMETER_RESERVED)
+        if py_name in taken:
+            report.error(
+                d.source.path,
+                d.source.line,
+                d.source.col,
+                "identifier-collision",
+                f"properties {taken[py_name]!r} and {name!r} of {_qualname(item)} "
+                f"both become the parameter {py_name}",
+            )
+            continue
+        taken[py_name] = name
+        prop = properties[name] if isinstance(properties[name], dict) else {}
+        parameters.append(
+            Parameter(
+                name=name,
+                py_name=py_name,
+                required=name in required,
+                description=" ".join(str(prop.get("description") or "").split()),
+                default=prop.get("default"),
+            )
+        )
+    aliases = tuple(
+        ".".join(identifier(part) for part in alias.split(".")) for alias in d.aliases
+    )
+    qualname = _qualname(item)
+    return Tool(
+        qualname=qualname,
+        namespace=item.namespace,
+        py_name=item.py_name,
+        summary=summarize(d.description, LEVEL1_TOKENS - estimate_tokens(qualname)),
+        arguments=(),
+        definition=d,
+        parameters=tuple(parameters),
+        aliases=aliases,
+    )
+
+
+def _namespace_summary(
+    path: tuple[Identifier, ...], tools: tuple[Tool, ...], summaries: dict[str, str]
+) -> str:
+    qualname = ".".join(path)
+    if path[0] == TASK:
+        plugin = next(
+            (
+                t.definition.plugin
+                for t in tools
+                if t.namespace == path
+                and isinstance(t.definition, Definition)
+                and t.definition.plugin
+            ),
+            None,
+        )
+        if plugin is None:
+            return TASK_SUMMARY
+        return summarize(
+            summaries.get(plugin) or f"Skills and subagents of the {plugin} plugin."
+        )
+    if summaries.get(qualname):
+        return summarize(summaries[qualname])
+    skill = next(
+        (
+            t.definition.skill
+            for t in tools
+            if t.namespace == path
+            and isinstance(t.definition, Function)
+            and t.definition.skill
+        ),
+        None,
+    )
+    if skill is not None:
+        return f"Tools of the {skill} skill."
+    return f"Tools in {qualname}."
+
+
 def _namespaces(
-    tools: tuple[Tool, ...], plugin_summaries: dict[str, str]
+    tools: tuple[Tool, ...], summaries: dict[str, str]
 ) -> tuple[Namespace, ...]:
-    paths: set[tuple[Identifier, ...]] = {(TASK,)} if tools else set()
+    paths: set[tuple[Identifier, ...]] = set()
     for tool in tools:
         for depth in range(1, len(tool.namespace) + 1):
             paths.add(tool.namespace[:depth])
     result = []
     for path in sorted(paths):
-        plugin = next(
-            (
-                t.definition.plugin
-                for t in tools
-                if t.namespace == path and t.definition.plugin
-            ),
-            None,
-        )
-        summary = TASK_SUMMARY
-        if plugin is not None:
-            summary = summarize(
-                plugin_summaries.get(plugin)
-                or f"Skills and subagents of the {plugin} plugin."
-            )
         result.append(
             Namespace(
                 qualname=".".join(path),
                 path=path,
-                summary=summary,
+                summary=_namespace_summary(path, tools, summaries),
                 tools=tuple(t.py_name for t in tools if t.namespace == path),
                 children=tuple(
                     sorted(

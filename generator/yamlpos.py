@@ -159,3 +159,27 @@ def _uses_flow_style(node: yaml.Node) -> bool:
             else:
                 stack.extend(current.value)
     return False
+
+
+def locate(
+    root: yaml.Node, path: tuple[str | int, ...], line_offset: int = 0
+) -> tuple[int, int]:
+    """The file position of the node at ``path`` (keys and list indexes), or of the
+    deepest node on the way there when the path leaves the document."""
+    node = root
+    for part in path:
+        child: yaml.Node | None = None
+        if isinstance(node, yaml.MappingNode):
+            for key_node, value_node in node.value:
+                if isinstance(key_node, yaml.ScalarNode) and key_node.value == str(
+                    part
+                ):
+                    child = value_node
+                    break
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
+            if 0 <= part < len(node.value):
+                child = node.value[part]
+        if child is None:
+            break
+        node = child
+    return node_position(node, line_offset)

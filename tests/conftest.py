@@ -15,7 +15,9 @@ from generator import cli
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
-FIXTURE_PROJECT = TESTS / "fixtures" / "project"
+FIXTURES = TESTS / "fixtures"
+FIXTURE_PROJECT = FIXTURES / "project"
+TOOLS_PROJECT = FIXTURES / "tools"
 GOLDEN = TESTS / "golden"
 SHARED = REPO.parent / "shared"
 
@@ -38,6 +40,14 @@ def project(tmp_path: Path) -> Path:
     """A fresh copy of the fixture project."""
     target = tmp_path / "project"
     shutil.copytree(FIXTURE_PROJECT, target)
+    return target
+
+
+@pytest.fixture
+def tools_project(tmp_path: Path) -> Path:
+    """A fresh copy of the tools fixture (manifests, scripts, built-ins)."""
+    target = tmp_path / "tools"
+    shutil.copytree(TOOLS_PROJECT, target)
     return target
 
 

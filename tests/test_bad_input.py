@@ -160,7 +160,7 @@ CASES: list[tuple[str, dict[str, str | bytes], str, int]] = [
             "a-b/SKILL.md": OK.format(name="a-b"),
             "agents/a_b.md": "---\nname: a_b\ndescription: An agent.\n---\nPrompt.\n",
         },
-        "skills/agents/a_b.md:1:1: error[identifier-collision]: 'a_b' and 'a-b' (skills/a-b/SKILL.md) both become task.a_b",
+        "skills/agents/a_b.md:1:1: error[identifier-collision]: 'a_b' and 'a-b' (skills/a-b/SKILL.md:1:1) both become task.a_b",
         1,
     ),
     (

@@ -68,7 +68,8 @@ def test_every_skill_compiles_or_is_rejected_with_a_located_diagnostic(
 
 def test_compiled_corpus_imports_and_lists(corpus_build: tuple[Path, int, str]) -> None:
     project, _, _ = corpus_build
-    count = len(list((project / "generated" / "task").glob("_[!_]*.py")))
+    # Every skill's module, and one per script in a skill's scripts/ folder.
+    count = len(list((project / "generated").glob("*/**/_[!_]*.py")))
     result = run_python(
         "import generated; print(len(generated.list())); "
         "print(generated.task.claude_api.prepare().instructions[:10])",

@@ -217,7 +217,7 @@ def test_python_m_list_help_call(built: Path) -> None:
         "namespace": "task",
         "summary": "Greets someone by name. Use when a greeting is needed.",
     } in entries
-    assert len(entries) == 8
+    assert len(entries) == 9  # 8 skills and subagents, and a skill's script
     helped = run_python("", built, "-m", "tools", "help", "greeter")
     assert helped.stdout.startswith("task.greeter: skill 'greeter'")
     called = run_python(

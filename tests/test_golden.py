@@ -11,18 +11,26 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GOLDEN, run_skillc, tree
+from conftest import FIXTURES, GOLDEN, run_skillc, tree
 
 UPDATE_HINT = "if the change is intended, run: nox -s tests -- --update-goldens"
 
 
+@pytest.mark.parametrize("name", ["project", "tools"])
 def test_fixture_project_matches_golden(
-    project: Path, capsys: pytest.CaptureFixture[str], update_goldens: bool
+    name: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    update_goldens: bool,
 ) -> None:
+    """``project``: skills, subagents, plugins; ``tools``: every kind of tool manifest,
+    skill scripts and the built-in namespaces."""
+    project = tmp_path / name
+    shutil.copytree(FIXTURES / name, project)
     status, err = run_skillc(capsys, "-C", str(project), "build")
     assert status == 0, err
     produced = tree(project / "out")
-    expected_dir = GOLDEN / "project"
+    expected_dir = GOLDEN / name
     if update_goldens:
         shutil.rmtree(expected_dir, ignore_errors=True)
         shutil.copytree(project / "out", expected_dir)
@@ -44,6 +52,7 @@ def test_fixture_project_matches_golden(
 
 
 def test_golden_diagnostics(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The fixture's deviations, each reported once, in order."""
     status, err = run_skillc(capsys, "-C", str(project), "validate")
     assert status == 0
     assert err.splitlines() == [

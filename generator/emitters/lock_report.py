@@ -12,7 +12,7 @@ from typing import Any
 
 from generator.diagnostics import Diagnostic, Severity
 from generator.emitters.python_package import Layout
-from generator.ir import Model, to_json
+from generator.ir import Function, Model, Tool, to_json
 
 LOCK = "skillc.lock.json"
 REPORT = "report.json"
@@ -48,15 +48,7 @@ def sha256(text: str) -> str:
 def emit_report(model: Model, diagnostics: list[Diagnostic]) -> dict[str, str]:
     report = {
         "generator": model.generator,
-        "tools": [
-            {
-                "name": tool.qualname,
-                "kind": tool.definition.kind.value,
-                "source_name": tool.definition.name,
-                "source": tool.definition.source.path,
-            }
-            for tool in model.tools
-        ],
+        "tools": [_tool(tool) for tool in model.tools],
         "warnings": [
             {
                 "path": d.path,
@@ -69,9 +61,28 @@ def emit_report(model: Model, diagnostics: list[Diagnostic]) -> dict[str, str]:
             if d.severity is Severity.WARNING
         ],
         "overrides": to_json(model.overrides),
+        "shadowed": to_json(model.shadowed),
         "invalid": to_json(model.invalid),
     }
     return {REPORT: dumps(report)}
+
+
+def _tool(tool: Tool) -> dict[str, Any]:
+    d = tool.definition
+    entry: dict[str, Any] = {
+        "name": tool.qualname,
+        "kind": d.kind.value,
+        "source_name": d.name,
+        "source": d.source.path,
+    }
+    if isinstance(d, Function):
+        entry |= {"origin": d.origin, "executor": d.executor.type}
+        if tool.aliases:
+            entry["aliases"] = list(tool.aliases)
+        if d.author_schema and d.author_schema != d.input_schema:
+            # What the author wrote, beside the normalised schema the code uses.
+            entry["author_schema"] = d.author_schema
+    return entry
 
 
 def emit_lock(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Final
 
 TOOLS: Final[tuple[str, ...]] = (
+    "code_reviewer.check\tcheck\tRun the scripts/check.py script of the code-reviewer skill.",
     "task.doc_writer\tdoc-writer\tWrites documentation for a module. Use after adding a public API.",
     "task.greeter\tgreeter\tGreets someone by name. Use when a greeting is needed.",
     'task.o_brien_x_y\to\'brien"""-x\\y\tAn agent whose name carries quotes, triple quotes and a backslash.',
@@ -15,7 +16,12 @@ TOOLS: Final[tuple[str, ...]] = (
     "task.shared_name\tshared-name\tThe overriding version from a later source root.",
     "task.tricky_text\ttricky-text\tText with \"\"\" triple quotes, 'single' quotes, a backslash \\ at the end\\, __import__('os').system('id'), non-ASCII — ünïcødé ✓ and a tab here. A second line after a newline.",
 )
+ALIASES: Final[tuple[str, ...]] = ()
 NAMESPACES: Final[tuple[tuple[str, str], ...]] = (
+    (
+        "code_reviewer",
+        "Tools of the code-reviewer skill.",
+    ),
     (
         "task",
         "Skills and subagents: each call returns the instructions to carry out.",

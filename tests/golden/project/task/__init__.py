@@ -26,6 +26,7 @@ _TOOLS = (
     "tricky_text",
 )
 _CHILDREN = ("review_kit",)
+_ALIASES: dict[str, tuple[str, str]] = {}
 
 
 def help() -> HelpText:
@@ -41,7 +42,7 @@ def list() -> ToolList:
 if not TYPE_CHECKING:
 
     def __getattr__(name: str) -> object:
-        return lazy_attribute(__name__, name, _TOOLS, _CHILDREN, globals())
+        return lazy_attribute(__name__, name, _TOOLS, _CHILDREN, globals(), _ALIASES)
 
     def __dir__() -> object:
-        return sorted({*globals(), *_TOOLS, *_CHILDREN})
+        return sorted({*globals(), *_TOOLS, *_CHILDREN, *_ALIASES})

@@ -17,6 +17,7 @@ _TOOLS = (
     "security_reviewer",
 )
 _CHILDREN = ()
+_ALIASES: dict[str, tuple[str, str]] = {}
 
 
 def help() -> HelpText:
@@ -32,7 +33,7 @@ def list() -> ToolList:
 if not TYPE_CHECKING:
 
     def __getattr__(name: str) -> object:
-        return lazy_attribute(__name__, name, _TOOLS, _CHILDREN, globals())
+        return lazy_attribute(__name__, name, _TOOLS, _CHILDREN, globals(), _ALIASES)
 
     def __dir__() -> object:
-        return sorted({*globals(), *_TOOLS, *_CHILDREN})
+        return sorted({*globals(), *_TOOLS, *_CHILDREN, *_ALIASES})

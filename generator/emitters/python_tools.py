@@ -1,0 +1,162 @@
+"""The module of one callable tool (from a manifest, a skill script or a built-in).
+
+Its keyword parameters are typed by ``pytypes`` (datamodel-code-generator): required ones
+first without defaults, optional ones with their JSON default or ``None``. The function
+returns the arguments under their original names; the runtime sends them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from generator import pylit, pytypes, render
+from generator.ir import Function, Parameter, Tool
+
+LINE_LENGTH = pylit.LINE_LENGTH
+
+
+def module(
+    tool: Tool, header: str, dots: str, package: str, skill_dir: str | None
+) -> str:
+    d = tool.definition
+    assert isinstance(d, Function)
+    typed = pytypes.type_schema(d.input_schema)
+    annotations = {p.name: _annotation(p, typed.annotations) for p in tool.parameters}
+    signature = [_parameter(p, annotations[p.name]) for p in tool.parameters]
+    view = {
+        "qualname": tool.qualname,
+        "name": d.name,
+        "summary": tool.summary,
+        "help": level2_help(tool, package, annotations),
+        "executor": {"type": d.executor.type, **d.executor.settings},
+        "parameters": {p.py_name: p.name for p in tool.parameters},
+        "input_schema": dict(d.input_schema),
+        "output_schema": (
+            "None"
+            if d.output_schema is None
+            else pylit.pyvalue(dict(d.output_schema), "    ")
+        ),
+        "skill_dir": skill_dir,
+        "py_name": tool.py_name,
+        "signature": signature,
+        "docstring": _docstring(tool),
+        "sends": [(p.name, p.py_name) for p in tool.parameters],
+    }
+    text = render.render(
+        "callable_tool.py.jinja",
+        header=header,
+        dots=dots,
+        typing_names=sorted({"Any", *typed.typing_names}),
+        models=typed.models,
+        tool=view,
+    )
+    if any(
+        len(line) > LINE_LENGTH for line in [*signature, *typed.models.splitlines()]
+    ):
+        # Long annotations: black's own line splitting is the one to match.
+        import black
+
+        text = black.format_str(text, mode=black.Mode())
+    return text
+
+
+def _annotation(parameter: Parameter, typed: dict[str, str] | Any) -> str:
+    """The parameter's type; ``| None`` added when its default is ``None``."""
+    annotation = str(typed.get(parameter.name, "Any"))
+    if _none_default(parameter) and not _allows_none(annotation):
+        annotation += " | None"
+    return annotation
+
+
+def _none_default(parameter: Parameter) -> bool:
+    # Mutable defaults stay with the tool: the signature says None, which sends nothing.
+    return not parameter.required and (
+        parameter.default is None or isinstance(parameter.default, (list, dict))
+    )
+
+
+def _parameter(parameter: Parameter, annotation: str) -> str:
+    if parameter.required:
+        return f"{parameter.py_name}: {annotation}"
+    default = "None" if _none_default(parameter) else pylit.pyvalue(parameter.default)
+    return f"{parameter.py_name}: {annotation} = {default}"
+
+
+def _allows_none(annotation: str) -> bool:
+    return annotation == "Any" or annotation.endswith("| None") or annotation == "None"
+
+
+def _docstring(tool: Tool) -> str:
+    d = tool.definition
+    assert isinstance(d, Function)
+    lines = [" ".join(d.description.split())]
+    if tool.parameters:
+        lines += ["", "Args:"]
+        for p in tool.parameters:
+            label = (
+                p.py_name
+                if p.py_name == p.name
+                else f"{p.py_name} (sent as {p.name!r})"
+            )
+            lines.append(f"    {label}: {p.description or '(no description)'}")
+    lines += ["", "Returns the arguments to send; calling the tool sends them."]
+    return "\n".join(lines)
+
+
+def level2_help(tool: Tool, package: str, annotations: dict[str, str] | Any) -> str:
+    """Level 2: the full spec of one callable tool, as plain text."""
+    d = tool.definition
+    assert isinstance(d, Function)
+    lines = [
+        f"{tool.qualname}: tool {d.name!r} ({d.executor.type} executor)",
+        "",
+        d.description.strip(),
+        "",
+        "Parameters:" if tool.parameters else "Parameters: none",
+    ]
+    for p in tool.parameters:
+        annotation = annotations.get(p.name, "Any")
+        if p.required:
+            spec = f"{annotation} (required)"
+        elif _none_default(p):
+            spec = f"{annotation} = None" + (
+                f" (the tool's default: {json.dumps(p.default)})"
+                if p.default is not None
+                else ""
+            )
+        else:
+            spec = f"{annotation} = {json.dumps(p.default)}"
+        sent = "" if p.py_name == p.name else f" [sent as {p.name!r}]"
+        lines.append(f"  {p.py_name}: {spec}{sent}  {p.description}".rstrip())
+    lines += ["", "Returns: a ToolResult (ok, data, error, attempts, latency_ms)."]
+    if d.output_schema is not None:
+        lines.append(f"Output schema: {json.dumps(d.output_schema, sort_keys=True)}")
+    example = ", ".join(f"{p.py_name}=..." for p in tool.parameters if p.required)
+    flags = " ".join(f"--{p.name} ..." for p in tool.parameters if p.required)
+    lines += [
+        "",
+        "Usage:",
+        f"  {tool.qualname}({example})",
+        f"  python -m {package} call {tool.qualname} {flags}".rstrip(),
+    ]
+    for label, items in (
+        ("Examples", d.examples),
+        ("Errors", d.errors),
+        ("Notes", d.notes),
+        ("Triggers", d.triggers),
+    ):
+        if items:
+            lines += ["", f"{label}:", *(f"  {item}" for item in items)]
+    facts = [
+        ("Aliases", ", ".join(tool.aliases)),
+        ("Category", d.category or ""),
+        ("Dangerous", "yes" if d.dangerous else ""),
+        ("Read-only", "yes" if d.read_only else ""),
+        ("Skill", d.skill or ""),
+        ("Timeout", f"{d.timeout_sec} s" if d.timeout_sec else ""),
+        ("Source", str(d.source)),
+    ]
+    lines.append("")
+    lines += [f"{label}: {value}" for label, value in facts if value]
+    return "\n".join(lines)

@@ -1,0 +1,146 @@
+"""``ai-tool.yaml`` (seed 004): a command-line tool describing its own commands.
+
+A command id ``orchestrator:status`` becomes the tool ``orchestrator.status`` (an id
+without a colon goes under the tool's name). Its parameters become an input schema, and its
+``cli_command`` a cli executor: an argument list, positional parameters in order, the
+others as ``--name value``. Nothing here runs a command: neither ``cli_command`` nor the
+install commands are executed at build time, and an install source outside the configured
+allowlist is an error.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+import shlex
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from generator.diagnostics import Report
+from generator.ir import Executor, Function, Position
+from generator.loaders import manifest
+
+FILE = "ai-tool.yaml"
+SCHEMA = "ai-tool.schema.json"
+DEFAULT_ALLOWLIST = ("pypi:*",)
+_URL = re.compile(r"^(?:[a-z+]+://|git\+|[A-Za-z0-9.-]+@)")
+
+
+def load(
+    path: Path,
+    rel: str,
+    root: int,
+    report: Report,
+    max_bytes: int,
+    allowlist: Sequence[str] = DEFAULT_ALLOWLIST,
+) -> tuple[str, list[Function]]:
+    """The tool's description (its namespace's summary) and its commands."""
+    doc = manifest.read(path, rel, SCHEMA, report, max_bytes)
+    if doc is None:
+        return "", []
+    data = doc.data
+    tool = data["tool"]
+    pip = (data.get("install") or {}).get("pip")
+    if pip is not None and not _allowed(pip, allowlist):
+        doc.error(
+            ("install", "pip"),
+            "install-not-allowed",
+            f"install source {install_source(pip)!r} is not in the install-allowlist "
+            f"({', '.join(allowlist) or 'empty'})",
+        )
+        return "", []
+    guidance = data.get("guidance") or {}
+    notes = [*guidance.get("best_practices", [])]
+    notes += [
+        f"{pattern['trigger']} -> {pattern['action']}"
+        for pattern in guidance.get("usage_patterns", [])
+    ]
+    functions: list[Function] = []
+    seen: dict[str, int] = {}
+    for index, command in enumerate(data["commands"]):
+        at: manifest.JsonPath = ("commands", index)
+        ident = command["id"]
+        if ident in seen:
+            line = doc.where(("commands", seen[ident], "id"))[1]
+            doc.error(
+                (*at, "id"),
+                "duplicate-tool",
+                f"command id {ident!r} is also used on line {line} of this file",
+            )
+            continue
+        seen[ident] = index
+        parts = ident.split(":")
+        path_parts = tuple(parts) if len(parts) > 1 else (tool["name"], ident)
+        schema, positional = _schema(command.get("parameters") or [])
+        author = {"parameters": command.get("parameters") or []}
+        checked = doc.input_schema(schema, (*at, "parameters"))
+        if checked is None:
+            continue
+        functions.append(
+            Function(
+                name=ident,
+                path=path_parts,
+                origin="ai-tool",
+                description=command["description"],
+                input_schema=checked,
+                author_schema=author,
+                output_schema=None,
+                executor=Executor(
+                    "cli",
+                    {
+                        "command": shlex.split(command["cli_command"]),
+                        "positional": positional,
+                    },
+                ),
+                source=Position(rel, *doc.where((*at, "id"))[1:]),
+                root=root,
+                examples=manifest.strings(command.get("examples")),
+                notes=tuple(notes),
+                triggers=manifest.strings(command.get("triggers")),
+                dangerous=bool(command.get("dangerous", False)),
+            )
+        )
+    return str(tool.get("description") or ""), functions
+
+
+def _schema(parameters: list[dict[str, Any]]) -> tuple[dict[str, Any], list[str]]:
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    positional: list[str] = []
+    for parameter in parameters:
+        name = parameter["name"]
+        kind = parameter.get("type", "string")
+        prop: dict[str, Any] = {"type": kind}
+        if kind == "array":
+            prop["items"] = {"type": "string"}
+        if parameter.get("description"):
+            prop["description"] = parameter["description"]
+        if "default" in parameter:
+            prop["default"] = parameter["default"]
+        properties[name] = prop
+        if parameter.get("required"):
+            required.append(name)
+        if parameter.get("positional"):
+            positional.append(name)
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = required
+    return schema, positional
+
+
+def install_source(pip: str) -> str:
+    """Where ``pip install <pip>`` fetches from: ``pypi:<name>`` or the URL without scheme."""
+    text = pip.strip()
+    if not _URL.match(text):
+        name = re.split(r"[\s\[<>=!~;@]", text, maxsplit=1)[0]
+        return f"pypi:{name}"
+    text = re.sub(r"^git\+", "", text)
+    text = re.sub(r"^[a-z+]+://", "", text)
+    text = re.sub(r"^[^@/]+@", "", text)  # user@ of ssh URLs
+    return text.replace(":", "/", 1) if ":" in text.split("/", 1)[0] else text
+
+
+def _allowed(pip: str, allowlist: Sequence[str]) -> bool:
+    source = install_source(pip)
+    return any(fnmatch.fnmatchcase(source, pattern) for pattern in allowlist)

@@ -1,0 +1,150 @@
+"""What every tool manifest loader shares: reading the YAML, checking it against the JSON
+Schema skillc ships for its format, and turning input schemas into standard JSON Schema,
+with each diagnostic at the file position of the YAML node it is about."""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from generator import frontmatter, schema_normalise, yamlpos
+from generator.diagnostics import Report
+
+JsonPath = tuple[str | int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Manifest:
+    """A parsed manifest that passed its format's schema."""
+
+    path: str  # repo-relative
+    data: dict[str, Any]
+    located: yamlpos.Located
+    report: Report
+
+    def where(self, path: JsonPath) -> tuple[str, int, int]:
+        return (self.path, *yamlpos.locate(self.located.root, path))
+
+    def error(self, path: JsonPath, code: str, message: str) -> None:
+        self.report.error(*self.where(path), code, message)
+
+    def warning(self, path: JsonPath, code: str, message: str) -> None:
+        self.report.warning(*self.where(path), code, message)
+
+    def input_schema(self, schema: Any, at: JsonPath) -> dict[str, Any] | None:
+        """The standard form of the schema at ``at``; problems reported at their nodes."""
+        return self._schema(schema, at, schema_normalise.normalise)
+
+    def output_schema(self, schema: Any, at: JsonPath) -> dict[str, Any] | None:
+        if isinstance(schema, bool):
+            schema = {} if schema else {"not": {}}
+        ok = self._schema(schema, at, _check_only)
+        return dict(schema) if ok is not None else None
+
+    def _schema(self, schema: Any, at: JsonPath, how: Any) -> dict[str, Any] | None:
+        def complain(severity: str, inner: JsonPath, message: str) -> None:
+            where = (*at, *inner)
+            text = f"{_json_path(where)}: {message}"
+            if severity == "error":
+                self.error(where, "schema-invalid", text)
+            else:
+                self.warning(where, "schema-normalised", text)
+
+        result: dict[str, Any] | None = how(schema, complain)
+        return result
+
+
+def _check_only(schema: Any, complain: schema_normalise.Complaint) -> Any:
+    if not isinstance(schema, Mapping):
+        complain("error", (), "a schema must be a mapping")
+        return None
+    return schema if schema_normalise.check(schema, (), complain) else None
+
+
+def read(
+    path: Path, rel: str, schema_name: str, report: Report, max_bytes: int
+) -> Manifest | None:
+    """Read and check one manifest; report and return None when it is unusable."""
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            report.error(
+                rel,
+                1,
+                1,
+                "file-too-large",
+                f"the file is {size:,} bytes; the limit is {max_bytes:,} (max-file-bytes)",
+            )
+            return None
+        raw = path.read_bytes()
+    except OSError as exc:
+        report.error(
+            rel, 1, 1, "file-unreadable", f"cannot read the file: {exc.strerror}"
+        )
+        return None
+    text = frontmatter.decode(raw, rel, report)
+    if text is None:
+        return None
+    located = yamlpos.parse(text, rel, 0, report)
+    if located is None:
+        return None
+    if not isinstance(located.data, dict):
+        report.error(rel, 1, 1, "manifest-invalid", "a manifest must be a YAML mapping")
+        return None
+    manifest = Manifest(rel, located.data, located, report)
+    ok = True
+    for error in _validator(schema_name).iter_errors(located.data):
+        where = tuple(error.absolute_path)
+        manifest.error(
+            where,
+            "manifest-invalid",
+            f"{_json_path(where) or 'the file'}: {_message(error)}",
+        )
+        ok = False
+    return manifest if ok else None
+
+
+@functools.cache
+def _validator(name: str) -> Any:
+    import jsonschema
+
+    text = resources.files("generator").joinpath("schemas", name).read_text("utf-8")
+    schema = json.loads(text)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def _message(error: Any) -> str:
+    if error.validator == "additionalProperties":
+        return str(error.message).replace(
+            "Additional properties are not allowed", "unknown key"
+        )
+    if error.validator == "enum":
+        return f"{error.instance!r} is not one of {', '.join(map(repr, error.validator_value))}"
+    return str(error.message)
+
+
+def _json_path(path: JsonPath) -> str:
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
+    return text
+
+
+def strings(value: Any) -> tuple[str, ...]:
+    """A list of texts; other JSON values shown as JSON."""
+    if value is None:
+        return ()
+    items = value if isinstance(value, list) else [value]
+    return tuple(
+        item if isinstance(item, str) else json.dumps(item, sort_keys=True)
+        for item in items
+    )
+
+
+def retry(value: Any) -> dict[str, int] | None:
+    return dict(sorted(value.items())) if isinstance(value, dict) and value else None

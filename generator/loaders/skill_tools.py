@@ -1,0 +1,108 @@
+"""A skill's own tools: its ``tool-manifest.yaml`` and the scripts in its ``scripts/``
+folder (seed 001). Each script becomes the tool ``<skill>.<script>``, with the provider id
+``skill-name__script_name`` (lowercase, ``^[a-z0-9-]+__[a-z0-9_]+$``, at most 60
+characters). A script that a manifest entry runs takes that entry's parameters; any other
+takes a free-form list of string arguments.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from pathlib import Path
+
+from generator.diagnostics import Report
+from generator.ir import Executor, Function, Position
+from generator.loaders import tool_manifest
+
+SCRIPTS = "scripts/"
+SCRIPT_SUFFIXES = (".py", ".sh", ".bash", ".js", ".mjs")
+PROVIDER_ID = re.compile(r"^[a-z0-9-]+__[a-z0-9_]+$")
+PROVIDER_ID_LIMIT = 60
+FREE_FORM = {
+    "type": "object",
+    "properties": {
+        "args": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "Command-line arguments, passed to the script as they are.",
+        }
+    },
+}
+
+
+def has_tools(files: tuple[str, ...]) -> bool:
+    return tool_manifest.FILE in files or any(_is_script(f) for f in files)
+
+
+def load(
+    skill_file: Path,
+    rel: str,
+    skill: str,
+    files: tuple[str, ...],
+    root: int,
+    report: Report,
+    max_bytes: int,
+) -> list[Function]:
+    folder = posixpath.dirname(rel)
+    owner = tool_manifest.Owner((skill,), folder, skill)
+    functions: list[Function] = []
+    used: set[str] = set()
+    if tool_manifest.FILE in files:
+        _, functions, used = tool_manifest.load(
+            skill_file.parent / tool_manifest.FILE,
+            posixpath.join(folder, tool_manifest.FILE),
+            root,
+            owner,
+            report,
+            max_bytes,
+        )
+    for script in files:
+        if not _is_script(script) or script in used:
+            continue
+        stem = posixpath.splitext(posixpath.basename(script))[0]
+        where = posixpath.join(folder, script)
+        provider_id = f"{skill.lower().replace('_', '-')}__{stem.lower()}"
+        if len(provider_id) > PROVIDER_ID_LIMIT or not PROVIDER_ID.match(provider_id):
+            reason = (
+                f"is {len(provider_id)} characters; the limit is {PROVIDER_ID_LIMIT}"
+                if len(provider_id) > PROVIDER_ID_LIMIT
+                else "must match ^[a-z0-9-]+__[a-z0-9_]+$"
+            )
+            report.error(
+                where,
+                1,
+                1,
+                "invalid-tool-id",
+                f"skill {skill!r}, script {script!r}: tool id {provider_id!r} {reason}",
+            )
+            continue
+        functions.append(
+            Function(
+                name=stem,
+                path=(skill, stem),
+                origin="script",
+                description=f"Run the {script} script of the {skill} skill.",
+                input_schema=FREE_FORM,
+                author_schema={},
+                output_schema=None,
+                executor=Executor(
+                    "script",
+                    {"entry": script, "args_template": ["{args}"], "cwd": folder},
+                ),
+                source=Position(where),
+                root=root,
+                skill=skill,
+                skill_dir=folder,
+                provider_id=provider_id,
+            )
+        )
+    return functions
+
+
+def _is_script(name: str) -> bool:
+    return (
+        name.startswith(SCRIPTS)
+        and "/" not in name[len(SCRIPTS) :]
+        and name.endswith(SCRIPT_SUFFIXES)
+    )

@@ -1,0 +1,171 @@
+"""``tool-manifest.yaml`` (seed 003, section 3.2): dynamic tools with script or http
+executors, standalone or inside a skill folder.
+
+Standalone, its tools take the namespace of its ``namespace:`` key, else of its folder's
+name. Inside a skill folder they belong to the skill (namespace: the skill's name) and run
+with the skill folder as working directory. The aliases ``parameters`` (``input_schema``),
+``script`` (``entry``) and ``endpoint`` (``url``) are read as the names they stand for.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator.diagnostics import Report
+from generator.ir import Executor, Function, Position
+from generator.loaders import manifest
+
+FILE = "tool-manifest.yaml"
+SCHEMA = "tool-manifest.schema.json"
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
+
+
+@dataclass(frozen=True, slots=True)
+class Owner:
+    """Where the tools belong: a namespace and the folder they run in."""
+
+    namespace: tuple[str, ...]
+    folder: str  # repo-relative working directory
+    skill: str | None = None
+
+
+def load(
+    path: Path,
+    rel: str,
+    root: int,
+    owner: Owner | None,
+    report: Report,
+    max_bytes: int,
+) -> tuple[str, list[Function], set[str]]:
+    """The manifest's description, its tools, and the script entries they run."""
+    doc = manifest.read(path, rel, SCHEMA, report, max_bytes)
+    if doc is None:
+        return "", [], set()
+    if owner is None:
+        folder = posixpath.dirname(rel)
+        namespace = doc.data.get("namespace") or posixpath.basename(folder) or "tools"
+        owner = Owner(tuple(namespace.split(".")), folder)
+    runtime = doc.data.get("runtime") or {}
+    functions: list[Function] = []
+    entries: set[str] = set()
+    seen: dict[str, int] = {}
+    for index, tool in enumerate(doc.data.get("tools") or []):
+        at: manifest.JsonPath = ("tools", index)
+        name = tool["name"]
+        if name in seen:
+            line = doc.where(("tools", seen[name], "name"))[1]
+            doc.error(
+                (*at, "name"),
+                "duplicate-tool",
+                f"tool {name!r} is also defined on line {line} of this file",
+            )
+            continue
+        seen[name] = index
+        if "input_schema" in tool and "parameters" in tool:
+            doc.error(
+                (*at, "parameters"),
+                "manifest-invalid",
+                "give input_schema or its alias parameters, not both",
+            )
+            continue
+        key = "input_schema" if "input_schema" in tool else "parameters"
+        author = tool.get(key)
+        schema = doc.input_schema(author, (*at, key))
+        executor = _executor(doc, tool.get("executor"), (*at, "executor"), owner)
+        if schema is None or executor is None:
+            continue
+        if executor.type == "script":
+            entries.add(str(executor.settings["entry"]))
+        functions.append(
+            Function(
+                name=name,
+                path=(*owner.namespace, *name.split(".")),
+                origin="tool-manifest",
+                description=tool["description"],
+                input_schema=schema,
+                author_schema=author if isinstance(author, dict) else {},
+                output_schema=None,
+                executor=executor,
+                source=Position(rel, *doc.where((*at, "name"))[1:]),
+                root=root,
+                timeout_sec=tool.get("timeout_sec", runtime.get("default_timeout_sec")),
+                retry=manifest.retry(tool.get("retry") or runtime.get("default_retry")),
+                skill=owner.skill,
+                skill_dir=owner.folder,
+            )
+        )
+    return str(doc.data.get("description") or ""), functions, entries
+
+
+def _executor(
+    doc: manifest.Manifest, value: Any, at: manifest.JsonPath, owner: Owner
+) -> Executor | None:
+    if value is None:
+        doc.error(at[:-1], "manifest-invalid", "the tool has no executor")
+        return None
+    if value["type"] == "script":
+        return script_executor(doc, value, at, owner.folder)
+    return http_executor(doc, value, at)
+
+
+def script_executor(
+    doc: manifest.Manifest, value: dict[str, Any], at: manifest.JsonPath, folder: str
+) -> Executor | None:
+    if "entry" in value and "script" in value:
+        doc.error(
+            (*at, "script"),
+            "manifest-invalid",
+            "give entry or its alias script, not both",
+        )
+        return None
+    entry = str(value.get("entry") or value.get("script") or "")
+    if not entry:
+        doc.error(at, "manifest-invalid", "a script executor needs an entry")
+        return None
+    normal = posixpath.normpath(entry)
+    if posixpath.isabs(normal) or normal.startswith("../"):
+        doc.error(
+            (*at, "entry" if "entry" in value else "script"),
+            "executor-invalid",
+            f"entry {entry!r} must be a path inside {folder or 'the project'}",
+        )
+        return None
+    template = value.get("args_template") or []
+    if isinstance(template, str):
+        template = shlex.split(template)
+    return Executor(
+        "script", {"entry": normal, "args_template": list(template), "cwd": folder}
+    )
+
+
+def http_executor(
+    doc: manifest.Manifest, value: dict[str, Any], at: manifest.JsonPath
+) -> Executor | None:
+    if "url" in value and "endpoint" in value:
+        doc.error(
+            (*at, "endpoint"),
+            "manifest-invalid",
+            "give url or its alias endpoint, not both",
+        )
+        return None
+    url = str(value.get("url") or value.get("endpoint") or "")
+    scheme = _SCHEME.match(url)
+    if not url or (scheme and scheme.group(1).lower() not in ("http", "https")):
+        doc.error(
+            (*at, "url" if "url" in value else "endpoint"),
+            "executor-invalid",
+            f"url {url!r} must be an http or https URL",
+        )
+        return None
+    method = str(value.get("method") or ("POST" if "body_template" in value else "GET"))
+    settings: dict[str, Any] = {"method": method.upper(), "url": url}
+    if value.get("headers_template"):
+        settings["headers_template"] = dict(sorted(value["headers_template"].items()))
+    if "body_template" in value:
+        settings["body_template"] = value["body_template"]
+    return Executor("http", settings)

@@ -1,0 +1,108 @@
+"""``*.tools.yaml``: skillc's own namespaced manifest (its schema: ``schemas/tools.schema.json``).
+
+One namespace per file (``file``, ``s3.file``), and its tools: each with an input schema,
+an optional output schema, a category, aliases (legacy names that call the same tool),
+examples, errors, notes and an executor (``python``, ``script``, ``http`` or ``cli``). The
+built-in namespaces are written in this format too.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import shlex
+from pathlib import Path
+from typing import Any
+
+from generator.diagnostics import Report
+from generator.ir import Executor, Function, Position
+from generator.loaders import manifest, tool_manifest
+
+SUFFIX = ".tools.yaml"
+SCHEMA = "tools.schema.json"
+
+
+def load(
+    path: Path,
+    rel: str,
+    root: int,
+    report: Report,
+    max_bytes: int,
+    origin: str = "tools",
+) -> tuple[str, list[Function]]:
+    """The namespace's description and its tools."""
+    doc = manifest.read(path, rel, SCHEMA, report, max_bytes)
+    if doc is None:
+        return "", []
+    namespace = tuple(doc.data["namespace"].split("."))
+    folder = posixpath.dirname(rel)
+    runtime = doc.data.get("runtime") or {}
+    functions: list[Function] = []
+    seen: dict[str, int] = {}
+    for index, tool in enumerate(doc.data["tools"]):
+        at: manifest.JsonPath = ("tools", index)
+        name = tool["name"]
+        if name in seen:
+            line = doc.where(("tools", seen[name], "name"))[1]
+            doc.error(
+                (*at, "name"),
+                "duplicate-tool",
+                f"tool {name!r} is also defined on line {line} of this file",
+            )
+            continue
+        seen[name] = index
+        author = tool.get("input_schema")
+        schema = doc.input_schema(author, (*at, "input_schema"))
+        output = None
+        if "output_schema" in tool:
+            output = doc.output_schema(tool["output_schema"], (*at, "output_schema"))
+            if output is None:
+                continue
+        executor = _executor(doc, tool["executor"], (*at, "executor"), folder)
+        if schema is None or executor is None:
+            continue
+        functions.append(
+            Function(
+                name=name,
+                path=(*namespace, *name.split(".")),
+                origin=origin,
+                description=tool["description"],
+                input_schema=schema,
+                author_schema=author if isinstance(author, dict) else {},
+                output_schema=output,
+                executor=executor,
+                source=Position(rel, *doc.where((*at, "name"))[1:]),
+                root=root,
+                category=tool.get("category"),
+                aliases=tuple(tool.get("aliases") or ()),
+                examples=manifest.strings(tool.get("examples")),
+                errors=manifest.strings(tool.get("errors")),
+                notes=manifest.strings(tool.get("notes")),
+                triggers=manifest.strings(tool.get("tags")),
+                dangerous=bool(tool.get("dangerous", False)),
+                read_only=tool.get("read_only"),
+                timeout_sec=tool.get("timeout_sec", runtime.get("default_timeout_sec")),
+                retry=manifest.retry(tool.get("retry") or runtime.get("default_retry")),
+                skill_dir=folder,
+            )
+        )
+    return str(doc.data.get("description") or ""), functions
+
+
+def _executor(
+    doc: manifest.Manifest, value: dict[str, Any], at: manifest.JsonPath, folder: str
+) -> Executor | None:
+    kind = value["type"]
+    if kind == "python":
+        return Executor("python", {"function": value["function"]})
+    if kind == "script":
+        return tool_manifest.script_executor(doc, value, at, folder)
+    if kind == "http":
+        return tool_manifest.http_executor(doc, value, at)
+    command = value["command"]
+    return Executor(
+        "cli",
+        {
+            "command": shlex.split(command) if isinstance(command, str) else command,
+            "positional": list(value.get("positional") or []),
+        },
+    )

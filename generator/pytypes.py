@@ -1,0 +1,213 @@
+"""Python types for a tool's input schema, by datamodel-code-generator.
+
+The whole input schema goes through datamodel-code-generator once, with pinned options, as
+``TypedDict`` models: nested objects become models of their own, enums ``Literal[...]``,
+arrays ``list[...]``, nullable types ``X | None``, free-form objects ``dict[str, Any]``. The
+root model's fields give the keyword parameters' annotations, so there is one schema-to-type
+mapping, not two. Its code is re-emitted in black's style (see ``pylit``).
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import json
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from generator import pylit
+
+ROOT = "Arguments"
+# Keywords that only shape names or formats in the generated models; arguments are JSON.
+_DROPPED = ("title", "format", "$schema", "$id", "$comment")
+_SCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
+_SCHEMA_VALUES = ("items", "additionalProperties", "not", "contains")
+_WRAPPERS = frozenset({"NotRequired", "Required"})
+
+
+class TypingError(Exception):
+    """datamodel-code-generator could not type a schema (a message for the author)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Typed:
+    models: str  # module-level code of the nested models ("" when there are none)
+    typing_names: tuple[str, ...]  # what it and the annotations import from typing
+    annotations: Mapping[str, str]  # top-level property name -> annotation source
+
+
+def type_schema(schema: Mapping[str, Any]) -> Typed:
+    """Annotations for each top-level property and the models they use."""
+    if not schema.get("properties"):
+        return Typed("", (), {})
+    source = _generate(_for_codegen(schema))
+    tree = ast.parse(source)
+    imports: set[str] = set()
+    models: list[str] = []
+    annotations: dict[str, str] = {}
+    for statement in tree.body:
+        if isinstance(statement, ast.ImportFrom):
+            if statement.module not in ("__future__", "typing"):
+                raise TypingError(
+                    f"the schema needs types from {statement.module}, which skillc does not support"
+                )
+            if statement.module == "typing":
+                imports.update(alias.name for alias in statement.names)
+            continue
+        if _defines(statement) == ROOT:
+            annotations = dict(_fields(statement))
+            continue
+        models.append(_statement(statement))
+    used = {name for text in [*models, *annotations.values()] for name in _names(text)}
+    return Typed(
+        "\n\n\n".join(models),
+        tuple(sorted(imports & used)),
+        annotations,
+    )
+
+
+def _generate(schema: dict[str, Any]) -> str:
+    from datamodel_code_generator import LiteralType, PythonVersion, generate
+    from datamodel_code_generator.enums import DataModelType, InputFileType
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = generate(
+            json.dumps(schema, sort_keys=True),
+            input_file_type=InputFileType.JsonSchema,
+            output_model_type=DataModelType.TypingTypedDict,
+            target_python_version=PythonVersion.PY_311,
+            disable_timestamp=True,
+            enum_field_as_literal=LiteralType.All,
+            use_union_operator=True,
+            use_standard_collections=True,
+            use_schema_description=False,
+            use_field_description=False,
+            formatters=[],
+            class_name=ROOT,
+        )
+    if not isinstance(result, str):
+        raise TypingError("the schema needs more than one module of types")
+    return result
+
+
+def _for_codegen(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy without the keywords that only name or format things."""
+    result = copy.deepcopy(dict(schema))
+    stack = [result]
+    while stack:
+        node = stack.pop()
+        for key in _DROPPED:
+            node.pop(key, None)
+        node.pop("default", None)  # defaults are the signature's business
+        for key in ("properties", "patternProperties"):
+            if isinstance(node.get(key), dict):
+                stack.extend(v for v in node[key].values() if isinstance(v, dict))
+        for key in _SCHEMA_VALUES:
+            if isinstance(node.get(key), dict):
+                stack.append(node[key])
+        for key in _SCHEMA_LISTS:
+            if isinstance(node.get(key), list):
+                stack.extend(v for v in node[key] if isinstance(v, dict))
+    result["title"] = ROOT
+    return result
+
+
+def _defines(statement: ast.stmt) -> str | None:
+    if isinstance(statement, ast.ClassDef):
+        return statement.name
+    if isinstance(statement, (ast.Assign, ast.AnnAssign)):
+        target = (
+            statement.targets[0]
+            if isinstance(statement, ast.Assign)
+            else statement.target
+        )
+        if isinstance(target, ast.Name):
+            return target.id
+    return None
+
+
+def _fields(statement: ast.stmt, strip: bool = True) -> list[tuple[str, str]]:
+    """(name, annotation) of a TypedDict, class-based or functional; ``strip`` drops
+    ``NotRequired``/``Required``."""
+    annotation = _annotation if strip else _expr
+    if isinstance(statement, ast.ClassDef):
+        return [
+            (item.target.id, annotation(item.annotation))
+            for item in statement.body
+            if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+        ]
+    if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call):
+        table = statement.value.args[1]
+        if isinstance(table, ast.Dict):
+            return [
+                (key.value, annotation(value))
+                for key, value in zip(table.keys, table.values)
+                if isinstance(key, ast.Constant) and isinstance(key.value, str)
+            ]
+    raise TypingError(f"unexpected generated code: {ast.unparse(statement)}")
+
+
+def _annotation(node: ast.expr) -> str:
+    """An annotation without NotRequired/Required, in black's style."""
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in _WRAPPERS
+    ):
+        node = node.slice
+    return _expr(node)
+
+
+def _expr(node: ast.expr) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return f"{_expr(node.value)}.{node.attr}"
+    if isinstance(node, ast.Constant):
+        return (
+            pylit.pystr(node.value) if isinstance(node.value, str) else repr(node.value)
+        )
+    if isinstance(node, ast.Subscript):
+        return f"{_expr(node.value)}[{_expr(node.slice)}]"
+    if isinstance(node, ast.Tuple):
+        return ", ".join(_expr(item) for item in node.elts)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return f"{_expr(node.left)} | {_expr(node.right)}"
+    raise TypingError(f"unexpected generated annotation: {ast.unparse(node)}")
+
+
+def _statement(statement: ast.stmt) -> str:
+    """A nested model or alias, in black's style (the formatter pass fixes long lines)."""
+    name = _defines(statement)
+    if isinstance(statement, ast.ClassDef):
+        fields = [
+            f"    {field}: {annotation}"
+            for field, annotation in _fields(statement, False)
+        ]
+        return f"class {name}(TypedDict):\n" + ("\n".join(fields) or "    pass")
+    if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call):
+        items = [
+            f"        {pylit.pystr(field)}: {annotation},"
+            for field, annotation in _fields(statement, False)
+        ]
+        return (
+            f"{name} = TypedDict(\n    {pylit.pystr(str(name))},\n    {{\n"
+            + "\n".join(items)
+            + "\n    },\n)"
+        )
+    if isinstance(statement, ast.AnnAssign) and statement.value is not None:
+        return f"{name}: {_expr(statement.annotation)} = {_expr(statement.value)}"
+    if isinstance(statement, ast.Assign):
+        return f"{name} = {_expr(statement.value)}"
+    raise TypingError(f"unexpected generated code: {ast.unparse(statement)}")
+
+
+def _names(text: str) -> set[str]:
+    return {
+        node.id
+        for node in ast.walk(ast.parse(text or "pass"))
+        if isinstance(node, ast.Name)
+    }

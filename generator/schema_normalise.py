@@ -1,0 +1,399 @@
+"""Real-world input schemas, made standard JSON Schema.
+
+Tool definitions in the wild (``../shared/corpus/README.md``) use types JSON Schema does
+not have (``dict``, ``float``, ``str``, ``any``, ``tuple``, ``String``), ``optional: true``,
+per-property ``required: true``, ``required`` lists naming missing properties, OpenAPI's
+``nullable``, defaults of the wrong type and ``$ref`` into ``#/properties/...``. Each that
+has one clear meaning is rewritten, with a warning naming its JSON path; what has none is an
+error. The result has no ``$ref`` left (local references are inlined), so every consumer
+sees one self-contained schema. The author's schema is never modified.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import jsonschema
+
+Path = tuple[str | int, ...]
+# (severity "warning" or "error", JSON path inside the schema, message)
+Complaint = Callable[[str, Path, str], None]
+
+TYPE_ALIASES = {
+    "dict": "object",
+    "map": "object",
+    "hashmap": "object",
+    "object": "object",
+    "float": "number",
+    "double": "number",
+    "number": "number",
+    "int": "integer",
+    "integer": "integer",
+    "long": "integer",
+    "str": "string",
+    "string": "string",
+    "bool": "boolean",
+    "boolean": "boolean",
+    "list": "array",
+    "array": "array",
+    "tuple": "array",
+    "null": "null",
+    "none": "null",
+}
+ANY_TYPES = frozenset({"any"})
+META_SCHEMA = "https://json-schema.org/draft/2020-12/schema"
+# Inlining references is bounded: a schema that expands past this many nodes is refused.
+MAX_NODES = 20_000
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def normalise(schema: Any, complain: Complaint) -> dict[str, Any] | None:
+    """The standard form of an input schema, or None when it has an error."""
+    if schema is None:
+        return {"type": "object", "properties": {}}
+    if not isinstance(schema, Mapping):
+        complain("error", (), "an input schema must be a mapping (a JSON object)")
+        return None
+    errors: list[str] = []
+
+    def note(severity: str, path: Path, message: str) -> None:
+        if severity == "error":
+            errors.append(message)
+        complain(severity, path, message)
+
+    walker = _Walker(schema, note)
+    try:
+        result = walker.node(copy.deepcopy(dict(schema)), (), ())
+    except _TooLarge:
+        complain("error", (), f"the schema expands past {MAX_NODES} nodes")
+        return None
+    if errors or not isinstance(result, dict):
+        return None
+    if result.get("type") is None and "properties" in result:
+        note("warning", ("type",), "the root has properties but no type: object")
+        result["type"] = "object"
+    if result.get("type") != "object":
+        note(
+            "error",
+            ("type",),
+            f"the root of an input schema must be of type object, not {result.get('type')!r}",
+        )
+        return None
+    result.setdefault("properties", {})
+    if not check(result, (), note):
+        return None
+    return result
+
+
+def check(schema: Mapping[str, Any], path: Path, complain: Complaint) -> bool:
+    """Validate a schema against its meta-schema (2020-12 unless it names another)."""
+    uri = schema.get("$schema", META_SCHEMA)
+    validator = jsonschema.validators.validator_for(
+        {"$schema": uri}, default=jsonschema.Draft202012Validator
+    )
+    known = str(validator.META_SCHEMA.get("$id", validator.META_SCHEMA.get("id", "")))
+    if not isinstance(uri, str) or known.rstrip("#") != uri.rstrip("#"):
+        complain("error", (*path, "$schema"), f"unknown $schema {uri!r}")
+        return False
+    ok = True
+    for error in sorted(
+        validator(validator.META_SCHEMA).iter_errors(dict(schema)),
+        key=lambda e: [str(p) for p in e.absolute_path],
+    ):
+        complain(
+            "error",
+            (*path, *error.absolute_path),
+            f"not a valid JSON Schema: {error.message}",
+        )
+        ok = False
+    return ok
+
+
+class _Walker:
+    def __init__(self, root: Mapping[str, Any], complain: Complaint) -> None:
+        self.root = root
+        self.complain = self.loud = complain
+        self.nodes = 0
+
+        def quiet(severity: str, path: Path, message: str) -> None:
+            if severity == "error":
+                complain(severity, path, message)
+
+        self.quiet: Complaint = quiet
+
+    def node(self, schema: Any, path: Path, refs: tuple[str, ...]) -> Any:
+        if refs and self.complain is not self.quiet:
+            # Inlined content: its warnings were given where it is defined.
+            loud, self.complain = self.complain, self.quiet
+            try:
+                return self.node(schema, path, refs)
+            finally:
+                self.complain = loud
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise _TooLarge
+        if isinstance(schema, bool):
+            return {} if schema else {"not": {}}
+        if not isinstance(schema, dict):
+            self.complain("error", path, "a schema must be a mapping")
+            return {}
+        if "$ref" in schema:
+            while "$ref" in schema:
+                schema = self.inline(schema, path, refs)
+                refs = (*refs, str(schema.pop("\0ref", "")))
+            return self.node(schema, path, refs)
+        if "type" in schema:
+            self.type(schema, path)
+        if schema.pop("nullable", None) is True:
+            self.complain(
+                "warning",
+                (*path, "nullable"),
+                "nullable: true (OpenAPI) becomes a null type",
+            )
+            self.add_null(schema)
+        if isinstance(schema.get("items"), list):
+            self.complain(
+                "warning",
+                (*path, "items"),
+                "a list of items becomes prefixItems (2020-12)",
+            )
+            schema["prefixItems"] = schema.pop("items")
+        for key in ("properties", "$defs", "definitions", "patternProperties"):
+            if key in schema:
+                schema[key] = self.table(schema[key], (*path, key), refs)
+        for key in (
+            "items",
+            "additionalProperties",
+            "not",
+            "contains",
+            "propertyNames",
+        ):
+            if isinstance(schema.get(key), (dict, bool)):
+                schema[key] = self.node(schema[key], (*path, key), refs)
+        for key in ("anyOf", "oneOf", "allOf", "prefixItems"):
+            if isinstance(schema.get(key), list):
+                schema[key] = [
+                    self.node(item, (*path, key, i), refs)
+                    for i, item in enumerate(schema[key])
+                ]
+        if isinstance(schema.get("properties"), dict):
+            self.required(schema, path)
+        if "default" in schema:
+            self.default(schema, path)
+        schema.pop("$defs", None)  # every reference into them is inlined by now
+        schema.pop("definitions", None)
+        return schema
+
+    def table(self, value: Any, path: Path, refs: tuple[str, ...]) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            self.complain("error", path, f"{path[-1]} must be a mapping")
+            return {}
+        return {str(k): self.node(v, (*path, str(k)), refs) for k, v in value.items()}
+
+    def inline(self, schema: dict[str, Any], path: Path, refs: tuple[str, ...]) -> Any:
+        ref = schema.pop("$ref")
+        if not isinstance(ref, str) or not ref.startswith("#"):
+            self.complain(
+                "error",
+                (*path, "$ref"),
+                f"only references inside the schema (#/...) are supported, not {ref!r}",
+            )
+            return schema
+        if ref in refs:
+            self.loud(
+                "warning",
+                (*path, "$ref"),
+                f"{ref} refers to itself; it is typed as any value",
+            )
+            return {**schema, "\0ref": ref}
+        target: Any = self.root
+        for part in ref[1:].split("/")[1:] if ref != "#" else []:
+            part = part.replace("~1", "/").replace("~0", "~")
+            if isinstance(target, Mapping) and part in target:
+                target = target[part]
+            elif (
+                isinstance(target, list) and part.isdigit() and int(part) < len(target)
+            ):
+                target = target[int(part)]
+            else:
+                self.complain("error", (*path, "$ref"), f"{ref} points at nothing")
+                return schema
+        if not isinstance(target, (Mapping, bool)):
+            self.complain("error", (*path, "$ref"), f"{ref} does not point at a schema")
+            return schema
+        merged = copy.deepcopy(dict(target)) if isinstance(target, Mapping) else {}
+        if target is False:
+            merged = {"not": {}}
+        for flag in ("required", "optional"):  # a property's own flags, not its type's
+            if isinstance(merged.get(flag), bool):
+                del merged[flag]
+        merged.update(schema)  # sibling keywords (a description, say) are kept
+        merged["\0ref"] = ref
+        return merged
+
+    def type(self, schema: dict[str, Any], path: Path) -> None:
+        value = schema["type"]
+        names = value if isinstance(value, list) else [value]
+        result: list[str] = []
+        for name in names:
+            if not isinstance(name, str):
+                self.complain(
+                    "error", (*path, "type"), f"type {name!r} is not a type name"
+                )
+                return
+            standard = TYPE_ALIASES.get(name.lower())
+            if name.lower() in ANY_TYPES:
+                self.complain(
+                    "warning", (*path, "type"), f"type {name!r} means any value"
+                )
+                del schema["type"]
+                return
+            if standard is None:
+                self.complain(
+                    "error", (*path, "type"), f"type {name!r} is not a JSON Schema type"
+                )
+                return
+            if standard != name:
+                self.complain(
+                    "warning", (*path, "type"), f"type {name!r} is read as {standard!r}"
+                )
+            if standard not in result:
+                result.append(standard)
+        schema["type"] = result[0] if len(result) == 1 else result
+
+    def add_null(self, schema: dict[str, Any]) -> None:
+        value = schema.get("type")
+        if value is None:
+            return
+        names = value if isinstance(value, list) else [value]
+        if "null" not in names:
+            schema["type"] = [*names, "null"]
+        if isinstance(schema.get("enum"), list) and None not in schema["enum"]:
+            schema["enum"] = [*schema["enum"], None]
+
+    def required(self, schema: dict[str, Any], path: Path) -> None:
+        properties: dict[str, Any] = schema["properties"]
+        required = schema.get("required", [])
+        if isinstance(required, str):
+            self.complain(
+                "warning",
+                (*path, "required"),
+                "required is a string; read as a list of one",
+            )
+            required = [required]
+        if not isinstance(required, list):
+            self.complain(
+                "error", (*path, "required"), "required must be a list of names"
+            )
+            return
+        names = [str(n) for n in required]
+        for name in list(names):
+            if name not in properties:
+                self.complain(
+                    "warning",
+                    (*path, "required"),
+                    f"required names {name!r}, which is not a property; dropped",
+                )
+                names.remove(name)
+        for name, prop in properties.items():
+            if not isinstance(prop, dict):
+                continue
+            flag = prop.get("required")
+            if isinstance(flag, bool):
+                del prop["required"]
+                self.complain(
+                    "warning",
+                    (*path, "properties", name, "required"),
+                    f"required: {str(flag).lower()} on a property moves to the object's required list",
+                )
+                if flag and name not in names:
+                    names.append(name)
+                if not flag and name in names:
+                    names.remove(name)
+            optional = prop.pop("optional", None)
+            if isinstance(optional, bool):
+                self.complain(
+                    "warning",
+                    (*path, "properties", name, "optional"),
+                    f"optional: {str(optional).lower()} is read as {'not ' if optional else ''}required",
+                )
+                if optional and name in names:
+                    names.remove(name)
+                if not optional and name not in names:
+                    names.append(name)
+        unique = list(dict.fromkeys(names))
+        if unique:
+            schema["required"] = unique
+        else:
+            schema.pop("required", None)
+
+    def default(self, schema: dict[str, Any], path: Path) -> None:
+        value = schema["default"]
+        probe = {k: v for k, v in schema.items() if k != "default"}
+        if _valid(value, probe):
+            return
+        coerced = _coerce(value, schema.get("type"))
+        if coerced is not _NOTHING and _valid(coerced, probe):
+            self.complain(
+                "warning",
+                (*path, "default"),
+                f"default {value!r} does not fit the schema; read as {coerced!r}",
+            )
+            schema["default"] = coerced
+            return
+        self.complain(
+            "warning",
+            (*path, "default"),
+            f"default {value!r} does not fit the schema; dropped",
+        )
+        del schema["default"]
+
+
+_NOTHING = object()
+
+
+def _valid(value: Any, schema: dict[str, Any]) -> bool:
+    try:
+        return bool(jsonschema.Draft202012Validator(schema).is_valid(value))
+    except Exception:  # noqa: BLE001 - an invalid schema is reported by check()
+        return True
+
+
+def _coerce(value: Any, kind: Any) -> Any:
+    """The one clear reading of a default written as the wrong type, if there is one."""
+    if isinstance(kind, list):
+        kinds = [k for k in kind if k != "null"]
+        kind = kinds[0] if len(kinds) == 1 else None
+    if isinstance(value, str):
+        text = value.strip()
+        if kind == "integer":
+            try:
+                return int(text)
+            except ValueError:
+                return _NOTHING
+        if kind == "number":
+            try:
+                return float(text) if not text.lstrip("-").isdigit() else int(text)
+            except ValueError:
+                return _NOTHING
+        if kind == "boolean" and text.lower() in ("true", "false"):
+            return text.lower() == "true"
+        if text.lower() in ("none", "null") or text == "":
+            return None
+        return _NOTHING
+    if (
+        kind == "string"
+        and isinstance(value, (int, float))
+        and not isinstance(value, bool)
+    ):
+        return str(value)
+    if kind == "number" and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if kind == "integer" and isinstance(value, float) and value.is_integer():
+        return int(value)
+    return _NOTHING

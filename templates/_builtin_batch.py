@@ -1,0 +1,63 @@
+"""The built-in ``batch`` tools: commands run as argument lists, never through a shell
+unless the caller asks for one, in a folder inside the configured root."""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import subprocess
+import sys
+from typing import Any
+
+from ._builtin_file import PathError, inside
+
+INTERPRETERS = {".py": (sys.executable,), ".sh": ("bash",), ".js": ("node",)}
+
+
+def run(
+    command: str | list[str],
+    shell: bool = False,
+    timeout_sec: float = 60,
+    cwd: str = ".",
+) -> dict[str, Any]:
+    folder = inside(cwd)
+    if shell:
+        text = command if isinstance(command, str) else shlex.join(command)
+        return _run(text, str(folder), timeout_sec, shell=True)
+    argv = shlex.split(command) if isinstance(command, str) else list(command)
+    if not argv:
+        raise ValueError("the command is empty")
+    return _run(argv, str(folder), timeout_sec)
+
+
+def script(
+    path: str, args: list[str] | None = None, timeout_sec: float = 60
+) -> dict[str, Any]:
+    target = inside(path)
+    interpreter = INTERPRETERS.get(target.suffix)
+    if interpreter is None:
+        raise PathError(f"{path!r}: no interpreter for {target.suffix or 'no suffix'}")
+    if shutil.which(interpreter[0]) is None:
+        raise PathError(f"{interpreter[0]} is not installed")
+    argv = [*interpreter, str(target), *(args or [])]
+    return _run(argv, str(target.parent), timeout_sec)
+
+
+def _run(
+    command: str | list[str], cwd: str, timeout_sec: float, shell: bool = False
+) -> dict[str, Any]:
+    completed = subprocess.run(
+        command,
+        cwd=cwd,
+        shell=shell,
+        capture_output=True,
+        text=True,
+        errors="replace",
+        timeout=timeout_sec,
+        stdin=subprocess.DEVNULL,
+    )
+    return {
+        "exit_code": completed.returncode,
+        "stdout": completed.stdout,
+        "stderr": completed.stderr,
+    }
