@@ -9,10 +9,14 @@ from typing import Any
 
 from ._runtime import PACKAGE, entries, index, namespace_help, package_help
 from ._tasks import Invocation
+from ._tools import CallableTool
 
 
 def find(name: str) -> Any:
-    """A tool by dotted name (``task.code_reviewer``) or by its source name."""
+    """A tool by dotted name (``task.code_reviewer``), alias or source name."""
+    from ._index import ALIASES
+
+    name = dict(entry.split("\t") for entry in ALIASES).get(name, name)
     for qualname, original, _ in index():
         ns = qualname.rpartition(".")[0]
         if name in (qualname, original, f"{ns}.{original}"):
@@ -53,6 +57,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except LookupError as exc:
         print(exc, file=sys.stderr)
         return 2
+    if isinstance(tool, CallableTool):
+        return _call_tool(tool, rest, args.json)
     named, positional = _options(rest)
     result = tool(
         positional if tool.spec.kind == "skill" else " ".join(positional), **named
@@ -63,6 +69,40 @@ def main(argv: Sequence[str] | None = None) -> int:
         output = result
     print(output if isinstance(output, str) else json.dumps(output, indent=2))
     return 0
+
+
+def _call_tool(tool: CallableTool[Any], rest: Sequence[str], as_json: bool) -> int:
+    """``--name value`` per parameter (original names); values that are not strings in the
+    schema are read as JSON (``--limit 5``, ``--rows '[{"a": 1}]'``)."""
+    import json
+
+    named, positional = _options(rest, keep_dashes=True)
+    if positional:
+        print(f"unexpected arguments: {' '.join(positional)}; use --name value")
+        return 2
+    properties = tool.spec.input_schema.get("properties", {})
+    arguments: dict[str, Any] = {}
+    for key, text in named.items():
+        name = tool.spec.parameters.get(key.replace("-", "_"), key)
+        if properties.get(name, {}).get("type") == "string":
+            arguments[name] = text
+            continue
+        try:
+            arguments[name] = json.loads(text)
+        except ValueError:
+            arguments[name] = text
+    result = tool.call_raw(arguments)
+    if as_json:
+        print(json.dumps(result._asdict(), indent=2, default=str))
+    elif result.ok:
+        data = result.data
+        print(
+            data if isinstance(data, str) else json.dumps(data, indent=2, default=str)
+        )
+    else:
+        assert result.error is not None
+        print(f"error[{result.error.code}]: {result.error.message}")
+    return 0 if result.ok else 1
 
 
 def _print_help(name: str | None) -> int:
@@ -83,7 +123,9 @@ def _print_help(name: str | None) -> int:
     return 0
 
 
-def _options(rest: Sequence[str]) -> tuple[dict[str, str], list[str]]:
+def _options(
+    rest: Sequence[str], keep_dashes: bool = False
+) -> tuple[dict[str, str], list[str]]:
     """``--name value`` and ``--name=value`` pairs, and the plain arguments."""
     named: dict[str, str] = {}
     positional: list[str] = []
@@ -91,7 +133,8 @@ def _options(rest: Sequence[str]) -> tuple[dict[str, str], list[str]]:
     for item in items:
         if item.startswith("--") and len(item) > 2:
             key, _, value = item[2:].partition("=")
-            named[key.replace("-", "_")] = value if "=" in item else next(items, "")
+            key = key if keep_dashes else key.replace("-", "_")
+            named[key] = value if "=" in item else next(items, "")
         else:
             positional.append(item)
     return named, positional

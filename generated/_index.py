@@ -6,13 +6,54 @@ from __future__ import annotations
 from typing import Final
 
 TOOLS: Final[tuple[str, ...]] = (
+    "batch.run\trun\tRun a command and return its exit code, stdout and stderr. No shell unless shell is true.",
+    "batch.script\tscript\tRun a script file (.py with this Python, .sh with bash, .js with node) with arguments.",
+    "db.insert\tinsert\tInsert one row or several rows into a table; returns the number of rows inserted.",
+    "db.query\tquery\tRun one read-only SQL statement with parameters and return the rows as objects.",
+    "explorer.find_symbols\tfind_symbols\tList where Python functions and classes are defined, optionally filtered by name.",
+    "file.dir\tdir\tList a folder's entries; folder names end with a slash.",
+    "file.edit\tedit\tReplace an exact piece of text in a file; it must occur exactly once unless replace_all.",
+    "file.glob\tglob\tFind files whose paths match a glob pattern such as **/*.py.",
+    "file.grep\tgrep\tSearch file contents for a regular expression; returns path:line:text matches.",
+    "file.read\tread\tRead a text file and return its content, optionally a range of lines.",
+    "file.write\twrite\tWrite text to a file, replacing it; creates missing parent folders when asked.",
+    "skillc.build\tskillc:build\tCompile the project's skills and manifests into the output package.",
+    "skillc.check\tskillc:check\tFail when the committed output is not what a build would write.",
+    "skillc.validate\tskillc:validate\tPrint diagnostics for every skill and manifest without writing anything.",
     "task.code_reviewer\tcode-reviewer\tReviews a change or a set of files for correctness, readability, tests and security, and reports findings by severity with file and line. Use when asked to review a pull request, a diff, a branch or specific files before they are merged.",
     "task.explorer\texplorer\tExplores an unfamiliar codebase to answer a question about where and how something is implemented, and returns the relevant files, entry points and call paths. Use when you need to find code, understand a module's structure, or locate where a feature lives before changing it.",
     "task.planner\tplanner\tTurns a feature request or bug report into a step-by-step implementation plan with files to change, tests to write and risks, sized so each step can be reviewed on its own. Use before starting work that touches more than one file or whose approach is not yet agreed.",
     "task.security_analyzer\tsecurity-analyzer\tAudits code for security vulnerabilities such as injection, broken authentication, unsafe deserialization, path traversal and leaked secrets, and reports each with its impact, evidence and a fix.",
     "task.test_runner\ttest-runner\tRuns the project's test suite, diagnoses each failure down to its root cause and proposes the smallest fix. Use after changing code, or when a CI run is red.",
 )
+ALIASES: Final[tuple[str, ...]] = (
+    "list_dir\tfile.dir",
+    "edit_file\tfile.edit",
+    "search_files\tfile.grep",
+    "read_file\tfile.read",
+    "write_file\tfile.write",
+)
 NAMESPACES: Final[tuple[tuple[str, str], ...]] = (
+    (
+        "batch",
+        "Run a command or a script in the root folder and capture its output.",
+    ),
+    (
+        "db",
+        "Query and insert rows in the configured SQLite database.",
+    ),
+    (
+        "explorer",
+        "Tools of the explorer skill.",
+    ),
+    (
+        "file",
+        "Read, write, edit, list and search files below the configured root folder.",
+    ),
+    (
+        "skillc",
+        "The skill compiler, which turns skills and tool manifests into a typed Python package.",
+    ),
     (
         "task",
         "Skills and subagents: each call returns the instructions to carry out.",

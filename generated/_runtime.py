@@ -9,7 +9,7 @@ kept small because every ``import`` of the package compiles it when no ``.pyc`` 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
@@ -100,12 +100,18 @@ def lazy_attribute(
     tools: Sequence[str],
     children: Sequence[str],
     namespace: dict[str, Any],
+    aliases: Mapping[str, tuple[str, str]] | None = None,
 ) -> Any:
-    """Import a tool's module (or a child namespace) on first access, then keep it."""
+    """Import a tool's module (or a child namespace) on first access, then keep it.
+
+    ``aliases`` maps other names to (tool module below the package, function name)."""
     if name in tools:
         value = getattr(importlib.import_module(f"{module}._{name}"), name)
     elif name in children:
         value = importlib.import_module(f"{module}.{name}")
+    elif aliases and name in aliases:
+        target, function = aliases[name]
+        value = getattr(importlib.import_module(f"{PACKAGE}.{target}"), function)
     else:
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
     namespace[name] = value

@@ -234,7 +234,7 @@ def emit(
         max_read_bytes=config.max_read_bytes,
     )
     renders: dict[str, str] = {}
-    files = python_package.emit(model, layout, memo.renders, renders)
+    files = python_package.emit(model, layout, memo.renders, renders, report)
     memo.renders = renders
     files |= agent_docs.emit(model, layout)
     files |= lock_report.emit_report(model, report.items)

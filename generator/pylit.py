@@ -11,6 +11,15 @@ LINE_LENGTH = 88
 INDENT = "    "
 
 
+def width(line: str) -> int:
+    """A line's width as black measures it: East Asian wide characters count twice."""
+    if line.isascii():
+        return len(line)
+    from black.strings import str_width
+
+    return int(str_width(line))
+
+
 def pystr(text: str) -> str:
     """A one-line string literal, quoted as black quotes it."""
     literal = repr(text)
@@ -30,9 +39,9 @@ def pyassign(target: str, text: str) -> str:
     wrapped; a longer multi-line text becomes one implicitly concatenated literal per line.
     """
     single = pystr(text)
-    if len(target) + 3 + len(single) <= LINE_LENGTH:
+    if len(target) + 3 + width(single) <= LINE_LENGTH:
         return f"{target} = {single}"
-    if len(INDENT) + len(single) <= LINE_LENGTH:
+    if len(INDENT) + width(single) <= LINE_LENGTH:
         return f"{target} = (\n{INDENT}{single}\n)"
     lines = text.splitlines(keepends=True)
     if len(lines) < 2:
@@ -106,7 +115,7 @@ def pytuple(
     literals = [pystr(item) for item in items]
     if len(literals) == 1:
         inline = f"({literals[0]},)"
-        if len(indent) + len(prefix) + len(inline) + len(suffix) <= LINE_LENGTH:
+        if width(indent + prefix + inline + suffix) <= LINE_LENGTH:
             return inline
     inner = indent + INDENT
     body = "".join(f"{inner}{literal},\n" for literal in literals)
@@ -143,3 +152,13 @@ def pyvalue(value: object, indent: str = "") -> str:
         items = "".join(f"{inner}{pyvalue(item, inner)},\n" for item in value)
         return f"[\n{items}{indent}]"
     raise TypeError(f"not JSON data: {type(value).__name__}")
+
+
+def pyfrom(module: str, names: list[str] | tuple[str, ...], indent: str = "") -> str:
+    """``from module import names`` at ``indent``: one line when it fits, else one name
+    per line in parentheses with a trailing comma, as black lays it out."""
+    line = f"{indent}from {module} import {', '.join(names)}"
+    if width(line) <= LINE_LENGTH:
+        return line
+    inner = "".join(f"{indent}{INDENT}{name},\n" for name in names)
+    return f"{indent}from {module} import (\n{inner}{indent})"

@@ -174,6 +174,12 @@ def _expr(node: ast.expr) -> str:
         return f"{_expr(node.value)}[{_expr(node.slice)}]"
     if isinstance(node, ast.Tuple):
         return ", ".join(_expr(item) for item in node.elts)
+    if (
+        isinstance(node, ast.UnaryOp)
+        and isinstance(node.op, ast.USub)
+        and isinstance(node.operand, ast.Constant)
+    ):
+        return f"-{_expr(node.operand)}"
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         return f"{_expr(node.left)} | {_expr(node.right)}"
     raise TypingError(f"unexpected generated annotation: {ast.unparse(node)}")

@@ -57,6 +57,7 @@ def environment() -> jinja2.Environment:
     env.globals["pyassign"] = pylit.pyassign
     env.globals["pytuple"] = pylit.pytuple
     env.globals["pyvalue"] = pylit.pyvalue
+    env.globals["pyfrom"] = pylit.pyfrom
     return env
 
 

@@ -123,3 +123,24 @@ def test_unwritable_cache_does_not_fail_the_build(
     )
     build(capsys, skills_project)
     assert (skills_project / "generated" / "task" / "_a.py").is_file()
+
+
+def test_cached_rebuilds_of_tool_manifests_equal_clean_builds(
+    tools_project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    build(capsys, tools_project)
+    s3 = tools_project / "manifests" / "s3.tools.yaml"
+    s3.write_text(s3.read_text().replace("Read an object", "Fetch an object"))
+    scripts = tools_project / "manifests" / "pdf-extractor" / "scripts"
+    (scripts / "ocr.py").write_text("print('ocr')\n")
+    (scripts / "convert.sh").unlink()
+    (tools_project / "overrides" / "file.tools.yaml").unlink()
+    build(capsys, tools_project)
+    clean = tmp_path / "clean"
+    shutil.copytree(
+        tools_project, clean, ignore=shutil.ignore_patterns("out", ".skillc-cache")
+    )
+    build(capsys, clean, "--no-cache")
+    assert tree(tools_project / "out") == tree(clean / "out")
+    assert (tools_project / "out" / "pdf_extractor" / "_ocr.py").is_file()
+    assert "Fetch an object" in (tools_project / "out" / "_index.py").read_text()

@@ -4,11 +4,14 @@ another hash seed, and on a rebuild."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from conftest import tree
+import pytest
+
+from conftest import FIXTURES, tree
 
 
 def build(project: Path, cwd: Path, seed: str) -> None:
@@ -22,7 +25,16 @@ def build(project: Path, cwd: Path, seed: str) -> None:
     )
 
 
-def test_two_builds_are_byte_identical(project: Path, tmp_path: Path) -> None:
+@pytest.fixture(params=["project", "tools"])
+def any_project(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
+    """Each fixture: skills and plugins, and tool manifests with built-ins."""
+    target = tmp_path / str(request.param)
+    shutil.copytree(FIXTURES / str(request.param), target)
+    return target
+
+
+def test_two_builds_are_byte_identical(any_project: Path, tmp_path: Path) -> None:
+    project = any_project
     build(project, project, "1")
     first = tree(project / "out")
     (project / "out" / "_index.py").unlink()
@@ -33,10 +45,9 @@ def test_two_builds_are_byte_identical(project: Path, tmp_path: Path) -> None:
 
 
 def test_copy_of_project_in_another_place_builds_the_same(
-    project: Path, tmp_path: Path
+    any_project: Path, tmp_path: Path
 ) -> None:
-    import shutil
-
+    project = any_project
     other = tmp_path / "deeper" / "copy"
     shutil.copytree(project, other)
     build(project, tmp_path, "3")
@@ -44,7 +55,8 @@ def test_copy_of_project_in_another_place_builds_the_same(
     assert tree(project / "out") == tree(other / "out")
 
 
-def test_output_holds_no_absolute_paths_or_times(project: Path) -> None:
+def test_output_holds_no_absolute_paths_or_times(any_project: Path) -> None:
+    project = any_project
     build(project, project, "5")
     for path, content in tree(project / "out").items():
         text = content.decode()

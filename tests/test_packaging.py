@@ -30,6 +30,10 @@ def test_wheel_ships_templates_and_entry_points(tmp_path: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for template in sorted(p.name for p in (REPO / "templates").iterdir()):
         assert f"generator/templates/{template}" in names
+    # The manifest schemas (for editors too) and the built-in namespaces' manifests.
+    for folder in ("schemas", "builtins"):
+        for path in sorted((REPO / "generator" / folder).iterdir()):
+            assert f"generator/{folder}/{path.name}" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     assert (
         "skillc = generator.cli:main"

@@ -23,6 +23,7 @@ _TOOLS = (
     "test_runner",
 )
 _CHILDREN = ()
+_ALIASES: dict[str, tuple[str, str]] = {}
 
 
 def help() -> HelpText:
@@ -38,7 +39,7 @@ def list() -> ToolList:
 if not TYPE_CHECKING:
 
     def __getattr__(name: str) -> object:
-        return lazy_attribute(__name__, name, _TOOLS, _CHILDREN, globals())
+        return lazy_attribute(__name__, name, _TOOLS, _CHILDREN, globals(), _ALIASES)
 
     def __dir__() -> object:
-        return sorted({*globals(), *_TOOLS, *_CHILDREN})
+        return sorted({*globals(), *_TOOLS, *_CHILDREN, *_ALIASES})

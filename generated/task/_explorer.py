@@ -22,6 +22,7 @@ _HELP = (
     "  python -m generated call task.explorer ARG ...\n"
     "\n"
     "Allowed tools: Read, Grep, Glob\n"
+    "Bundled files: scripts/find_symbols.py, tool-manifest.yaml\n"
     "Source: skills/explorer/SKILL.md"
 )
 
@@ -67,7 +68,10 @@ SPEC = TaskSpec(
     ),
     model=None,
     skill_dir="../skills/explorer",
-    files=(),
+    files=(
+        "scripts/find_symbols.py",
+        "tool-manifest.yaml",
+    ),
 )
 
 

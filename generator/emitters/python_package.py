@@ -10,8 +10,9 @@ import dataclasses
 import posixpath
 from dataclasses import dataclass
 
-from generator import render
+from generator import pytypes, render
 from generator.cache import content_key
+from generator.diagnostics import Report
 from generator.emitters import python_tools
 from generator.ir import Definition, Function, Kind, Model, Namespace, Tool
 
@@ -35,7 +36,11 @@ class Layout:
 
 
 def emit(
-    model: Model, layout: Layout, previous: dict[str, str], renders: dict[str, str]
+    model: Model,
+    layout: Layout,
+    previous: dict[str, str],
+    renders: dict[str, str],
+    report: Report,
 ) -> dict[str, str]:
     """The package's files. A tool module whose part of the model is unchanged is taken
     from ``previous`` (the last build's renders); every render lands in ``renders``."""
@@ -77,8 +82,9 @@ def emit(
     for tool in model.tools:
         path = _module_dir(tool.namespace) + f"_{tool.py_name}.py"
         key = _render_key(tool, layout)
-        renders[key] = previous.get(key) or _tool_module(tool, layout)
-        files[path] = renders[key]
+        text = previous.get(key) or _tool_module(tool, layout, report)
+        if text:
+            renders[key] = files[path] = text
     return files
 
 
@@ -165,22 +171,33 @@ def _namespace_module(namespace: Namespace, aliases: list[Alias]) -> str:
         tools=namespace.tools,
         children=namespace.children,
         aliases=aliases,
+        exported=sorted(
+            {"help", "list", *namespace.children, *namespace.tools}
+            | {alias.name for alias in aliases}
+        ),
     )
 
 
-def _tool_module(tool: Tool, layout: Layout) -> str:
+def _tool_module(tool: Tool, layout: Layout, report: Report) -> str:
+    """The tool's module, or "" when its schema cannot be typed (an error reported)."""
     d = tool.definition
     skill_dir = None
     if d.skill_dir is not None:
         skill_dir = posixpath.relpath(d.skill_dir, layout.out)
     if isinstance(d, Function):
-        return python_tools.module(
-            tool,
-            HEADER.format(source=f" from {d.source.path}"),
-            _dots(len(tool.namespace)),
-            layout.package,
-            skill_dir,
-        )
+        try:
+            return python_tools.module(
+                tool,
+                HEADER.format(source=f" from {d.source.path}"),
+                _dots(len(tool.namespace)),
+                layout.package,
+                skill_dir,
+            )
+        except pytypes.TypingError as exc:
+            report.error(
+                d.source.path, d.source.line, d.source.col, "schema-untyped", str(exc)
+            )
+            return ""
     view = {
         "kind": d.kind.value,
         "name": d.name,

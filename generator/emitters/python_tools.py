@@ -51,9 +51,8 @@ def module(
         models=typed.models,
         tool=view,
     )
-    if any(
-        len(line) > LINE_LENGTH for line in [*signature, *typed.models.splitlines()]
-    ):
+    lines = [f"    {line}," for line in signature] + typed.models.splitlines()
+    if any(pylit.width(line) > LINE_LENGTH for line in lines):
         # Long annotations: black's own line splitting is the one to match.
         import black
 

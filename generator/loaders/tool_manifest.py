@@ -23,6 +23,8 @@ from generator.loaders import manifest
 FILE = "tool-manifest.yaml"
 SCHEMA = "tool-manifest.schema.json"
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
+_NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
+NAME_LIMIT = 64  # the tightest provider limit on a tool name
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +68,7 @@ def load(
             )
             continue
         seen[name] = index
+        check_name(doc, name, (*at, "name"))
         if "input_schema" in tool and "parameters" in tool:
             doc.error(
                 (*at, "parameters"),
@@ -100,6 +103,24 @@ def load(
             )
         )
     return str(doc.data.get("description") or ""), functions, entries
+
+
+def check_name(doc: manifest.Manifest, name: str, at: manifest.JsonPath) -> None:
+    """Real-world names may hold spaces or run long: usable, but worth a warning."""
+    if not _NAME.match(name):
+        doc.warning(
+            at,
+            "invalid-name",
+            f"tool name {name!r} has characters other than letters, digits, '_', '-' "
+            "and '.'; its Python name is sanitised",
+        )
+    if len(name) > NAME_LIMIT:
+        doc.warning(
+            at,
+            "invalid-name",
+            f"tool name {name!r} is {len(name)} characters; providers accept at most "
+            f"{NAME_LIMIT}",
+        )
 
 
 def _executor(

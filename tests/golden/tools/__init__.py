@@ -60,6 +60,12 @@ __all__ = [
     "s3",
     "task",
     "weather",
+    "edit_file",
+    "list_dir",
+    "read_file",
+    "s3_read",
+    "search_files",
+    "write_file",
     "set_task_runner",
 ]
 _CHILDREN = (

@@ -34,6 +34,7 @@ ALIASES: Final[tuple[str, ...]] = (
     "read_file\tfile.read",
     "write_file\tfile.write",
     "s3_read\ts3.file.read",
+    "s3.file.get\ts3.file.read",
 )
 NAMESPACES: Final[tuple[tuple[str, str], ...]] = (
     (

@@ -10,14 +10,25 @@ from ..._runtime import HelpText, ToolList, entries, lazy_attribute, namespace_h
 if TYPE_CHECKING:
     from ._list_ import list_ as list_
     from ._read import read as read
+    from ...s3.file._read import read as get
 
+# Aliases are re-exported by name (an import under another name is not, for mypy).
+__all__ = [
+    "get",
+    "help",
+    "list",
+    "list_",
+    "read",
+]
 NAMESPACE = "s3.file"
 _TOOLS = (
     "list_",
     "read",
 )
 _CHILDREN = ()
-_ALIASES: dict[str, tuple[str, str]] = {}
+_ALIASES: dict[str, tuple[str, str]] = {
+    "get": ("s3.file._read", "read"),
+}
 
 
 def help() -> HelpText:

@@ -34,7 +34,7 @@ _HELP = (
     "Notes:\n"
     "  Large objects: pass range.\n"
     "\n"
-    "Aliases: s3_read\n"
+    "Aliases: s3_read, s3.file.get\n"
     "Category: file_ops\n"
     "Read-only: yes\n"
     "Source: manifests/s3.tools.yaml:4:11"
