@@ -40,6 +40,7 @@ _SPEC = _tools.ToolSpec(
     executor={
         "type": "python",
         "function": "._builtin_batch:run",
+        "dangerous": True,
     },
     parameters={
         "command": "command",

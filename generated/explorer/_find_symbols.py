@@ -39,6 +39,7 @@ _SPEC = _tools.ToolSpec(
             "{name}",
         ],
         "cwd": "skills/explorer",
+        "timeout_sec": 30,
     },
     parameters={
         "folder": "folder",

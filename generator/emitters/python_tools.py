@@ -29,7 +29,7 @@ def module(
         "name": d.name,
         "summary": tool.summary,
         "help": level2_help(tool, package, annotations),
-        "executor": {"type": d.executor.type, **d.executor.settings},
+        "executor": _executor(d),
         "parameters": {p.py_name: p.name for p in tool.parameters},
         "input_schema": dict(d.input_schema),
         "output_schema": (
@@ -58,6 +58,18 @@ def module(
 
         text = black.format_str(text, mode=black.Mode())
     return text
+
+
+def _executor(d: Function) -> dict[str, Any]:
+    """The executor's settings, with the call policy the runtime applies."""
+    executor: dict[str, Any] = {"type": d.executor.type, **d.executor.settings}
+    if d.timeout_sec is not None:
+        executor["timeout_sec"] = d.timeout_sec
+    if d.retry:
+        executor["retry"] = dict(d.retry)
+    if d.dangerous:
+        executor["dangerous"] = True
+    return executor
 
 
 def _annotation(parameter: Parameter, typed: dict[str, str] | Any) -> str:

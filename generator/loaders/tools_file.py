@@ -50,6 +50,7 @@ def load(
             )
             continue
         seen[name] = index
+        tool_manifest.check_name(doc, name, (*at, "name"))
         author = tool.get("input_schema")
         schema = doc.input_schema(author, (*at, "input_schema"))
         output = None

@@ -36,6 +36,7 @@ _SPEC = _tools.ToolSpec(
     executor={
         "type": "python",
         "function": "._builtin_batch:script",
+        "dangerous": True,
     },
     parameters={
         "path": "path",

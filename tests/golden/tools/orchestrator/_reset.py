@@ -40,6 +40,7 @@ _SPEC = _tools.ToolSpec(
             "--hard",
         ],
         "positional": [],
+        "dangerous": True,
     },
     parameters={},
     input_schema={

@@ -41,6 +41,11 @@ _SPEC = _tools.ToolSpec(
             "{layout}",
         ],
         "cwd": "manifests/pdf-extractor",
+        "timeout_sec": 60,
+        "retry": {
+            "backoff_ms": 100,
+            "max_attempts": 2,
+        },
     },
     parameters={
         "file": "file",
