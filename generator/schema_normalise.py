@@ -15,8 +15,6 @@ import copy
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import jsonschema
-
 Path = tuple[str | int, ...]
 # (severity "warning" or "error", JSON path inside the schema, message)
 Complaint = Callable[[str, Path, str], None]
@@ -92,6 +90,8 @@ def normalise(schema: Any, complain: Complaint) -> dict[str, Any] | None:
 
 def check(schema: Mapping[str, Any], path: Path, complain: Complaint) -> bool:
     """Validate a schema against its meta-schema (2020-12 unless it names another)."""
+    import jsonschema  # here: a project without manifests never pays for the import
+
     uri = schema.get("$schema", META_SCHEMA)
     validator = jsonschema.validators.validator_for(
         {"$schema": uri}, default=jsonschema.Draft202012Validator
@@ -358,6 +358,8 @@ _NOTHING = object()
 
 
 def _valid(value: Any, schema: dict[str, Any]) -> bool:
+    import jsonschema
+
     try:
         return bool(jsonschema.Draft202012Validator(schema).is_valid(value))
     except Exception:  # noqa: BLE001 - an invalid schema is reported by check()

@@ -8,7 +8,6 @@ import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ from generator import frontmatter, schema_normalise, yamlpos
 from generator.diagnostics import Report
 
 JsonPath = tuple[str | int, ...]
+SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +113,7 @@ def read(
 def _validator(name: str) -> Any:
     import jsonschema
 
-    text = resources.files("generator").joinpath("schemas", name).read_text("utf-8")
+    text = (SCHEMAS / name).read_text(encoding="utf-8")
     schema = json.loads(text)
     return jsonschema.Draft202012Validator(schema)
 
