@@ -46,6 +46,32 @@ properties = st.dictionaries(
 )
 
 COUNTER = iter(range(10**6))
+# Keywords a schema may hold, real and made up, so random schemas hit the normaliser's rules.
+SCHEMA_WORDS = [
+    "type",
+    "properties",
+    "required",
+    "items",
+    "enum",
+    "default",
+    "nullable",
+    "optional",
+    "$ref",
+    "$defs",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "additionalProperties",
+    "description",
+    "minimum",
+    "format",
+    "prefixItems",
+    "not",
+    "x",
+    "dict",
+    "str",
+    "#/properties/x",
+]
 
 
 @settings(
@@ -101,3 +127,53 @@ def test_random_schemas_give_code_that_sends_the_original_names(
         )
     finally:
         sys.path.remove(str(project))
+
+
+json_values = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(),
+        st.floats(allow_nan=False),
+        texts,
+        st.sampled_from(SCHEMA_WORDS + ["object", "string", "array", "null", "any"]),
+    ),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.dictionaries(st.sampled_from(SCHEMA_WORDS), inner, max_size=4),
+    ),
+    max_leaves=12,
+)
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    schema=st.dictionaries(st.sampled_from(SCHEMA_WORDS), json_values, max_size=5),
+    kind=st.sampled_from(["tools", "tool-manifest"]),
+)
+def test_any_schema_gives_diagnostics_never_a_crash(
+    tmp_path: Path, schema: Any, kind: str
+) -> None:
+    """Whatever an input schema holds, the build exits 0 or 1 with diagnostics."""
+    project = tmp_path / f"any{next(COUNTER)}"
+    (project / "skills" / "w").mkdir(parents=True)
+    (project / "pyproject.toml").write_text('[tool.skillc]\nsources = ["skills"]\n')
+    tool = {"name": "t", "description": "D.", "input_schema": schema}
+    if kind == "tools":
+        tool["executor"] = {"type": "python", "function": "json:dumps"}
+        manifest: dict[str, Any] = {"namespace": "ns", "tools": [tool]}
+        path = project / "skills" / "a.tools.yaml"
+    else:
+        tool["executor"] = {"type": "http", "url": "https://example.com"}
+        manifest = {"tools": [tool]}
+        path = project / "skills" / "w" / "tool-manifest.yaml"
+    path.write_text(yaml.safe_dump(manifest), encoding="utf-8")
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        status = cli.main(["-C", str(project), "build", "--no-cache"])
+    assert status in (0, 1), err.getvalue()
+    assert "Traceback" not in err.getvalue()
