@@ -151,7 +151,8 @@ def _memo_load(
     if key not in memo.loads:
         scratch = Report(strict=config.strict)
         summary, tools = loader(scratch)
-        tools = [dataclasses.replace(t, digest=key) for t in tools]
+        # Each tool's own digest: editing one tool of a large manifest re-renders only it.
+        tools = [dataclasses.replace(t, digest=content_key(t)) for t in tools]
         memo.loads[key] = ((summary, tools), scratch.items)
     result, diagnostics = loads[key] = memo.loads[key]
     report.extend(diagnostics)
