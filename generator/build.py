@@ -233,6 +233,8 @@ def emit(
         file_root=config.file_root,
         db_path=config.db_path,
         max_read_bytes=config.max_read_bytes,
+        default_timeout_sec=config.default_timeout_sec,
+        max_output_bytes=config.max_output_bytes,
     )
     renders: dict[str, str] = {}
     files = python_package.emit(model, layout, memo.renders, renders, report)

@@ -15,6 +15,8 @@ BUILTINS = ("file", "batch", "db")
 DEFAULT_MAX_DEPTH = 3
 DEFAULT_ALLOWLIST = ("pypi:*",)
 DEFAULT_MAX_READ_BYTES = 1024 * 1024
+DEFAULT_TIMEOUT_SEC = 30
+DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024
 
 _KEYS = {
     "sources",
@@ -28,6 +30,8 @@ _KEYS = {
     "file-root",
     "db-path",
     "max-read-bytes",
+    "default-timeout-sec",
+    "max-output-bytes",
 }
 
 
@@ -51,6 +55,8 @@ class Config:
     )
     db_path: str = "data.sqlite"  # project-relative: the db tools' SQLite database
     max_read_bytes: int = DEFAULT_MAX_READ_BYTES
+    default_timeout_sec: int = DEFAULT_TIMEOUT_SEC
+    max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES
 
     @property
     def out_dir(self) -> Path:
@@ -73,6 +79,8 @@ class Config:
             "file-root": self.file_root,
             "db-path": self.db_path,
             "max-read-bytes": self.max_read_bytes,
+            "default-timeout-sec": self.default_timeout_sec,
+            "max-output-bytes": self.max_output_bytes,
         }
 
 
@@ -143,6 +151,10 @@ def load(
         file_root=_string(table.get("file-root", "."), "file-root"),
         db_path=_string(table.get("db-path", "data.sqlite"), "db-path"),
         max_read_bytes=_positive(table, "max-read-bytes", DEFAULT_MAX_READ_BYTES),
+        default_timeout_sec=_positive(
+            table, "default-timeout-sec", DEFAULT_TIMEOUT_SEC
+        ),
+        max_output_bytes=_positive(table, "max-output-bytes", DEFAULT_MAX_OUTPUT_BYTES),
     )
 
 

@@ -41,6 +41,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     calling = commands.add_parser("call", help="call a tool and print the result")
     calling.add_argument("name")
     calling.add_argument("--json", action="store_true", help="print JSON")
+    calling.add_argument(
+        "--confirm", action="store_true", help="let a tool marked dangerous run"
+    )
     args, rest = parser.parse_known_args(argv)
     if args.command == "list":
         tools = entries()
@@ -57,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(exc, file=sys.stderr)
         return 2
     if isinstance(tool, CallableTool):
-        return _call_tool(tool, rest, args.json)
+        return _call_tool(tool.using(confirm=args.confirm), rest, args.json)
     named, positional = _options(rest)
     result = tool(
         positional if tool.spec.kind == "skill" else " ".join(positional), **named

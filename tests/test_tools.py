@@ -104,15 +104,19 @@ def test_batch_runs_without_a_shell(kit: Path) -> None:
         kit,
         """
         import kit
-        r = kit.batch.run(command=["echo", "; rm -rf /", "$(id)"]).data
+        print(kit.batch.run(command=["true"]).error.code)  # dangerous: asks first
+        run = kit.batch.run.using(confirm=True)
+        r = run(command=["echo", "; rm -rf /", "$(id)"]).data
         print(repr(r["stdout"]))
-        print(kit.batch.run(command="echo $HOME", shell=True).data["stdout"].strip() != "$HOME")
-        print(kit.batch.script(path="show.py", args=["a b", "$(id)"]).data["stdout"].strip())
-        print(kit.batch.run(command=["sleep", "5"], timeout_sec=0.2).error.code)
-        print(kit.batch.run(command=["false"]).data["exit_code"])
+        print(run(command="echo $HOME", shell=True).data["stdout"].strip() != "$HOME")
+        script = kit.batch.script.using(confirm=True)
+        print(script(path="show.py", args=["a b", "$(id)"]).data["stdout"].strip())
+        print(run(command=["sleep", "5"], timeout_sec=0.2).error.code)
+        print(run(command=["false"]).data["exit_code"])
         """,
     )
     lines = out.splitlines()
+    assert lines.pop(0) == "confirmation-required"
     assert lines[0] == "'; rm -rf / $(id)\\n'"
     assert lines[1] == "True"
     assert lines[2] == "['a b', '$(id)']"

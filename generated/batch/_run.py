@@ -101,6 +101,7 @@ _SPEC = _tools.ToolSpec(
         },
     },
     skill_dir="../<skillc>/builtins",
+    skill=None,
 )
 
 

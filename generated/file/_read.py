@@ -77,6 +77,7 @@ _SPEC = _tools.ToolSpec(
         "type": "string",
     },
     skill_dir="../<skillc>/builtins",
+    skill=None,
 )
 
 

@@ -69,6 +69,7 @@ _SPEC = _tools.ToolSpec(
         "description": "Characters written.",
     },
     skill_dir="../<skillc>/builtins",
+    skill=None,
 )
 
 

@@ -63,6 +63,7 @@ _SPEC = _tools.ToolSpec(
     },
     output_schema=None,
     skill_dir=None,
+    skill=None,
 )
 
 

@@ -38,6 +38,7 @@ def module(
             else pylit.pyvalue(dict(d.output_schema), "    ")
         ),
         "skill_dir": skill_dir,
+        "skill": d.skill,
         "py_name": tool.py_name,
         "signature": signature,
         "docstring": _docstring(tool),

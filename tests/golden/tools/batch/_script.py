@@ -82,6 +82,7 @@ _SPEC = _tools.ToolSpec(
         },
     },
     skill_dir="../<skillc>/builtins",
+    skill=None,
 )
 
 

@@ -72,6 +72,7 @@ _SPEC = _tools.ToolSpec(
         "type": "integer",
     },
     skill_dir="../<skillc>/builtins",
+    skill=None,
 )
 
 

@@ -80,6 +80,7 @@ _SPEC = _tools.ToolSpec(
         "description": "Occurrences replaced.",
     },
     skill_dir="../<skillc>/builtins",
+    skill=None,
 )
 
 

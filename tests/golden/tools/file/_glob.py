@@ -71,6 +71,7 @@ _SPEC = _tools.ToolSpec(
         },
     },
     skill_dir="../<skillc>/builtins",
+    skill=None,
 )
 
 

@@ -55,6 +55,7 @@ _SPEC = _tools.ToolSpec(
     },
     output_schema=None,
     skill_dir="../overrides",
+    skill=None,
 )
 
 

@@ -53,6 +53,7 @@ _SPEC = _tools.ToolSpec(
     },
     output_schema=None,
     skill_dir=None,
+    skill=None,
 )
 
 

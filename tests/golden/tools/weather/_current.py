@@ -132,6 +132,7 @@ _SPEC = _tools.ToolSpec(
     },
     output_schema=None,
     skill_dir="../manifests/weather",
+    skill=None,
 )
 
 

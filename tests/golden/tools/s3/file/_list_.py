@@ -61,6 +61,7 @@ _SPEC = _tools.ToolSpec(
     },
     output_schema=None,
     skill_dir="../manifests",
+    skill=None,
 )
 
 

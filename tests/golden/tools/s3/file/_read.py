@@ -104,6 +104,7 @@ _SPEC = _tools.ToolSpec(
         },
     },
     skill_dir="../manifests",
+    skill=None,
 )
 
 

@@ -1,0 +1,125 @@
+"""The generated packages' argument validator agrees with jsonschema (the reference
+implementation) on whether a value is valid, for the keywords it implements."""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import Any
+
+import jsonschema
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import REPO
+
+_spec = importlib.util.spec_from_file_location(
+    "_validate", REPO / "templates" / "_validate.py"
+)
+assert _spec is not None and _spec.loader is not None
+validate = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(validate)
+
+SCHEMAS: list[dict[str, Any]] = [
+    {
+        "type": "object",
+        "properties": {
+            "n": {"type": "integer", "minimum": 1, "exclusiveMaximum": 10},
+            "x": {"type": ["number", "null"], "multipleOf": 0.5},
+            "s": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 3,
+                "pattern": "^[a-c]",
+            },
+            "e": {"enum": ["a", 1, None, True]},
+            "c": {"const": [1, "a"]},
+        },
+        "required": ["n"],
+        "additionalProperties": False,
+    },
+    {
+        "type": "object",
+        "properties": {
+            "list": {
+                "type": "array",
+                "items": {"type": "string"},
+                "minItems": 1,
+                "maxItems": 3,
+                "uniqueItems": True,
+            },
+            "pair": {
+                "type": "array",
+                "prefixItems": [{"type": "integer"}, {"type": "boolean"}],
+            },
+            "obj": {
+                "type": "object",
+                "properties": {"k": {"type": "boolean"}},
+                "additionalProperties": {"type": "integer"},
+                "minProperties": 1,
+            },
+        },
+    },
+    {
+        "type": "object",
+        "properties": {
+            "any": {"anyOf": [{"type": "string"}, {"type": "integer", "minimum": 5}]},
+            "one": {"oneOf": [{"type": "number"}, {"type": "integer"}]},
+            "all": {"allOf": [{"type": "string"}, {"maxLength": 2}]},
+            "not": {"not": {"type": "string"}},
+        },
+    },
+]
+
+values = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-20, 20),
+        st.floats(-20, 20, allow_nan=False),
+        st.sampled_from(["", "a", "ab", "abc", "abcd", "z", "b1"]),
+    ),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.dictionaries(st.sampled_from(["k", "n", "x", "y"]), inner, max_size=3),
+    ),
+    max_leaves=8,
+)
+arguments = st.dictionaries(
+    st.sampled_from(
+        [
+            "n",
+            "x",
+            "s",
+            "e",
+            "c",
+            "list",
+            "pair",
+            "obj",
+            "any",
+            "one",
+            "all",
+            "not",
+            "zz",
+        ]
+    ),
+    values,
+    max_size=5,
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(schema=st.sampled_from(SCHEMAS), value=arguments)
+def test_agrees_with_jsonschema(schema: dict[str, Any], value: dict[str, Any]) -> None:
+    expected = jsonschema.Draft202012Validator(schema).is_valid(value)
+    found = validate.problems(schema, value)
+    assert (not found) == expected, found
+
+
+def test_every_problem_is_listed_by_parameter() -> None:
+    found = validate.problems(SCHEMAS[0], {"n": 0, "s": "zzzz", "zz": 1})
+    assert found == [
+        "n: 0 is less than 1",
+        "s: longer than 3 characters",
+        "s: does not match '^[a-c]'",
+        "zz: unknown argument",
+    ]
