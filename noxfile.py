@@ -9,6 +9,15 @@ nox.options.reuse_existing_virtualenvs = True
 
 # Test tools are pinned so that CI judges formatting and types the same way every run.
 TEST_TOOLS = ["black==26.10.1", "mypy==2.4.1", "types-PyYAML", "types-jsonschema"]
+# The provider SDKs whose own types the provider files and dispatch are tested against
+# (the versions ../shared/reference/providers.md was checked with). Tests only.
+PROVIDER_SDKS = [
+    "anthropic==2.12.0",
+    "openai==3.54.0",
+    "google-genai==3.4.0",
+    "mcp==2.3.0",
+    "botocore==1.44.5",
+]
 
 
 @nox.session
@@ -28,7 +37,7 @@ def check(session: nox.Session) -> None:
 @nox.session
 def tests(session: nox.Session) -> None:
     """The test suite, against skillc installed as a wheel (templates included)."""
-    session.install(".[test]", *TEST_TOOLS)
+    session.install(".[test]", *TEST_TOOLS, *PROVIDER_SDKS)
     session.run("pytest", *session.posargs)
 
 

@@ -22,6 +22,7 @@ from ._runtime import (
 
 if TYPE_CHECKING:
     from ._tasks import Invocation, TaskSpec, TaskTool
+    from ._dispatch import dispatch as dispatch
     from ._tools import CallableTool, ToolError, ToolResult, ToolSpec
     from . import batch as batch
     from . import db as db
@@ -47,6 +48,7 @@ __all__ = [
     "ToolList",
     "ToolResult",
     "ToolSpec",
+    "dispatch",
     "help",
     "list",
     "batch",
@@ -103,6 +105,10 @@ if not TYPE_CHECKING:
             from . import _tools
 
             return getattr(_tools, name)
+        if name == "dispatch":
+            from ._dispatch import dispatch
+
+            return dispatch
         return lazy_attribute(__name__, name, (), _CHILDREN, globals(), _ALIASES)
 
     def __dir__() -> object:

@@ -19,7 +19,7 @@ from generator import __version__, discover
 from generator.cache import Memo, content_key
 from generator.config import Config
 from generator.diagnostics import Report, Severity
-from generator.emitters import agent_docs, lock_report, python_package
+from generator.emitters import agent_docs, lock_report, provider_files, python_package
 from generator.ir import Definition, Function, Invalid, Kind, Model, SourceFile
 from generator.loaders import ai_tool, skill_tools, tool_manifest, tools_file
 from generator.loaders.agent import load_agent
@@ -123,6 +123,7 @@ def compile_model(
         GENERATOR,
         report,
         config.max_depth,
+        config.provider_name_limit,
     )
     return dataclasses.replace(model, invalid=_invalid(report))
 
@@ -239,8 +240,10 @@ def emit(
     renders: dict[str, str] = {}
     files = python_package.emit(model, layout, memo.renders, renders, report)
     memo.renders = renders
-    files |= agent_docs.emit(model, layout)
-    files |= lock_report.emit_report(model, report.items)
+    files |= agent_docs.emit(model, layout, config.profiles)
+    provider_outputs, notes = provider_files.emit(model, config, report)
+    files |= provider_outputs
+    files |= lock_report.emit_report(model, report.items, notes)
     digests = {path: lock_report.sha256(text) for path, text in files.items()}
     lock = lock_report.emit_lock(model, layout, config.as_json(), digests)
     files |= lock

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from generator.names import DEFAULT_PROVIDER_NAME_LIMIT
+
 DEFAULT_SOURCES = ("skills",)
 DEFAULT_OUT = "generated"
 DEFAULT_MAX_FILE_BYTES = 1024 * 1024
@@ -32,11 +34,58 @@ _KEYS = {
     "max-read-bytes",
     "default-timeout-sec",
     "max-output-bytes",
+    "provider-name-limit",
+    "always-loaded",
+    "profiles",
+    "conflicts",
+}
+PROVIDERS = (
+    "anthropic",
+    "openai",
+    "openai-compatible",
+    "gemini",
+    "bedrock",
+    "mcp",
+    "claude_code",
+    "codex",
+)
+CLI_PROVIDERS = ("claude_code", "codex")
+# What CLI agents have natively (seed 002): their own file tools and shell.
+CLI_EXCLUDED = ("file_ops", "shell")
+_PROFILE_KEYS = {
+    "provider",
+    "exclude-categories",
+    "include",
+    "exclude",
+    "always-loaded",
 }
 
 
 class ConfigError(Exception):
     """A usage or configuration error: exit status 2."""
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Which tools one consumer sees (seed 002). CLI agents (claude_code, codex) drop the
+    ``file_ops`` and ``shell`` categories by default: they have native file tools and a
+    shell."""
+
+    name: str
+    provider: str
+    exclude_categories: tuple[str, ...] = ()
+    include: tuple[str, ...] = ()  # dotted-name globs; empty: every tool
+    exclude: tuple[str, ...] = ()
+    always_loaded: tuple[str, ...] = ()  # never deferred behind Anthropic's tool search
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """Two tools (a generated one or a CLI agent's native one) declared to clash."""
+
+    tools: tuple[str, str]
+    kind: str  # "equivalent" or "incompatible"
+    hint: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +106,10 @@ class Config:
     max_read_bytes: int = DEFAULT_MAX_READ_BYTES
     default_timeout_sec: int = DEFAULT_TIMEOUT_SEC
     max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES
+    provider_name_limit: int = DEFAULT_PROVIDER_NAME_LIMIT
+    always_loaded: tuple[str, ...] = ()
+    profiles: tuple[Profile, ...] = ()
+    conflicts: tuple[Conflict, ...] = ()
 
     @property
     def out_dir(self) -> Path:
@@ -81,6 +134,23 @@ class Config:
             "max-read-bytes": self.max_read_bytes,
             "default-timeout-sec": self.default_timeout_sec,
             "max-output-bytes": self.max_output_bytes,
+            "provider-name-limit": self.provider_name_limit,
+            "always-loaded": list(self.always_loaded),
+            "profiles": [
+                {
+                    "name": p.name,
+                    "provider": p.provider,
+                    "exclude-categories": list(p.exclude_categories),
+                    "include": list(p.include),
+                    "exclude": list(p.exclude),
+                    "always-loaded": list(p.always_loaded),
+                }
+                for p in self.profiles
+            ],
+            "conflicts": [
+                {"tools": list(c.tools), "kind": c.kind, "hint": c.hint}
+                for c in self.conflicts
+            ],
         }
 
 
@@ -155,7 +225,86 @@ def load(
             table, "default-timeout-sec", DEFAULT_TIMEOUT_SEC
         ),
         max_output_bytes=_positive(table, "max-output-bytes", DEFAULT_MAX_OUTPUT_BYTES),
+        provider_name_limit=_positive(
+            table, "provider-name-limit", DEFAULT_PROVIDER_NAME_LIMIT
+        ),
+        always_loaded=tuple(
+            _strings(table.get("always-loaded", []), "always-loaded", empty=True)
+        ),
+        profiles=_profiles(table.get("profiles", {})),
+        conflicts=_conflicts(table.get("conflicts", [])),
     )
+
+
+def _profiles(value: Any) -> tuple[Profile, ...]:
+    if not isinstance(value, dict):
+        raise ConfigError("[tool.skillc.profiles] must be a table of profiles")
+    result = []
+    for name, table in sorted(value.items()):
+        where = f"profiles.{name}"
+        if not isinstance(table, dict):
+            raise ConfigError(f"[tool.skillc.{where}] must be a table")
+        unknown = sorted(set(table) - _PROFILE_KEYS)
+        if unknown:
+            raise ConfigError(
+                f"[tool.skillc.{where}] unknown key(s): {', '.join(unknown)}"
+            )
+        provider = table.get("provider", name)
+        if provider not in PROVIDERS:
+            raise ConfigError(
+                f"[tool.skillc.{where}] provider {provider!r} is not one of "
+                f"{', '.join(PROVIDERS)}"
+            )
+        default_excluded = list(CLI_EXCLUDED) if provider in CLI_PROVIDERS else []
+        result.append(
+            Profile(
+                name,
+                provider,
+                tuple(
+                    _strings(
+                        table.get("exclude-categories", default_excluded),
+                        f"{where}.exclude-categories",
+                        empty=True,
+                    )
+                ),
+                tuple(
+                    _strings(table.get("include", []), f"{where}.include", empty=True)
+                ),
+                tuple(
+                    _strings(table.get("exclude", []), f"{where}.exclude", empty=True)
+                ),
+                tuple(
+                    _strings(
+                        table.get("always-loaded", []),
+                        f"{where}.always-loaded",
+                        empty=True,
+                    )
+                ),
+            )
+        )
+    return tuple(result)
+
+
+def _conflicts(value: Any) -> tuple[Conflict, ...]:
+    if not isinstance(value, list):
+        raise ConfigError("[[tool.skillc.conflicts]] must be an array of tables")
+    result = []
+    for item in value:
+        tools = item.get("tools") if isinstance(item, dict) else None
+        kind = item.get("kind") if isinstance(item, dict) else None
+        if (
+            not isinstance(tools, list)
+            or len(tools) != 2
+            or not all(isinstance(t, str) for t in tools)
+            or kind not in ("equivalent", "incompatible")
+        ):
+            raise ConfigError(
+                '[[tool.skillc.conflicts]] needs tools = ["a", "b"] and '
+                'kind = "equivalent" or "incompatible"'
+            )
+        hint = item.get("hint", "")
+        result.append(Conflict((tools[0], tools[1]), kind, str(hint)))
+    return tuple(result)
 
 
 def _positive(table: dict[str, Any], key: str, default: int) -> int:

@@ -61,6 +61,10 @@ CODES: dict[str, str] = {
     "identifier-collision": "two names become the same Python identifier",
     "override": "a later source root overrides a tool of an earlier one",
     "shadowed": "a tool lost its name to a built-in tool and is left out",
+    "provider-name-shortened": "a tool's provider name was cut to provider-name-limit",
+    "provider-name-collision": "two tools get the same provider name",
+    "profile-invalid": "a profile enables both tools of an incompatible pair",
+    "provider-schema": "a tool's input schema has a root no provider accepts",
 }
 
 

@@ -128,6 +128,7 @@ class Tool:
     definition: Definition | Function
     parameters: tuple[Parameter, ...] = ()
     aliases: tuple[str, ...] = ()  # dotted names below the package
+    provider_name: str = ""  # for providers that reject dots: "s3__file__read"
 
 
 @dataclass(frozen=True)

@@ -52,3 +52,29 @@ def _normalise(name: str) -> str:
     text = _SEPARATORS.sub("_", text)
     text = re.sub("_+", "_", text).strip("_") or "unnamed"
     return "_" + text if text[0].isdigit() else text
+
+
+# Provider tool names (../shared/reference/providers.md §1, §8): Anthropic, OpenAI and
+# Bedrock accept [A-Za-z0-9_-]{1,64} and no dots; Gemini and MCP keep dotted names.
+PROVIDER_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+DOTTED_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$")
+# Clients prefix names (Claude Code: ``mcp__<server>__``): stay well under 64 by default.
+DEFAULT_PROVIDER_NAME_LIMIT = 48
+
+
+def provider_name(qualname: str, limit: int = DEFAULT_PROVIDER_NAME_LIMIT) -> str:
+    """The name providers without dots see: each ``.`` becomes ``__``
+    (``s3.file.read`` -> ``s3__file__read``). A longer name keeps its start and ends in
+    ``_`` and 8 hex digits of its hash, so it stays unique and within ``limit``."""
+    name = qualname.replace(".", "__")
+    if len(name) <= limit:
+        return name
+    import hashlib
+
+    digest = hashlib.sha256(qualname.encode()).hexdigest()[:8]
+    return f"{name[: limit - 9].rstrip('_')}_{digest}"
+
+
+def dotted_name(qualname: str, underscored: str) -> str:
+    """The name Gemini and MCP see: the dotted name itself, when their rules allow it."""
+    return qualname if DOTTED_NAME.match(qualname) else underscored

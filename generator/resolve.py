@@ -27,7 +27,13 @@ from generator.ir import (
     SourceFile,
     Tool,
 )
-from generator.names import PARAMETER_RESERVED, Identifier, identifier
+from generator.names import (
+    DEFAULT_PROVIDER_NAME_LIMIT,
+    PARAMETER_RESERVED,
+    Identifier,
+    identifier,
+    provider_name,
+)
 
 TASK = Identifier("task")
 # Built-in tools come from this pseudo source root; they win every name conflict.
@@ -56,6 +62,7 @@ def resolve(
     generator: str,
     report: Report,
     max_depth: int = MAX_DEPTH,
+    provider_limit: int = DEFAULT_PROVIDER_NAME_LIMIT,
 ) -> Model:
     """``summaries`` holds plugin descriptions by plugin name and namespace descriptions
     by dotted namespace."""
@@ -115,6 +122,7 @@ def resolve(
         sorted((_tool(item, report) for item in survivors), key=lambda t: t.qualname),
         report,
     )
+    tools = _provider_names(tools, provider_limit, report)
     return Model(
         generator=generator,
         sources=sources,
@@ -124,6 +132,42 @@ def resolve(
         invalid=(),  # the pipeline fills it from every stage's diagnostics
         shadowed=tuple(sorted(shadowed, key=lambda s: (s.qualname, s.shadowed.path))),
     )
+
+
+def _provider_names(
+    tools: tuple[Tool, ...], limit: int, report: Report
+) -> tuple[Tool, ...]:
+    """Each tool's name for providers that reject dots; a skill script keeps its seed 001
+    id. Two tools may not share one (the dispatcher maps names back by table)."""
+    taken: dict[str, Tool] = {}
+    result = []
+    for tool in tools:
+        d = tool.definition
+        script_id = d.provider_id if isinstance(d, Function) else None
+        chosen = script_id or provider_name(tool.qualname, limit)
+        if script_id is None and chosen != tool.qualname.replace(".", "__"):
+            report.warning(
+                d.source.path,
+                d.source.line,
+                d.source.col,
+                "provider-name-shortened",
+                f"{tool.qualname} is {chosen!r} for providers, shortened to "
+                f"provider-name-limit ({limit}) characters",
+            )
+        other = taken.get(chosen)
+        if other is not None:
+            report.error(
+                d.source.path,
+                d.source.line,
+                d.source.col,
+                "provider-name-collision",
+                f"{tool.qualname} and {other.qualname} ({other.definition.source}) "
+                f"both become the provider name {chosen!r}",
+            )
+            continue
+        taken[chosen] = tool
+        result.append(dataclasses.replace(tool, provider_name=chosen))
+    return tuple(result)
 
 
 def _within_depth(d: Definition | Function, max_depth: int, report: Report) -> bool:

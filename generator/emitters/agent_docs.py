@@ -1,32 +1,52 @@
-"""CLAUDE.md beside the package: a few lines that point agents at the tools."""
+"""CLAUDE.md and AGENTS.md beside the package: a few lines that point CLI agents (Claude
+Code, Codex) at the tools their profile shows them, as shell commands."""
 
 from __future__ import annotations
 
 from generator import render
+from generator.config import Profile
+from generator.emitters import profiles
 from generator.emitters.python_package import HEADER, Layout
-from generator.ir import Kind, Model
+from generator.ir import Kind, Model, Tool
+
+DOCS = {"claude_code": "CLAUDE.md", "codex": "AGENTS.md"}
 
 
-def emit(model: Model, layout: Layout) -> dict[str, str]:
-    top = [ns.qualname for ns in model.namespaces if len(ns.path) == 1]
-    tasks = [t.qualname for t in model.tools if t.definition.kind is not Kind.TOOL]
-    tools = [t for t in model.tools if t.definition.kind is Kind.TOOL]
-    example = model.tools[0].qualname if model.tools else "task.<tool>"
+def emit(
+    model: Model, layout: Layout, configured: tuple[Profile, ...]
+) -> dict[str, str]:
+    files = {}
+    for name, file in DOCS.items():
+        profile = next(
+            (p for p in configured if p.name == name), profiles.BUILTIN[name]
+        )
+        files[file] = _doc(model, layout, profiles.visible(model.tools, profile))
+    for profile in configured:
+        if profiles.is_cli(profile) and profile.name not in DOCS:
+            path = f"providers/{profile.name}/{DOCS[profile.provider]}"
+            files[path] = _doc(model, layout, profiles.visible(model.tools, profile))
+    return files
+
+
+def _doc(model: Model, layout: Layout, tools: list[Tool]) -> str:
+    top = sorted({t.namespace[0] for t in tools})
+    tasks = [t.qualname for t in tools if t.definition.kind is not Kind.TOOL]
+    callables = [t for t in tools if t.definition.kind is Kind.TOOL]
+    example = tools[0].qualname if tools else "task.<tool>"
     tool_call = ""
-    if tools:
-        first = tools[0]
+    if callables:
+        first = callables[0]
         flags = " ".join(f"--{p.name} ..." for p in first.parameters if p.required)
         tool_call = f"{first.qualname} {flags}".rstrip()
-    text = render.render(
+    return render.render(
         "CLAUDE.md.jinja",
         header=HEADER.format(source=""),
         out=layout.out,
         package=layout.package,
-        count=len(model.tools),
+        count=len(tools),
         namespaces=", ".join(f"`{name}`" for name in top) or "(none)",
         example=example,
         task_call=tasks[0] if tasks else "",
         tool_call=tool_call,
         sources=", ".join(f"`{source}/`" for source in layout.sources),
     )
-    return {"CLAUDE.md": text}

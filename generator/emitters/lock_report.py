@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Severity
+from generator.emitters.providers.schemas import Notes
 from generator.emitters.python_package import Layout
 from generator.ir import Function, Model, Tool, to_json
 
@@ -45,7 +46,9 @@ def sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def emit_report(model: Model, diagnostics: list[Diagnostic]) -> dict[str, str]:
+def emit_report(
+    model: Model, diagnostics: list[Diagnostic], providers: Notes
+) -> dict[str, str]:
     report = {
         "generator": model.generator,
         "tools": [_tool(tool) for tool in model.tools],
@@ -62,6 +65,9 @@ def emit_report(model: Model, diagnostics: list[Diagnostic]) -> dict[str, str]:
         ],
         "overrides": to_json(model.overrides),
         "shadowed": to_json(model.shadowed),
+        # What the provider files left out (with the reason) or changed.
+        "provider_left_out": providers.left_out,
+        "provider_removed": providers.removed,
         "invalid": to_json(model.invalid),
     }
     return {REPORT: dumps(report)}

@@ -1,12 +1,14 @@
 """A skill's own tools: its ``tool-manifest.yaml`` and the scripts in its ``scripts/``
 folder (seed 001). Each script becomes the tool ``<skill>.<script>``, with the provider id
 ``skill-name__script_name`` (lowercase, ``^[a-z0-9-]+__[a-z0-9_]+$``, at most 60
-characters). A script that a manifest entry runs takes that entry's parameters; any other
-takes a free-form list of string arguments.
+characters); a tool of the skill's tool-manifest.yaml gets an id the same way. A script
+that a manifest entry runs takes that entry's parameters; any other takes a free-form
+list of string arguments.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 import re
 from pathlib import Path
@@ -57,25 +59,18 @@ def load(
             report,
             max_bytes,
         )
+    functions = [
+        dataclasses.replace(f, provider_id=tool_id)
+        for f in functions
+        if (tool_id := _tool_id(skill, f.name, f.source, report)) is not None
+    ]
     for script in files:
         if not _is_script(script) or script in used:
             continue
         stem = posixpath.splitext(posixpath.basename(script))[0]
-        where = posixpath.join(folder, script)
-        provider_id = f"{skill.lower().replace('_', '-')}__{stem.lower()}"
-        if len(provider_id) > PROVIDER_ID_LIMIT or not PROVIDER_ID.match(provider_id):
-            reason = (
-                f"is {len(provider_id)} characters; the limit is {PROVIDER_ID_LIMIT}"
-                if len(provider_id) > PROVIDER_ID_LIMIT
-                else "must match ^[a-z0-9-]+__[a-z0-9_]+$"
-            )
-            report.error(
-                where,
-                1,
-                1,
-                "invalid-tool-id",
-                f"skill {skill!r}, script {script!r}: tool id {provider_id!r} {reason}",
-            )
+        where = Position(posixpath.join(folder, script))
+        provider_id = _tool_id(skill, stem, where, report, script)
+        if provider_id is None:
             continue
         functions.append(
             Function(
@@ -90,7 +85,7 @@ def load(
                     "script",
                     {"entry": script, "args_template": ["{args}"], "cwd": folder},
                 ),
-                source=Position(where),
+                source=where,
                 root=root,
                 skill=skill,
                 skill_dir=folder,
@@ -98,6 +93,30 @@ def load(
             )
         )
     return functions
+
+
+def _tool_id(
+    skill: str, name: str, where: Position, report: Report, script: str | None = None
+) -> str | None:
+    """Seed 001's id: the skill's name lowercased with ``-`` for ``_``, ``__``, the tool's
+    name lowercased; it must match ``^[a-z0-9-]+__[a-z0-9_]+$`` and fit 60 characters.
+    """
+    tool_id = f"{skill.lower().replace('_', '-')}__{name.lower()}"
+    if len(tool_id) > PROVIDER_ID_LIMIT:
+        reason = f"is {len(tool_id)} characters; the limit is {PROVIDER_ID_LIMIT}"
+    elif not PROVIDER_ID.match(tool_id):
+        reason = "must match ^[a-z0-9-]+__[a-z0-9_]+$"
+    else:
+        return tool_id
+    what = f"script {script!r}" if script else f"tool {name!r}"
+    report.error(
+        where.path,
+        where.line,
+        where.col,
+        "invalid-tool-id",
+        f"skill {skill!r}, {what}: tool id {tool_id!r} {reason}",
+    )
+    return None
 
 
 def _is_script(name: str) -> bool:

@@ -1,0 +1,1 @@
+"""Provider tool-schema files: one module per provider, sharing the tool schemas below."""

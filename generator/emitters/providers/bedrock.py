@@ -1,0 +1,22 @@
+"""Bedrock Converse ``toolConfig.tools`` entries (providers.md §6): ``toolSpec`` with the
+schema under ``inputSchema.json``; an empty description is left out (Bedrock rejects "").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generator.emitters.providers.schemas import description, input_schema
+from generator.ir import Tool
+
+
+def tools(entries: list[Tool]) -> list[dict[str, Any]]:
+    result = []
+    for tool in entries:
+        spec: dict[str, Any] = {"name": tool.provider_name}
+        text = description(tool)
+        if text:
+            spec["description"] = text
+        spec["inputSchema"] = {"json": input_schema(tool)}
+        result.append({"toolSpec": spec})
+    return result

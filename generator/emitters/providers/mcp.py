@@ -1,0 +1,46 @@
+"""MCP ``tools/list`` entries (providers.md §5): dotted names, ``title``, ``inputSchema``,
+``outputSchema``, and ``annotations`` from what the manifests say: ``read_only`` gives
+``readOnlyHint``, ``dangerous`` gives ``destructiveHint``, an http tool is open-world.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generator.emitters.providers.schemas import (
+    description,
+    gemini_mcp_name,
+    input_schema,
+)
+from generator.ir import Function, Tool
+
+
+def tools(entries: list[Tool]) -> list[dict[str, Any]]:
+    return [_tool(tool) for tool in entries]
+
+
+def _title(tool: Tool) -> str:
+    words = tool.qualname.replace(".", " ").replace("_", " ").split()
+    return " ".join(words)[:1].upper() + " ".join(words)[1:]
+
+
+def _tool(tool: Tool) -> dict[str, Any]:
+    title = _title(tool)
+    item: dict[str, Any] = {"name": gemini_mcp_name(tool), "title": title}
+    text = description(tool)
+    if text:
+        item["description"] = text
+    item["inputSchema"] = input_schema(tool)
+    annotations: dict[str, Any] = {"title": title}
+    d = tool.definition
+    if isinstance(d, Function):
+        if d.output_schema is not None:
+            item["outputSchema"] = dict(d.output_schema)
+        annotations["readOnlyHint"] = bool(d.read_only)
+        if not d.read_only:
+            annotations["destructiveHint"] = d.dangerous
+        annotations["openWorldHint"] = d.executor.type == "http"
+    else:  # a skill or subagent only returns instructions
+        annotations |= {"readOnlyHint": True, "openWorldHint": False}
+    item["annotations"] = annotations
+    return item

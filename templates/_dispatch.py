@@ -1,0 +1,220 @@
+"""``dispatch(provider, tool_call)``: run a tool call exactly as a provider returns it, and
+answer in the shape that provider expects next.
+
+The name is mapped back by table (``_names.py``, written by skillc), never by reversing a
+string. The nulls that strict mode makes a model send for optional arguments become
+omitted arguments. An unknown tool or bad arguments give a result the model can read
+(with ``is_error`` / ``isError`` / ``status: error`` where the provider has one), never an
+exception in the agent loop.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from ._runtime import PACKAGE
+
+PROVIDERS = (
+    "anthropic",
+    "openai-chat",
+    "openai-responses",
+    "gemini",
+    "mcp",
+    "bedrock",
+)
+
+
+class Call(NamedTuple):
+    """A provider's tool call, read: its id, the provider's tool name, the arguments
+    (or why they could not be read)."""
+
+    id: str
+    name: str
+    arguments: dict[str, Any]
+    problem: str | None = None
+
+
+def dispatch(provider: str, tool_call: Any) -> dict[str, Any]:
+    """Run ``tool_call`` (a dict, or an SDK object with the same fields) and return the
+    provider's result message or block for it."""
+    if provider not in PROVIDERS:
+        raise ValueError(
+            f"unknown provider {provider!r}; one of {', '.join(PROVIDERS)}"
+        )
+    call = read_call(provider, tool_call)
+    ok, text, data = _run(provider, call)
+    return _answer(provider, call, ok, text, data)
+
+
+def read_call(provider: str, tool_call: Any) -> Call:
+    item = _plain(tool_call)
+    if provider == "anthropic":
+        return _call(item.get("id"), item.get("name"), item.get("input"))
+    if provider == "openai-chat":
+        function = _plain(item.get("function") or {})
+        return _call(item.get("id"), function.get("name"), function.get("arguments"))
+    if provider == "openai-responses":
+        return _call(item.get("call_id"), item.get("name"), item.get("arguments"))
+    if provider == "gemini":
+        inner = _plain(item.get("functionCall") or item.get("function_call") or item)
+        return _call(inner.get("id"), inner.get("name"), inner.get("args"))
+    if provider == "mcp":
+        params = _plain(item.get("params") or item)
+        return _call("", params.get("name"), params.get("arguments"))
+    inner = _plain(item.get("toolUse") or item)
+    return _call(inner.get("toolUseId"), inner.get("name"), inner.get("input"))
+
+
+def _call(ident: Any, name: Any, arguments: Any) -> Call:
+    if isinstance(arguments, str):  # OpenAI sends a JSON string
+        try:
+            arguments = json.loads(arguments) if arguments.strip() else {}
+        except ValueError as exc:
+            return Call(
+                str(ident or ""), str(name or ""), {}, f"arguments are not JSON: {exc}"
+            )
+    if arguments is None:
+        arguments = {}
+    if not isinstance(arguments, Mapping):
+        return Call(
+            str(ident or ""), str(name or ""), {}, "arguments must be a JSON object"
+        )
+    return Call(str(ident or ""), str(name or ""), _plain(arguments))
+
+
+def _run(provider: str, call: Call) -> tuple[bool, str, Any]:
+    if call.problem is not None:
+        return False, call.problem, None
+    tool = find(provider, call.name)
+    if tool is None:
+        return False, f"unknown tool {call.name!r}", None
+    from ._tasks import Invocation
+
+    spec = tool.spec
+    if hasattr(spec, "input_schema"):  # a callable tool
+        arguments = without_nulls(spec.input_schema, call.arguments)
+        result = tool.call_raw(arguments)
+        if not result.ok:
+            assert result.error is not None
+            return False, f"{result.error.code}: {result.error.message}", None
+        data = result.data
+        return (
+            True,
+            data if isinstance(data, str) else json.dumps(data, default=str),
+            data,
+        )
+    named = {k: v for k, v in call.arguments.items() if v is not None}
+    try:
+        outcome = (
+            tool(**named) if spec.kind == "skill" else tool(named.get("prompt", ""))
+        )
+    except TypeError as exc:
+        return False, f"invalid arguments: {exc}", None
+    if isinstance(outcome, Invocation):
+        return True, outcome.instructions, None
+    return (
+        True,
+        outcome if isinstance(outcome, str) else json.dumps(outcome, default=str),
+        outcome,
+    )
+
+
+def find(provider: str, name: str) -> Any:
+    """The tool a provider's name stands for, or None."""
+    from ._names import NAMES
+
+    column = 1 if provider in ("gemini", "mcp") else 0
+    for entry in NAMES:
+        parts = entry.split("\t")
+        if parts[column] == name:
+            namespace, _, attribute = parts[2].rpartition(".")
+            module = importlib.import_module(f"{PACKAGE}.{namespace}")
+            return getattr(module, attribute)
+    return None
+
+
+def without_nulls(schema: Mapping[str, Any], value: Any) -> Any:
+    """Drop the nulls strict mode forces for optional properties, wherever the original
+    schema does not allow null itself."""
+    if isinstance(value, Mapping):
+        properties = schema.get("properties") or {}
+        result = {}
+        for key, item in value.items():
+            sub = properties.get(key) or {}
+            if item is None and not _allows_null(sub):
+                continue
+            result[key] = without_nulls(sub, item)
+        return result
+    if isinstance(value, list) and isinstance(schema.get("items"), Mapping):
+        return [without_nulls(schema["items"], item) for item in value]
+    return value
+
+
+def _allows_null(schema: Mapping[str, Any]) -> bool:
+    kinds = schema.get("type")
+    if kinds == "null" or (isinstance(kinds, list) and "null" in kinds):
+        return True
+    if None in (schema.get("enum") or ()):
+        return True
+    return any(_allows_null(sub) for sub in schema.get("anyOf") or ())
+
+
+def _answer(
+    provider: str, call: Call, ok: bool, text: str, data: Any
+) -> dict[str, Any]:
+    if provider == "anthropic":
+        return {
+            "type": "tool_result",
+            "tool_use_id": call.id,
+            "content": text,
+            "is_error": not ok,
+        }
+    if provider == "openai-chat":
+        content = text if ok else f"error: {text}"
+        return {"role": "tool", "tool_call_id": call.id, "content": content}
+    if provider == "openai-responses":
+        output = text if ok else f"error: {text}"
+        return {"type": "function_call_output", "call_id": call.id, "output": output}
+    if provider == "gemini":
+        response = {"result": _json_value(data, text)} if ok else {"error": text}
+        answer: dict[str, Any] = {"name": call.name, "response": response}
+        if call.id:
+            answer = {"id": call.id, **answer}
+        return {"functionResponse": answer}
+    if provider == "mcp":
+        result: dict[str, Any] = {
+            "content": [{"type": "text", "text": text}],
+            "isError": not ok,
+        }
+        if ok and isinstance(data, Mapping):
+            result["structuredContent"] = dict(data)
+        return result
+    blocks = [{"json": data}] if ok and isinstance(data, Mapping) else [{"text": text}]
+    return {
+        "toolResult": {
+            "toolUseId": call.id,
+            "content": blocks,
+            "status": "success" if ok else "error",
+        }
+    }
+
+
+def _json_value(data: Any, text: str) -> Any:
+    try:
+        json.dumps(data)
+    except (TypeError, ValueError):
+        return text
+    return text if data is None else data
+
+
+def _plain(value: Any) -> Any:
+    """SDK objects (pydantic models) as plain dicts; dicts as they are."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    dump = getattr(value, "model_dump", None)
+    if callable(dump):
+        return dump(by_alias=False, exclude_none=True)
+    return value
