@@ -240,7 +240,7 @@ def emit(
     renders: dict[str, str] = {}
     files = python_package.emit(model, layout, memo.renders, renders, report)
     memo.renders = renders
-    files |= agent_docs.emit(model, layout, config.profiles)
+    files |= agent_docs.emit(model, layout, config.profiles, config.conflicts)
     provider_outputs, notes = provider_files.emit(model, config, report)
     files |= provider_outputs
     files |= lock_report.emit_report(model, report.items, notes)

@@ -358,9 +358,9 @@ always-loaded = ["file.read"]
 provider = "codex"
 
 [[tool.skillc.conflicts]]
-tools = ["file.read", "Read"]
+tools = ["file.tail", "Read"]
 kind = "equivalent"
-hint = "Claude Code's Read does the same"
+hint = "read the file and keep its last lines"
 """,
     )
     assert status == 0, err
@@ -394,6 +394,11 @@ hint = "Claude Code's Read does the same"
     # categories are left out (file.tail, which has no category, stays).
     terminal = (providers / "terminal" / "AGENTS.md").read_text()
     claude = (project / "out" / "CLAUDE.md").read_text()
+    assert (
+        "- `file.tail` does what your `Read` does: read the file and keep its last lines."
+        in claude
+    )
+    assert "does what your" not in terminal  # Codex has no native Read
     for doc in (terminal, claude):
         assert "`batch`" not in doc and "19 tools" not in doc
         assert "11 tools in the namespaces `db`, `file`, `orchestrator`" in doc

@@ -3,8 +3,10 @@ Code, Codex) at the tools their profile shows them, as shell commands."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from generator import render
-from generator.config import Profile
+from generator.config import Conflict, Profile
 from generator.emitters import profiles
 from generator.emitters.python_package import HEADER, Layout
 from generator.ir import Kind, Model, Tool
@@ -12,23 +14,53 @@ from generator.ir import Kind, Model, Tool
 DOCS = {"claude_code": "CLAUDE.md", "codex": "AGENTS.md"}
 
 
+@dataclass(frozen=True, slots=True)
+class Equivalent:
+    ours: str
+    native: str
+    hint: str
+
+
 def emit(
-    model: Model, layout: Layout, configured: tuple[Profile, ...]
+    model: Model,
+    layout: Layout,
+    configured: tuple[Profile, ...],
+    conflicts: tuple[Conflict, ...],
 ) -> dict[str, str]:
     files = {}
     for name, file in DOCS.items():
         profile = next(
             (p for p in configured if p.name == name), profiles.BUILTIN[name]
         )
-        files[file] = _doc(model, layout, profiles.visible(model.tools, profile))
+        files[file] = _doc(model, layout, profile, conflicts)
     for profile in configured:
         if profiles.is_cli(profile) and profile.name not in DOCS:
             path = f"providers/{profile.name}/{DOCS[profile.provider]}"
-            files[path] = _doc(model, layout, profiles.visible(model.tools, profile))
+            files[path] = _doc(model, layout, profile, conflicts)
     return files
 
 
-def _doc(model: Model, layout: Layout, tools: list[Tool]) -> str:
+def _equivalents(
+    tools: list[Tool], profile: Profile, conflicts: tuple[Conflict, ...]
+) -> list[Equivalent]:
+    """Declared equivalents between a tool this agent sees and one of its native tools:
+    the agent is told, with the resolution hint."""
+    shown = {tool.qualname for tool in tools}
+    native = profiles.NATIVE.get(profile.provider, frozenset())
+    result = []
+    for conflict in conflicts:
+        if conflict.kind != "equivalent":
+            continue
+        for ours, theirs in (conflict.tools, conflict.tools[::-1]):
+            if ours in shown and theirs in native:
+                result.append(Equivalent(ours, theirs, conflict.hint))
+    return result
+
+
+def _doc(
+    model: Model, layout: Layout, profile: Profile, conflicts: tuple[Conflict, ...]
+) -> str:
+    tools = profiles.visible(model.tools, profile)
     top = sorted({t.namespace[0] for t in tools})
     tasks = [t.qualname for t in tools if t.definition.kind is not Kind.TOOL]
     callables = [t for t in tools if t.definition.kind is Kind.TOOL]
@@ -49,4 +81,5 @@ def _doc(model: Model, layout: Layout, tools: list[Tool]) -> str:
         task_call=tasks[0] if tasks else "",
         tool_call=tool_call,
         sources=", ".join(f"`{source}/`" for source in layout.sources),
+        equivalents=_equivalents(tools, profile, conflicts),
     )
