@@ -19,7 +19,16 @@ from generator import __version__, discover
 from generator.cache import Memo, content_key
 from generator.config import Config
 from generator.diagnostics import Report, Severity
-from generator.emitters import agent_docs, lock_report, provider_files, python_package
+from generator import tokens
+from generator.emitters import (
+    agent_docs,
+    ai_tools,
+    budgets,
+    lock_report,
+    provider_files,
+    python_package,
+    search_index,
+)
 from generator.ir import Definition, Function, Invalid, Kind, Model, SourceFile
 from generator.loaders import ai_tool, skill_tools, tool_manifest, tools_file
 from generator.loaders.agent import load_agent
@@ -238,12 +247,26 @@ def emit(
         max_output_bytes=config.max_output_bytes,
     )
     renders: dict[str, str] = {}
-    files = python_package.emit(model, layout, memo.renders, renders, report)
-    memo.renders = renders
+    # What each tool's outputs depend on: unchanged tools reuse the last build's work.
+    keys = {t.qualname: python_package.render_key(t, layout) for t in model.tools}
+    files = python_package.emit(model, layout, keys, memo.renders, renders, report)
     files |= agent_docs.emit(model, layout, config.profiles, config.conflicts)
-    provider_outputs, notes = provider_files.emit(model, config, report)
+    files |= search_index.emit(model, keys, memo.renders, renders)
+    files |= ai_tools.emit(model, model.generator)
+    provider_outputs, notes = provider_files.emit(
+        model, config, report, keys, memo.renders, renders
+    )
     files |= provider_outputs
-    files |= lock_report.emit_report(model, report.items, notes)
+    budget = budgets.measure(
+        model,
+        files,
+        tokens.counter(config.token_counter),
+        config.token_counter,
+        report,
+        (keys, memo.renders, renders),
+    )
+    memo.renders = renders
+    files |= lock_report.emit_report(model, report.items, notes, budget)
     digests = {path: lock_report.sha256(text) for path, text in files.items()}
     lock = lock_report.emit_lock(model, layout, config.as_json(), digests)
     files |= lock

@@ -49,6 +49,18 @@ def _parser() -> argparse.ArgumentParser:
         help="the project folder (default: found from here)",
     )
     commands = parser.add_subparsers(dest="command", required=True)
+    find_cmd = commands.add_parser(
+        "find", help="rank the built tools by how well they fit a purpose"
+    )
+    find_cmd.add_argument("purpose", nargs="+", help="what you want to do, in words")
+    find_cmd.add_argument("-k", type=int, default=5, help="how many (default: 5)")
+    budget_cmd = commands.add_parser(
+        "budget", help="print the token budget table of the last build"
+    )
+    for command in (find_cmd, budget_cmd):
+        command.add_argument(
+            "-C", "--project", metavar="DIR", help="the project folder"
+        )
     build_cmd = commands.add_parser("build", help="write the output folder")
     validate_cmd = commands.add_parser(
         "validate", help="print diagnostics only; write nothing"
@@ -109,6 +121,10 @@ def _parser() -> argparse.ArgumentParser:
 
 def _run(args: argparse.Namespace) -> int:
     cfg = _config(args)
+    if args.command == "find":
+        return _find(cfg, " ".join(args.purpose), args.k)
+    if args.command == "budget":
+        return _budget(cfg)
     project = cfg.root.resolve()
     building = args.command == "build"
     walk = Report(strict=cfg.strict)
@@ -163,11 +179,55 @@ def _config(args: argparse.Namespace) -> config.Config:
     root = Path(chosen).resolve() if chosen else config.find_root(Path.cwd().resolve())
     return config.load(
         root,
-        sources=args.source,
-        out=args.out,
-        package=args.package,
-        strict=args.strict,
+        sources=getattr(args, "source", None),
+        out=getattr(args, "out", None),
+        package=getattr(args, "package", None),
+        strict=getattr(args, "strict", None),
     )
+
+
+def _built(cfg: config.Config, name: str) -> Path:
+    path = cfg.out_dir / name
+    if not path.is_file():
+        raise config.ConfigError(f"{cfg.out}/ has no {name}; run skillc build first")
+    return path
+
+
+def _find(cfg: config.Config, purpose: str, k: int) -> int:
+    """``find_tool`` of the built package, from the command line."""
+    import importlib.util
+
+    _built(cfg, "_search_index.py")
+    spec = importlib.util.spec_from_file_location(
+        cfg.package,
+        cfg.out_dir / "__init__.py",
+        submodule_search_locations=[str(cfg.out_dir)],
+    )
+    assert spec is not None and spec.loader is not None
+    package = importlib.util.module_from_spec(spec)
+    sys.modules[cfg.package] = package
+    spec.loader.exec_module(package)
+    for match in package.find_tool(purpose, k):
+        print(f"{match.relevance:5.3f}  {match.name}  ({match.reason})")
+    return 0
+
+
+def _budget(cfg: config.Config) -> int:
+    """The token budgets the last build recorded in report.json, as a table."""
+    budgets = json.loads(_built(cfg, "report.json").read_text(encoding="utf-8"))[
+        "budgets"
+    ]
+    rows = [(t["name"], str(t["level1"]), str(t["level2"])) for t in budgets["tools"]]
+    names = [name for name, _, _ in rows] + list(budgets["providers"])
+    width = max(len(name) for name in ["provider file", *names])
+    print(f"{'tool':<{width}}  {'level 1':>8}  {'level 2':>8}")
+    for name, one, two in rows:
+        print(f"{name:<{width}}  {one:>8}  {two:>8}")
+    print(f"\n{'provider file':<{width}}  {'tokens':>8}")
+    for path, count in budgets["providers"].items():
+        print(f"{path:<{width}}  {count:>8}")
+    print(f"\ntokens counted with {budgets['counter']}")
+    return 0
 
 
 def _unchanged(store: cache.Cache, key: str, out_dir: Path) -> bool:

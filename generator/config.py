@@ -38,7 +38,9 @@ _KEYS = {
     "always-loaded",
     "profiles",
     "conflicts",
+    "token-counter",
 }
+TOKEN_COUNTERS = ("estimate", "o200k_base")
 PROVIDERS = (
     "anthropic",
     "openai",
@@ -110,6 +112,7 @@ class Config:
     always_loaded: tuple[str, ...] = ()
     profiles: tuple[Profile, ...] = ()
     conflicts: tuple[Conflict, ...] = ()
+    token_counter: str = "estimate"
 
     @property
     def out_dir(self) -> Path:
@@ -151,6 +154,7 @@ class Config:
                 {"tools": list(c.tools), "kind": c.kind, "hint": c.hint}
                 for c in self.conflicts
             ],
+            "token-counter": self.token_counter,
         }
 
 
@@ -233,7 +237,15 @@ def load(
         ),
         profiles=_profiles(table.get("profiles", {})),
         conflicts=_conflicts(table.get("conflicts", [])),
+        token_counter=_choice(table, "token-counter", TOKEN_COUNTERS),
     )
+
+
+def _choice(table: dict[str, Any], key: str, choices: tuple[str, ...]) -> str:
+    value = table.get(key, choices[0])
+    if value not in choices:
+        raise ConfigError(f"[tool.skillc] {key} must be one of {', '.join(choices)}")
+    return str(value)
 
 
 def _profiles(value: Any) -> tuple[Profile, ...]:

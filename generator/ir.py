@@ -97,6 +97,9 @@ class Function:
     skill: str | None = None  # the skill it belongs to
     skill_dir: str | None = None  # its working directory, repo-relative
     provider_id: str | None = None  # a skill script's id, ``skill-name__script``
+    # An ai-tool.yaml command's tool: {"name", "version", "description", "homepage",
+    # "install"}, for the ai-tools.json aggregate.
+    cli_tool: Mapping[str, Any] | None = None
     kind: Kind = Kind.TOOL
     digest: str = ""
 

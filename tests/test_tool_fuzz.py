@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import importlib
 import io
-import json
 import sys
 from pathlib import Path
 from typing import Any

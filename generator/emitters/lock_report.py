@@ -47,7 +47,10 @@ def sha256(text: str) -> str:
 
 
 def emit_report(
-    model: Model, diagnostics: list[Diagnostic], providers: Notes
+    model: Model,
+    diagnostics: list[Diagnostic],
+    providers: Notes,
+    budgets: dict[str, Any],
 ) -> dict[str, str]:
     report = {
         "generator": model.generator,
@@ -68,6 +71,8 @@ def emit_report(
         # What the provider files left out (with the reason) or changed.
         "provider_left_out": providers.left_out,
         "provider_removed": providers.removed,
+        # Tokens of each tool's Level 1 entry and Level 2 spec, and of each provider file.
+        "budgets": budgets,
         "invalid": to_json(model.invalid),
     }
     return {REPORT: dumps(report)}

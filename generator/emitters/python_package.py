@@ -26,6 +26,7 @@ RUNTIME = (
     "_executors.py",
     "_validate.py",
     "_dispatch.py",
+    "_search.py",
     "_cli.py",
 )
 
@@ -49,12 +50,14 @@ class Layout:
 def emit(
     model: Model,
     layout: Layout,
+    keys: dict[str, str],
     previous: dict[str, str],
     renders: dict[str, str],
     report: Report,
 ) -> dict[str, str]:
-    """The package's files. A tool module whose part of the model is unchanged is taken
-    from ``previous`` (the last build's renders); every render lands in ``renders``."""
+    """The package's files. A tool module whose part of the model is unchanged (by its
+    render key in ``keys``) is taken from ``previous``, the last build's renders; every
+    render lands in ``renders``."""
     aliases = _aliases(model)
     files: dict[str, str] = {
         **{
@@ -99,7 +102,7 @@ def emit(
         )
     for tool in model.tools:
         path = _module_dir(tool.namespace) + f"_{tool.py_name}.py"
-        key = _render_key(tool, layout)
+        key = keys[tool.qualname]
         text = previous.get(key) or _tool_module(tool, layout, report)
         if text:
             renders[key] = files[path] = text
@@ -153,7 +156,7 @@ def _from_package(layout: Layout, path: str) -> str:
     return posixpath.relpath(posixpath.normpath(path), layout.out)
 
 
-def _render_key(tool: Tool, layout: Layout) -> str:
+def render_key(tool: Tool, layout: Layout) -> str:
     """What a tool module depends on: its definition (by the digest of its inputs, when
     the pipeline set one), its names and the layout."""
     if not tool.definition.digest:

@@ -99,6 +99,7 @@ def load(
                 notes=tuple(notes),
                 triggers=manifest.strings(command.get("triggers")),
                 dangerous=bool(command.get("dangerous", False)),
+                cli_tool={**tool, "install": data.get("install") or {}},
             )
         )
     return str(tool.get("description") or ""), functions

@@ -1,5 +1,5 @@
 """Anthropic Messages API ``tools`` entries (providers.md §2): plain, strict, and deferred
-behind the tool search tool."""
+behind the tool search tool. One function per file, one tool at a time."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ TOOL_SEARCH = {
 }
 
 
-def entry(tool: Tool, schema: dict[str, Any]) -> dict[str, Any]:
+def _entry(tool: Tool, schema: dict[str, Any]) -> dict[str, Any]:
     result: dict[str, Any] = {"name": tool.provider_name}
     text = description(tool)
     if text:
@@ -25,33 +25,25 @@ def entry(tool: Tool, schema: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def plain(tools: list[Tool]) -> list[dict[str, Any]]:
-    return [entry(tool, input_schema(tool)) for tool in tools]
+def plain(tool: Tool, notes: Notes, file: str, always: bool) -> dict[str, Any] | None:
+    return _entry(tool, input_schema(tool))
 
 
-def strict(tools: list[Tool], notes: Notes, file: str) -> list[dict[str, Any]]:
-    entries = []
-    for tool in tools:
-        try:
-            schema = make_strict(
-                input_schema(tool),
-                "anthropic",
-                notes.remover(file, tool),
-            )
-        except NotStrict as exc:
-            notes.leave_out(file, tool, str(exc))
-            continue
-        entries.append({**entry(tool, schema), "strict": True})
-    return entries
+def strict(tool: Tool, notes: Notes, file: str, always: bool) -> dict[str, Any] | None:
+    try:
+        schema = make_strict(input_schema(tool), "anthropic", notes.remover(file, tool))
+    except NotStrict as exc:
+        notes.leave_out(file, tool, str(exc))
+        return None
+    return {**_entry(tool, schema), "strict": True}
 
 
-def deferred(tools: list[Tool], always_loaded: frozenset[str]) -> list[dict[str, Any]]:
-    """Every tool deferred (``defer_loading``) but the always-loaded ones; the search
-    tool first and never deferred."""
-    entries: list[dict[str, Any]] = [dict(TOOL_SEARCH)]
-    for tool in tools:
-        item = entry(tool, input_schema(tool))
-        if tool.qualname not in always_loaded:
-            item["defer_loading"] = True
-        entries.append(item)
-    return entries
+def deferred(
+    tool: Tool, notes: Notes, file: str, always: bool
+) -> dict[str, Any] | None:
+    """Deferred (``defer_loading``) unless always loaded; the search tool, first in the
+    file, never is."""
+    item = _entry(tool, input_schema(tool))
+    if not always:
+        item["defer_loading"] = True
+    return item

@@ -6,17 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.emitters.providers.schemas import description, input_schema
+from generator.emitters.providers.schemas import Notes, description, input_schema
 from generator.ir import Tool
 
 
-def tools(entries: list[Tool]) -> list[dict[str, Any]]:
-    result = []
-    for tool in entries:
-        spec: dict[str, Any] = {"name": tool.provider_name}
-        text = description(tool)
-        if text:
-            spec["description"] = text
-        spec["inputSchema"] = {"json": input_schema(tool)}
-        result.append({"toolSpec": spec})
-    return result
+def entry(tool: Tool, notes: Notes, file: str, always: bool) -> dict[str, Any] | None:
+    spec: dict[str, Any] = {"name": tool.provider_name}
+    text = description(tool)
+    if text:
+        spec["description"] = text
+    spec["inputSchema"] = {"json": input_schema(tool)}
+    return {"toolSpec": spec}

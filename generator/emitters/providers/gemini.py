@@ -43,21 +43,18 @@ SUBSET = frozenset(
 )
 
 
-def declarations(tools: list[Tool], notes: Notes, file: str) -> list[dict[str, Any]]:
-    """One ``tools`` entry holding every function declaration."""
-    functions = []
-    for tool in tools:
-        item: dict[str, Any] = {"name": gemini_mcp_name(tool)}
-        text = description(tool)
-        if text:
-            item["description"] = text
-        item["parametersJsonSchema"] = _convert(
-            input_schema(tool),
-            "",
-            notes.remover(file, tool),
-        )
-        functions.append(item)
-    return [{"functionDeclarations": functions}] if functions else []
+def declaration(
+    tool: Tool, notes: Notes, file: str, always: bool
+) -> dict[str, Any] | None:
+    """One function declaration; the file holds them all in one ``tools`` entry."""
+    item: dict[str, Any] = {"name": gemini_mcp_name(tool)}
+    text = description(tool)
+    if text:
+        item["description"] = text
+    item["parametersJsonSchema"] = _convert(
+        input_schema(tool), "", notes.remover(file, tool)
+    )
+    return item
 
 
 def _convert(schema: Any, path: str, removed: Any) -> Any:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from generator.emitters.providers.schemas import (
+    Notes,
     description,
     gemini_mcp_name,
     input_schema,
@@ -15,16 +16,12 @@ from generator.emitters.providers.schemas import (
 from generator.ir import Function, Tool
 
 
-def tools(entries: list[Tool]) -> list[dict[str, Any]]:
-    return [_tool(tool) for tool in entries]
-
-
 def _title(tool: Tool) -> str:
     words = tool.qualname.replace(".", " ").replace("_", " ").split()
     return " ".join(words)[:1].upper() + " ".join(words)[1:]
 
 
-def _tool(tool: Tool) -> dict[str, Any]:
+def entry(tool: Tool, notes: Notes, file: str, always: bool) -> dict[str, Any] | None:
     title = _title(tool)
     item: dict[str, Any] = {"name": gemini_mcp_name(tool), "title": title}
     text = description(tool)

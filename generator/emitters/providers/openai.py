@@ -17,8 +17,15 @@ from generator.ir import Tool
 
 
 def _function(
-    tool: Tool, schema: dict[str, Any], strict: bool, notes: Notes, file: str
-) -> dict[str, Any]:
+    tool: Tool, strict: bool, notes: Notes, file: str
+) -> dict[str, Any] | None:
+    schema = input_schema(tool)
+    if strict:
+        try:
+            schema = make_strict(schema, "openai", notes.remover(file, tool))
+        except NotStrict as exc:
+            notes.leave_out(file, tool, str(exc))
+            return None
     text = description(tool)
     if len(text) > len(capped(text)):
         notes.remove(
@@ -32,39 +39,27 @@ def _function(
     return result
 
 
-def _schemas(
-    tools: list[Tool], strict: bool, notes: Notes, file: str
-) -> list[tuple[Tool, dict[str, Any]]]:
-    result = []
-    for tool in tools:
-        schema = input_schema(tool)
-        if strict:
-            try:
-                schema = make_strict(
-                    schema,
-                    "openai",
-                    notes.remover(file, tool),
-                )
-            except NotStrict as exc:
-                notes.leave_out(file, tool, str(exc))
-                continue
-        result.append((tool, schema))
-    return result
+def chat(tool: Tool, notes: Notes, file: str, always: bool) -> dict[str, Any] | None:
+    function = _function(tool, False, notes, file)
+    return None if function is None else {"type": "function", "function": function}
 
 
-def chat(
-    tools: list[Tool], strict: bool, notes: Notes, file: str
-) -> list[dict[str, Any]]:
-    return [
-        {"type": "function", "function": _function(tool, schema, strict, notes, file)}
-        for tool, schema in _schemas(tools, strict, notes, file)
-    ]
+def chat_strict(
+    tool: Tool, notes: Notes, file: str, always: bool
+) -> dict[str, Any] | None:
+    function = _function(tool, True, notes, file)
+    return None if function is None else {"type": "function", "function": function}
 
 
 def responses(
-    tools: list[Tool], strict: bool, notes: Notes, file: str
-) -> list[dict[str, Any]]:
-    return [
-        {"type": "function", **_function(tool, schema, strict, notes, file)}
-        for tool, schema in _schemas(tools, strict, notes, file)
-    ]
+    tool: Tool, notes: Notes, file: str, always: bool
+) -> dict[str, Any] | None:
+    function = _function(tool, False, notes, file)
+    return None if function is None else {"type": "function", **function}
+
+
+def responses_strict(
+    tool: Tool, notes: Notes, file: str, always: bool
+) -> dict[str, Any] | None:
+    function = _function(tool, True, notes, file)
+    return None if function is None else {"type": "function", **function}

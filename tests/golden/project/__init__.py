@@ -23,6 +23,8 @@ from ._runtime import (
 if TYPE_CHECKING:
     from ._tasks import Invocation, TaskSpec, TaskTool
     from ._dispatch import dispatch as dispatch
+    from ._search import Match
+    from ._search import find as find_tool
     from ._tools import CallableTool, ToolError, ToolResult, ToolSpec
     from . import code_reviewer as code_reviewer
     from . import task as task
@@ -40,6 +42,7 @@ __all__ = [
     "ToolResult",
     "ToolSpec",
     "dispatch",
+    "find_tool",
     "help",
     "list",
     "code_reviewer",
@@ -81,6 +84,10 @@ if not TYPE_CHECKING:
             from ._dispatch import dispatch
 
             return dispatch
+        if name == "find_tool":
+            from ._search import find
+
+            return find
         return lazy_attribute(__name__, name, (), _CHILDREN, globals(), _ALIASES)
 
     def __dir__() -> object:

@@ -23,6 +23,8 @@ from ._runtime import (
 if TYPE_CHECKING:
     from ._tasks import Invocation, TaskSpec, TaskTool
     from ._dispatch import dispatch as dispatch
+    from ._search import Match
+    from ._search import find as find_tool
     from ._tools import CallableTool, ToolError, ToolResult, ToolSpec
     from . import batch as batch
     from . import db as db
@@ -52,6 +54,7 @@ __all__ = [
     "ToolResult",
     "ToolSpec",
     "dispatch",
+    "find_tool",
     "help",
     "list",
     "batch",
@@ -118,6 +121,10 @@ if not TYPE_CHECKING:
             from ._dispatch import dispatch
 
             return dispatch
+        if name == "find_tool":
+            from ._search import find
+
+            return find
         return lazy_attribute(__name__, name, (), _CHILDREN, globals(), _ALIASES)
 
     def __dir__() -> object:

