@@ -21,6 +21,7 @@ from generator.ir import Model, Tool
 
 FOLDER = "providers/"
 KEEPS_DOTS = ("gemini", "mcp")
+SEPARATOR = "\x1e"  # JSON text holds control characters only as \u escapes
 NAME_PROVIDERS = ("anthropic", "bedrock", "gemini", "mcp", "openai")
 Entry = Callable[[Tool, Notes, str, bool], dict[str, Any] | None]
 # Each file's entry for one tool (None: left out of that file).
@@ -101,7 +102,8 @@ def emit(
 
 
 class _Writer:
-    """Provider files, one JSON line per tool, each line memoised by its tool's key."""
+    """Provider files, one JSON line per tool. A tool's lines for every file are memoised
+    together under its key (one memo entry per tool keeps the build cache small)."""
 
     def __init__(
         self,
@@ -114,6 +116,7 @@ class _Writer:
         self.keys = keys
         self.previous = previous
         self.renders = renders
+        self.lines: dict[tuple[str, bool], dict[str, str]] = {}
 
     def files(
         self,
@@ -132,29 +135,43 @@ class _Writer:
         return result
 
     def line(self, path: str, name: str, tool: Tool, always: bool) -> str:
-        """The tool's JSON line in file ``name`` ("" when left out). The memo holds the
-        line itself, or (when the entry has notes) JSON prefixed by a NUL."""
-        key = f"{self.keys[tool.qualname]}|provider|{name}|{always:d}"
-        cached = self.previous.get(key)
-        if cached is None:
-            scratch = Notes()
-            entry = ENTRIES[name](tool, scratch, "", always)
-            line = "" if entry is None else _ENCODER.encode(entry)
-            cached = line
-            if scratch.left_out or scratch.removed:
-                notes = {
-                    "line": line,
-                    "left_out": scratch.left_out,
-                    "removed": scratch.removed,
-                }
-                cached = "\0" + json.dumps(notes)
-        self.renders[key] = cached
+        """The tool's JSON line in file ``name`` ("" when left out)."""
+        cached = self._entries(tool, always)[name]
         if not cached.startswith("\0"):
             return cached
         memo = json.loads(cached[1:])
         self.notes.left_out += [{**note, "file": path} for note in memo["left_out"]]
         self.notes.removed += [{**note, "file": path} for note in memo["removed"]]
         return str(memo["line"])
+
+    def _entries(self, tool: Tool, always: bool) -> dict[str, str]:
+        """Each file's memo for one tool: its line ("" when left out) or, when the entry
+        has notes, a NUL and a JSON object holding line and notes; joined in ENTRIES
+        order by a separator JSON never leaves raw in its text."""
+        found = self.lines.get((tool.qualname, always))
+        if found is not None:
+            return found
+        key = f"{self.keys[tool.qualname]}|providers|{always:d}"
+        cached = self.previous.get(key)
+        if cached is None:
+            values = []
+            for name, build in ENTRIES.items():
+                scratch = Notes()
+                entry = build(tool, scratch, "", always)
+                line = "" if entry is None else _ENCODER.encode(entry)
+                if scratch.left_out or scratch.removed:
+                    notes = {
+                        "line": line,
+                        "left_out": scratch.left_out,
+                        "removed": scratch.removed,
+                    }
+                    line = "\0" + json.dumps(notes)
+                values.append(line)
+            cached = SEPARATOR.join(values)
+        self.renders[key] = cached
+        found = dict(zip(ENTRIES, cached.split(SEPARATOR)))
+        self.lines[(tool.qualname, always)] = found
+        return found
 
 
 def _wrap(name: str, lines: list[str]) -> str:
