@@ -44,7 +44,7 @@ def tests(session: nox.Session) -> None:
 @nox.session
 def lint(session: nox.Session) -> None:
     """black --check, and mypy --strict on the generator and on generated/."""
-    session.install(".[test]", *TEST_TOOLS)
+    session.install(".[test,tokens]", *TEST_TOOLS)
     session.run(
         "black", "--check", "generator", "templates", "tests", "noxfile.py", "generated"
     )
