@@ -30,7 +30,6 @@ from generator.emitters import (
     search_index,
 )
 from generator.ir import Definition, Function, Invalid, Kind, Model, SourceFile
-from generator.loaders import ai_tool, skill_tools, tool_manifest, tools_file
 from generator.loaders.agent import load_agent
 from generator.loaders.plugin import Plugin, load_plugin
 from generator.loaders.skill import load_skill
@@ -78,8 +77,8 @@ def compile_model(
             if summary and tools:
                 summaries.setdefault(".".join(tools[0].path[:-1]), summary)
             continue
-        if item.kind is Kind.SKILL and skill_tools.has_tools(item.files):
-            manifest_path = item.path.parent / tool_manifest.FILE
+        if item.kind is Kind.SKILL and discover.has_tools(item.files):
+            manifest_path = item.path.parent / discover.TOOL_MANIFEST
             _, tools = _memo_load(
                 memo,
                 loads,
@@ -174,6 +173,9 @@ def _manifest_loader(
 ) -> Callable[[Report], Loaded]:
     rel = discover.relative(item.path, project)
 
+    # Imported here: a project without manifests never loads them.
+    from generator.loaders import ai_tool, tool_manifest, tools_file
+
     def load(report: Report) -> Loaded:
         if item.manifest == "tools":
             return tools_file.load(
@@ -199,6 +201,8 @@ def _manifest_loader(
 def _skill_tools_loader(
     item: discover.Found, project: Path, config: Config
 ) -> Callable[[Report], Loaded]:
+    from generator.loaders import skill_tools
+
     def load(report: Report) -> Loaded:
         return "", skill_tools.load(
             item.path,
@@ -216,7 +220,9 @@ def _skill_tools_loader(
 @functools.cache
 def _builtin(name: str) -> Loaded:
     """A built-in namespace, from the manifest shipped inside skillc."""
-    path = Path(__file__).parent / "builtins" / f"{name}{tools_file.SUFFIX}"
+    from generator.loaders import tools_file
+
+    path = Path(__file__).parent / "builtins" / f"{name}{discover.TOOLS_SUFFIX}"
     scratch = Report()
     loaded = tools_file.load(
         path,

@@ -31,6 +31,8 @@ PLUGIN_MANIFEST = os.path.join(".claude-plugin", "plugin.json")
 TOOL_MANIFEST = "tool-manifest.yaml"
 AI_TOOL = "ai-tool.yaml"
 TOOLS_SUFFIX = ".tools.yaml"
+SCRIPTS = "scripts/"
+SCRIPT_SUFFIXES = (".py", ".sh", ".bash", ".js", ".mjs")
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +204,20 @@ class _Walker:
 
     def _warn(self, folder: str, code: str, message: str) -> None:
         self.report.warning(relative(folder, self.project), 1, 1, code, message)
+
+
+def is_script(name: str) -> bool:
+    """A file directly in a skill's ``scripts/`` folder that runs as a tool (seed 001)."""
+    return (
+        name.startswith(SCRIPTS)
+        and "/" not in name[len(SCRIPTS) :]
+        and name.endswith(SCRIPT_SUFFIXES)
+    )
+
+
+def has_tools(files: tuple[str, ...]) -> bool:
+    """Whether a skill brings tools: a tool-manifest.yaml or scripts."""
+    return TOOL_MANIFEST in files or any(is_script(name) for name in files)
 
 
 def _bundled(name: str) -> bool:

@@ -10,10 +10,9 @@ import dataclasses
 import posixpath
 from dataclasses import dataclass
 
-from generator import pytypes, render
+from generator import render
 from generator.cache import content_key
 from generator.diagnostics import Report
-from generator.emitters import python_tools
 from generator.ir import Definition, Function, Kind, Model, Namespace, Tool
 from generator.names import dotted_name
 
@@ -209,6 +208,9 @@ def _tool_module(tool: Tool, layout: Layout, report: Report) -> str:
     if d.skill_dir is not None:
         skill_dir = posixpath.relpath(d.skill_dir, layout.out)
     if isinstance(d, Function):
+        from generator import pytypes  # only a project with callable tools needs them
+        from generator.emitters import python_tools
+
         try:
             return python_tools.module(
                 tool,

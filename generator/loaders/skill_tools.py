@@ -13,12 +13,11 @@ import posixpath
 import re
 from pathlib import Path
 
+from generator import discover
 from generator.diagnostics import Report
 from generator.ir import Executor, Function, Position
 from generator.loaders import tool_manifest
 
-SCRIPTS = "scripts/"
-SCRIPT_SUFFIXES = (".py", ".sh", ".bash", ".js", ".mjs")
 PROVIDER_ID = re.compile(r"^[a-z0-9-]+__[a-z0-9_]+$")
 PROVIDER_ID_LIMIT = 60
 FREE_FORM = {
@@ -31,10 +30,6 @@ FREE_FORM = {
         }
     },
 }
-
-
-def has_tools(files: tuple[str, ...]) -> bool:
-    return tool_manifest.FILE in files or any(_is_script(f) for f in files)
 
 
 def load(
@@ -65,7 +60,7 @@ def load(
         if (tool_id := _tool_id(skill, f.name, f.source, report)) is not None
     ]
     for script in files:
-        if not _is_script(script) or script in used:
+        if not discover.is_script(script) or script in used:
             continue
         stem = posixpath.splitext(posixpath.basename(script))[0]
         where = Position(posixpath.join(folder, script))
@@ -117,11 +112,3 @@ def _tool_id(
         f"skill {skill!r}, {what}: tool id {tool_id!r} {reason}",
     )
     return None
-
-
-def _is_script(name: str) -> bool:
-    return (
-        name.startswith(SCRIPTS)
-        and "/" not in name[len(SCRIPTS) :]
-        and name.endswith(SCRIPT_SUFFIXES)
-    )
