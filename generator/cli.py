@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import traceback
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -27,6 +26,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception:  # a bug in skillc, not in the input: say so, with the details
+        import traceback
+
         print(
             "skillc: internal error (please report it with this output):",
             file=sys.stderr,

@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import difflib
 import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -103,6 +102,8 @@ def write(out_dir: Path, files: dict[str, str], changes: Plan) -> None:
 
 def describe(out_dir: Path, files: dict[str, str], changes: Plan, label: str) -> str:
     """What a build would change: missing and extra files, and a diff of changed ones."""
+    import difflib  # only --check shows diffs
+
     lines: list[str] = []
     for path in changes.created:
         lines.append(f"missing: {label}/{path}")
