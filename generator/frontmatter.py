@@ -7,6 +7,7 @@ delimiter, so a ``---`` inside a value does not end the frontmatter early.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from generator.diagnostics import Report
 
@@ -16,6 +17,28 @@ class Split:
     frontmatter: str
     line_offset: int  # lines before the frontmatter's first line
     body: str
+
+
+def read(path: Path, rel: str, report: Report, max_bytes: int) -> str | None:
+    """A source file's text, within ``max_bytes``; report and return None when unusable."""
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            report.error(
+                rel,
+                1,
+                1,
+                "file-too-large",
+                f"the file is {size:,} bytes; the limit is {max_bytes:,} (max-file-bytes)",
+            )
+            return None
+        raw = path.read_bytes()
+    except OSError as exc:
+        report.error(
+            rel, 1, 1, "file-unreadable", f"cannot read the file: {exc.strerror}"
+        )
+        return None
+    return decode(raw, rel, report)
 
 
 def decode(raw: bytes, path: str, report: Report) -> str | None:

@@ -61,15 +61,8 @@ def load(
     for index, command in enumerate(data["commands"]):
         at: manifest.JsonPath = ("commands", index)
         ident = command["id"]
-        if ident in seen:
-            line = doc.where(("commands", seen[ident], "id"))[1]
-            doc.error(
-                (*at, "id"),
-                "duplicate-tool",
-                f"command id {ident!r} is also used on line {line} of this file",
-            )
+        if manifest.duplicate(doc, seen, ident, (*at, "id"), "command id", "used"):
             continue
-        seen[ident] = index
         parts = ident.split(":")
         path_parts = tuple(parts) if len(parts) > 1 else (tool["name"], ident)
         schema, positional = _schema(command.get("parameters") or [])

@@ -197,24 +197,7 @@ def read_document(
     path: Path, rel: str, report: Report, max_bytes: int
 ) -> Document | None:
     """Read a Markdown file with YAML frontmatter; report and return None when unusable."""
-    try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            report.error(
-                rel,
-                1,
-                1,
-                "file-too-large",
-                f"the file is {size:,} bytes; the limit is {max_bytes:,} (max-file-bytes)",
-            )
-            return None
-        raw = path.read_bytes()
-    except OSError as exc:
-        report.error(
-            rel, 1, 1, "file-unreadable", f"cannot read the file: {exc.strerror}"
-        )
-        return None
-    text = frontmatter.decode(raw, rel, report)
+    text = frontmatter.read(path, rel, report, max_bytes)
     if text is None:
         return None
     parts = frontmatter.split(text, rel, report)

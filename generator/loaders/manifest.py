@@ -59,6 +59,25 @@ class Manifest:
         return result
 
 
+def duplicate(
+    doc: Manifest,
+    seen: dict[str, int],
+    name: str,
+    at: JsonPath,
+    what: str,
+    verb: str = "defined",
+) -> bool:
+    """Whether ``name`` was already used in this list (an error naming both lines);
+    otherwise remember where it stands. ``at`` is (list key, index, field)."""
+    if name in seen:
+        line = doc.where((at[0], seen[name], at[2]))[1]
+        message = f"{what} {name!r} is also {verb} on line {line} of this file"
+        doc.error(at, "duplicate-tool", message)
+        return True
+    seen[name] = int(at[1])
+    return False
+
+
 def _check_only(schema: Any, complain: schema_normalise.Complaint) -> Any:
     if not isinstance(schema, Mapping):
         complain("error", (), "a schema must be a mapping")
@@ -70,24 +89,7 @@ def read(
     path: Path, rel: str, schema_name: str, report: Report, max_bytes: int
 ) -> Manifest | None:
     """Read and check one manifest; report and return None when it is unusable."""
-    try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            report.error(
-                rel,
-                1,
-                1,
-                "file-too-large",
-                f"the file is {size:,} bytes; the limit is {max_bytes:,} (max-file-bytes)",
-            )
-            return None
-        raw = path.read_bytes()
-    except OSError as exc:
-        report.error(
-            rel, 1, 1, "file-unreadable", f"cannot read the file: {exc.strerror}"
-        )
-        return None
-    text = frontmatter.decode(raw, rel, report)
+    text = frontmatter.read(path, rel, report, max_bytes)
     if text is None:
         return None
     located = yamlpos.parse(text, rel, 0, report)

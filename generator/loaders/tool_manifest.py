@@ -59,15 +59,8 @@ def load(
     for index, tool in enumerate(doc.data.get("tools") or []):
         at: manifest.JsonPath = ("tools", index)
         name = tool["name"]
-        if name in seen:
-            line = doc.where(("tools", seen[name], "name"))[1]
-            doc.error(
-                (*at, "name"),
-                "duplicate-tool",
-                f"tool {name!r} is also defined on line {line} of this file",
-            )
+        if manifest.duplicate(doc, seen, name, (*at, "name"), "tool"):
             continue
-        seen[name] = index
         check_name(doc, name, (*at, "name"))
         if "input_schema" in tool and "parameters" in tool:
             doc.error(

@@ -41,15 +41,8 @@ def load(
     for index, tool in enumerate(doc.data["tools"]):
         at: manifest.JsonPath = ("tools", index)
         name = tool["name"]
-        if name in seen:
-            line = doc.where(("tools", seen[name], "name"))[1]
-            doc.error(
-                (*at, "name"),
-                "duplicate-tool",
-                f"tool {name!r} is also defined on line {line} of this file",
-            )
+        if manifest.duplicate(doc, seen, name, (*at, "name"), "tool"):
             continue
-        seen[name] = index
         tool_manifest.check_name(doc, name, (*at, "name"))
         author = tool.get("input_schema")
         schema = doc.input_schema(author, (*at, "input_schema"))
