@@ -15,8 +15,7 @@ from collections.abc import Callable
 
 from generator.config import ConfigError
 
-ESTIMATE = "estimate"
-COUNTERS = (ESTIMATE, "o200k_base")
+ESTIMATE = "estimate"  # the other choices are in config.TOKEN_COUNTERS
 
 
 @functools.cache

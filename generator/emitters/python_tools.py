@@ -8,6 +8,7 @@ returns the arguments under their original names; the runtime sends them.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from generator import pylit, pytypes, render
@@ -73,9 +74,9 @@ def _executor(d: Function) -> dict[str, Any]:
     return executor
 
 
-def _annotation(parameter: Parameter, typed: dict[str, str] | Any) -> str:
+def _annotation(parameter: Parameter, typed: Mapping[str, str]) -> str:
     """The parameter's type; ``| None`` added when its default is ``None``."""
-    annotation = str(typed.get(parameter.name, "Any"))
+    annotation = typed.get(parameter.name, "Any")
     if _none_default(parameter) and not _allows_none(annotation):
         annotation += " | None"
     return annotation
@@ -116,7 +117,7 @@ def _docstring(tool: Tool) -> str:
     return "\n".join(lines)
 
 
-def level2_help(tool: Tool, package: str, annotations: dict[str, str] | Any) -> str:
+def level2_help(tool: Tool, package: str, annotations: Mapping[str, str]) -> str:
     """Level 2: the full spec of one callable tool, as plain text."""
     d = tool.definition
     assert isinstance(d, Function)
