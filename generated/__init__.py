@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from ._dispatch import dispatch as dispatch
     from ._search import Match
     from ._search import find as find_tool
-    from ._tools import CallableTool, ToolError, ToolResult, ToolSpec
+    from ._tools import CallableTool, ConfirmRequest, ToolError, ToolResult, ToolSpec
+    from ._tools import set_confirm_policy as set_confirm_policy
     from . import batch as batch
     from . import db as db
     from . import explorer as explorer
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CallableTool",
+    "ConfirmRequest",
     "HelpText",
     "Invocation",
     "TaskRunner",
@@ -65,6 +67,7 @@ __all__ = [
     "read_file",
     "search_files",
     "write_file",
+    "set_confirm_policy",
     "set_task_runner",
 ]
 _CHILDREN = (
@@ -84,7 +87,14 @@ _ALIASES: dict[str, tuple[str, str]] = {
 }
 # Loaded with the first task tool, or on first use of these names.
 _TASK_NAMES = ("Invocation", "TaskSpec", "TaskTool")
-_TOOL_NAMES = ("CallableTool", "ToolError", "ToolResult", "ToolSpec")
+_TOOL_NAMES = (
+    "CallableTool",
+    "ConfirmRequest",
+    "ToolError",
+    "ToolResult",
+    "ToolSpec",
+    "set_confirm_policy",
+)
 
 
 def help() -> HelpText:

@@ -16,6 +16,10 @@ MAX_READ_BYTES = 1048576
 DEFAULT_TIMEOUT_SEC: float = 30
 # Script, command and HTTP output past this many bytes is cut, with a marker.
 MAX_OUTPUT_BYTES = 262144
+# HTTP redirects followed per call; a redirect to another origin drops the headers
+# filled from ${ENV} ("drop-credentials") or fails the call ("refuse").
+MAX_REDIRECTS = 5
+CROSS_ORIGIN_REDIRECTS = "drop-credentials"
 
 
 def configure(
@@ -25,10 +29,13 @@ def configure(
     max_read_bytes: int | None = None,
     default_timeout_sec: float | None = None,
     max_output_bytes: int | None = None,
+    max_redirects: int | None = None,
+    cross_origin_redirects: str | None = None,
 ) -> None:
     """Change a setting for this process: the built-ins' root folder, database or read
-    limit, the default timeout, or the output limit."""
+    limit, the default timeout, the output limit, or how HTTP redirects are followed."""
     global FILE_ROOT, DB_PATH, MAX_READ_BYTES, DEFAULT_TIMEOUT_SEC, MAX_OUTPUT_BYTES
+    global MAX_REDIRECTS, CROSS_ORIGIN_REDIRECTS
     if file_root is not None:
         FILE_ROOT = str(Path(file_root).resolve())
     if db_path is not None:
@@ -39,6 +46,12 @@ def configure(
         DEFAULT_TIMEOUT_SEC = default_timeout_sec
     if max_output_bytes is not None:
         MAX_OUTPUT_BYTES = max_output_bytes
+    if max_redirects is not None:
+        MAX_REDIRECTS = max_redirects
+    if cross_origin_redirects is not None:
+        if cross_origin_redirects not in ("drop-credentials", "refuse"):
+            raise ValueError("cross_origin_redirects: 'drop-credentials' or 'refuse'")
+        CROSS_ORIGIN_REDIRECTS = cross_origin_redirects
 
 
 def root() -> Path:

@@ -1,15 +1,18 @@
 """The built-in ``batch`` tools: commands run as argument lists, never through a shell
-unless the caller asks for one, in a folder inside the configured root."""
+unless the caller asks for one, in a folder inside the configured root. They run as the
+script executor runs its processes: in a process group of their own, killed as a group
+at the timeout, with output cut at ``max-output-bytes`` as it is read."""
 
 from __future__ import annotations
 
 import shlex
 import shutil
-import subprocess
 import sys
 from typing import Any
 
 from ._builtin_file import PathError, inside
+from . import _settings
+from ._executors import Deadline, Failure, _cut, stream
 
 INTERPRETERS = {".py": (sys.executable,), ".sh": ("bash",), ".js": ("node",)}
 
@@ -46,18 +49,12 @@ def script(
 def _run(
     command: str | list[str], cwd: str, timeout_sec: float, shell: bool = False
 ) -> dict[str, Any]:
-    completed = subprocess.run(
-        command,
-        cwd=cwd,
-        shell=shell,
-        capture_output=True,
-        text=True,
-        errors="replace",
-        timeout=timeout_sec,
-        stdin=subprocess.DEVNULL,
-    )
+    done = stream(command, cwd, Deadline(timeout_sec), None, shell=shell)
+    if done.status is None and not done.truncated:
+        raise Failure("timeout", f"the command ran past {timeout_sec} s")
     return {
-        "exit_code": completed.returncode,
-        "stdout": completed.stdout,
-        "stderr": completed.stderr,
+        "exit_code": -9 if done.status is None else done.status,  # -9: stopped
+        "stdout": _cut(done.stdout, _settings.MAX_OUTPUT_BYTES)[0],
+        "stderr": _cut(done.stderr, _settings.MAX_OUTPUT_BYTES)[0],
+        "truncated": done.truncated,
     }

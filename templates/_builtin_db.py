@@ -1,16 +1,27 @@
-"""The built-in ``db`` tools: SQLite through the standard library (``db-path`` in config)."""
+"""The built-in ``db`` tools: SQLite through the standard library (``db-path`` in config).
+
+A query is SQL a model wrote, so its connection is read-only three times over: opened
+with ``mode=ro``, with ``PRAGMA query_only``, and with an authorizer that allows reading
+and nothing else. Every connection denies ``ATTACH`` (which ``VACUUM INTO`` needs too),
+``load_extension`` and changing a ``PRAGMA``, so nothing is written outside the
+database, and every statement is stopped at the call's default timeout.
+"""
 
 from __future__ import annotations
 
 import re
 import sqlite3
-from contextlib import closing
+import time
 from collections.abc import Mapping, Sequence
+from contextlib import closing
 from typing import Any
 
 from . import _settings
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_READING = frozenset(
+    {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_RECURSIVE}
+)
 
 
 def query(
@@ -20,7 +31,7 @@ def query(
 ) -> list[dict[str, Any]]:
     """Rows as objects. The database is opened read-only, so a query cannot change it."""
     uri = _settings.database().as_uri() + "?mode=ro"
-    with closing(sqlite3.connect(uri, uri=True)) as connection:
+    with closing(_connect(uri, read_only=True)) as connection:
         connection.row_factory = sqlite3.Row
         cursor = connection.execute(sql, params or ())
         return [dict(row) for row in cursor.fetchmany(max_rows)]
@@ -35,6 +46,32 @@ def insert(table: str, rows: Mapping[str, Any] | Sequence[Mapping[str, Any]]) ->
     columns = ", ".join(f'"{name}"' for name in names)
     marks = ", ".join(f":{name}" for name in names)
     sql = f'INSERT INTO "{table}" ({columns}) VALUES ({marks})'
-    with closing(sqlite3.connect(_settings.database())) as connection, connection:
+    with closing(_connect(str(_settings.database()))) as connection, connection:
         connection.executemany(sql, [{n: row.get(n) for n in names} for row in items])
     return len(items)
+
+
+def _connect(database: str, read_only: bool = False) -> sqlite3.Connection:
+    connection = sqlite3.connect(database, uri=read_only)
+    if read_only:
+        connection.execute("PRAGMA query_only = ON")
+    connection.set_authorizer(
+        lambda action, first, second, _db, _trigger: _allowed(
+            action, first, second, read_only
+        )
+    )
+    stop = time.monotonic() + _settings.DEFAULT_TIMEOUT_SEC
+    connection.set_progress_handler(lambda: int(time.monotonic() > stop), 1000)
+    return connection
+
+
+def _allowed(action: int, first: str | None, second: str | None, reading: bool) -> int:
+    if action == sqlite3.SQLITE_FUNCTION:
+        denied = (second or "").lower() == "load_extension"
+    elif action == sqlite3.SQLITE_PRAGMA:
+        denied = second is not None  # reading a pragma is fine; setting one is not
+    elif action in (sqlite3.SQLITE_ATTACH, sqlite3.SQLITE_DETACH):
+        denied = True
+    else:
+        denied = reading and action not in _READING
+    return sqlite3.SQLITE_DENY if denied else sqlite3.SQLITE_OK

@@ -1,11 +1,18 @@
-"""The built-in ``file`` tools: every path stays inside the configured root folder."""
+"""The built-in ``file`` tools: every path stays inside the configured root folder.
+
+Only regular files are read or written: a FIFO, device or socket is refused before it
+can block the call, and a read stops at ``max-read-bytes`` however large the file has
+grown meanwhile. ``grep`` runs its pattern with a bound on time (``_patterns``).
+"""
 
 from __future__ import annotations
 
-import re
+import os
+import stat
+import time
 from pathlib import Path
 
-from . import _settings
+from . import _patterns, _settings
 
 
 class PathError(ValueError):
@@ -35,14 +42,38 @@ def _relative(path: Path) -> str:
     return path.relative_to(_settings.root()).as_posix()
 
 
+def _open(target: Path, flags: int) -> int:
+    """A descriptor of ``target``, opened without blocking and only if it is a regular
+    file (a FIFO, device or socket is refused)."""
+    if target.exists() and not target.is_file():
+        raise PathError(f"{target.name!r} is not a regular file")
+    fd = os.open(target, flags | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0), 0o666)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise PathError(f"{target.name!r} is not a regular file")
+    os.set_blocking(fd, True)
+    return fd
+
+
+def _read_bytes(target: Path) -> bytes:
+    """The file's bytes; ``SizeError`` as soon as they pass ``max-read-bytes``."""
+    limit = _settings.MAX_READ_BYTES
+    with os.fdopen(_open(target, os.O_RDONLY), "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise SizeError(f"{target.name!r} is larger than the limit of {limit:,} bytes")
+    return data
+
+
+def _write_text(target: Path, text: str) -> None:
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+    with os.fdopen(_open(target, flags), "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
 def read(path: str, offset: int = 0, limit: int | None = None) -> str:
     target = inside(path)
-    size = target.stat().st_size
-    if size > _settings.MAX_READ_BYTES:
-        raise SizeError(
-            f"{path!r} is {size:,} bytes; the limit is {_settings.MAX_READ_BYTES:,}"
-        )
-    text = target.read_text(encoding="utf-8", errors="replace")
+    text = _read_bytes(target).decode("utf-8", errors="replace")
     if offset == 0 and limit is None:
         return text
     lines = text.splitlines(keepends=True)
@@ -58,13 +89,13 @@ def write(path: str, content: str, create_dirs: bool = False) -> int:
         raise PathError(
             f"the folder of {path!r} does not exist (create_dirs=True makes it)"
         )
-    target.write_text(content, encoding="utf-8")
+    _write_text(target, content)
     return len(content)
 
 
 def edit(path: str, old: str, new: str, replace_all: bool = False) -> int:
     target = inside(path)
-    text = target.read_text(encoding="utf-8")
+    text = _read_bytes(target).decode("utf-8")
     count = text.count(old)
     if count == 0:
         raise EditError(f"the text to replace does not occur in {path!r}")
@@ -72,7 +103,7 @@ def edit(path: str, old: str, new: str, replace_all: bool = False) -> int:
         raise EditError(
             f"the text occurs {count} times in {path!r}; pass replace_all=True or more context"
         )
-    target.write_text(text.replace(old, new), encoding="utf-8")
+    _write_text(target, text.replace(old, new))
     return count
 
 
@@ -106,22 +137,27 @@ def grep(
     ignore_case: bool = False,
     max_results: int = 200,
 ) -> list[str]:
-    regex = re.compile(pattern, re.IGNORECASE if ignore_case else 0)
+    search = _patterns.searcher(pattern, ignore_case)
     base = inside(path)
     files = [base] if base.is_file() else sorted(base.glob(include))
+    stop = time.monotonic() + _settings.DEFAULT_TIMEOUT_SEC
     matches: list[str] = []
     for file in files:
         resolved = file.resolve()
         if not resolved.is_file() or _settings.root() not in resolved.parents:
             continue
-        if resolved.stat().st_size > _settings.MAX_READ_BYTES:
-            continue
         try:
-            lines = resolved.read_text(encoding="utf-8").splitlines()
-        except (UnicodeDecodeError, OSError):
-            continue  # binary or unreadable files are not searched
+            lines = _read_bytes(resolved).decode("utf-8").splitlines()
+        except (UnicodeDecodeError, OSError, ValueError):
+            continue  # binary, unreadable, special or too large: not searched
         for number, line in enumerate(lines, 1):
-            if regex.search(line):
+            if time.monotonic() > stop:
+                raise TimeoutError(f"grep ran past {_settings.DEFAULT_TIMEOUT_SEC} s")
+            try:
+                found = search(line)
+            except _patterns.TextTooLong:
+                continue  # a line the standard library cannot search in bounded time
+            if found:
                 matches.append(f"{_relative(resolved)}:{number}:{line}")
                 if len(matches) >= max_results:
                     return matches

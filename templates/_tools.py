@@ -59,12 +59,32 @@ class ToolError(Exception):
         self.message = error.message
 
 
-class Options(NamedTuple):
-    """How one call runs: ``confirm`` lets a dangerous tool run; ``raise_on_error``
-    raises ``ToolError`` instead of returning a failed result; ``timeout_sec`` overrides
-    the tool's timeout."""
+class ConfirmRequest(NamedTuple):
+    """What a confirmation policy is asked about: the tool, the arguments it would run
+    with, and why it needs approval."""
 
-    confirm: bool = False
+    tool: str
+    arguments: Mapping[str, Any]
+    reason: str
+
+
+# A callable that approves (True) or denies (False) one call of a dangerous tool.
+ConfirmPolicy = Callable[[ConfirmRequest], bool]
+_policy: list[ConfirmPolicy | None] = [None]
+
+
+def set_confirm_policy(policy: ConfirmPolicy | None) -> None:
+    """Ask ``policy`` before any dangerous tool runs (None: refuse them all, as by
+    default). A policy that raises counts as a denial."""
+    _policy[0] = policy
+
+
+class Options(NamedTuple):
+    """How one call runs: ``confirm`` lets a dangerous tool run (True) or asks a policy
+    callable; ``raise_on_error`` raises ``ToolError`` instead of returning a failed
+    result; ``timeout_sec`` overrides the tool's timeout."""
+
+    confirm: bool | ConfirmPolicy = False
     raise_on_error: bool = False
     timeout_sec: float | None = None
 
@@ -106,33 +126,39 @@ class _Call:
         from . import _validate
 
         problems = _validate.problems(self.spec.input_schema, self.arguments)
+        problems += _validate.undeclared(self.spec.input_schema, self.arguments)
         if problems:
             return self._failed("invalid-arguments", "; ".join(problems), 0)
-        if self.spec.executor.get("dangerous") and not self.options.confirm:
+        if self.spec.executor.get("dangerous") and not self._approved():
             return self._failed(
                 "confirmation-required",
-                f"{self.spec.qualname} is marked dangerous: call it with "
-                f"{self.spec.qualname}.using(confirm=True)(...)",
+                f"{self._reason()}: call it with "
+                f"{self.spec.qualname}.using(confirm=True)(...) or approve it with a "
+                "confirmation policy",
                 0,
             )
-        from ._executors import Failure, run
+        from ._executors import Deadline, Failure, run
 
         retry = self.spec.executor.get("retry") or {}
         attempts = max(1, int(retry.get("max_attempts", 1)))
         backoff_ms = float(retry.get("backoff_ms", 200))
-        timeout = float(
-            self.options.timeout_sec
-            or self.spec.executor.get("timeout_sec")
-            or _settings.DEFAULT_TIMEOUT_SEC
+        deadline = Deadline(
+            float(
+                self.options.timeout_sec
+                or self.spec.executor.get("timeout_sec")
+                or _settings.DEFAULT_TIMEOUT_SEC
+            )
         )
         for attempt in range(1, attempts + 1):
             try:
-                output = run(self.spec, self.arguments, timeout)
+                output = run(self.spec, self.arguments, deadline)
             except Failure as failure:
+                pause = backoff_ms * 2 ** (attempt - 1) / 1000
                 if failure.transient and attempt < attempts:
-                    self._event("retry", attempt, "retrying", failure.code)
-                    time.sleep(backoff_ms * 2 ** (attempt - 1) / 1000)
-                    continue
+                    if deadline.at - time.monotonic() > pause:
+                        self._event("retry", attempt, "retrying", failure.code)
+                        time.sleep(pause)
+                        continue
                 return self._failed(
                     failure.code, failure.message, attempt, failure.stderr
                 )
@@ -150,6 +176,25 @@ class _Call:
                 output.stderr,
             )
         raise AssertionError("unreachable: the last attempt returns")
+
+    def _reason(self) -> str:
+        return f"{self.spec.qualname} is marked dangerous ({self.spec.summary})"
+
+    def _approved(self) -> bool:
+        """True only when the caller said so, or a policy approved this very call."""
+        confirm = self.options.confirm
+        if confirm is True:
+            return True
+        policy = _policy[0] if confirm is False else confirm
+        if policy is None:
+            return False
+        request = ConfirmRequest(
+            self.spec.qualname, dict(self.arguments), self._reason()
+        )
+        try:
+            return policy(request) is True
+        except Exception:  # a policy that fails denies
+            return False
 
     def _failed(
         self, code: str, message: str, attempts: int, stderr: str = ""
@@ -222,7 +267,7 @@ class CallableTool(Generic[P]):
     def using(
         self,
         *,
-        confirm: bool = False,
+        confirm: bool | ConfirmPolicy = False,
         raise_on_error: bool = False,
         timeout_sec: float | None = None,
     ) -> CallableTool[P]:
@@ -237,10 +282,17 @@ class CallableTool(Generic[P]):
         return {name: value for name, value in built.items() if value is not None}
 
     def call_raw(
-        self, arguments: Mapping[str, Any], *, raise_on_error: bool = False
+        self,
+        arguments: Mapping[str, Any],
+        *,
+        raise_on_error: bool = False,
+        confirm: bool | ConfirmPolicy | None = None,
     ) -> ToolResult:
-        """Call with arguments under their original names (as a provider sends them)."""
+        """Call with arguments under their original names (as a provider sends them);
+        ``confirm`` replaces the tool's own confirmation option for this call."""
         options = self.options._replace(raise_on_error=raise_on_error)
+        if confirm is not None:
+            options = options._replace(confirm=confirm)
         return self.spec.call(arguments, options)
 
     def help(self) -> HelpText:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import subprocess
 import sys
+import types
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,6 +23,17 @@ FIXTURE_PROJECT = FIXTURES / "project"
 TOOLS_PROJECT = FIXTURES / "tools"
 GOLDEN = TESTS / "golden"
 SHARED = REPO.parent / "shared"
+
+
+def template_module(name: str) -> Any:
+    """A runtime module of templates/ (``_validate``, ``_patterns``), imported straight
+    from the source tree as part of a package, so its relative imports work."""
+    package = "skillc_templates_under_test"
+    if package not in sys.modules:
+        module = types.ModuleType(package)
+        module.__path__ = [str(REPO / "templates")]
+        sys.modules[package] = module
+    return importlib.import_module(f"{package}.{name}")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

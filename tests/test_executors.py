@@ -129,11 +129,10 @@ def test_script_error_envelope_plain_text_and_exit_status(runner: Any) -> None:
     assert failed.stderr == "went wrong\n"
 
 
-def test_script_timeout_is_retried_then_fails(runner: Any) -> None:
-    started = time.perf_counter()
+def test_script_timeout_spends_one_deadline_for_all_attempts(runner: Any) -> None:
+    # retry allows 2 attempts, but the first one used the whole deadline of the call
     result = runner.scripter.sleepy()
-    assert result.error.code == "timeout" and result.attempts == 2
-    assert time.perf_counter() - started < 5
+    assert result.error.code == "timeout" and result.attempts == 1
 
 
 def test_output_past_the_limit_is_cut_with_a_marker(runner: Any) -> None:
@@ -180,7 +179,7 @@ def test_http_renders_templates_and_environment_at_call_time(
     result = runner.web.post(title="Bug", labels=["p1", "ui"], user="a&b c")
     assert result.data == {
         "path": "/echo?user=a%26b%20c",
-        "authorization": "Bearer s3cret",
+        "authorization": "Bearer [redacted]",  # the echoed secret is redacted
         "body": {"title": "Bug", "labels": ["p1", "ui"], "note": "by a&b c"},
     }
     monkeypatch.delenv("EXECUTOR_TEST_TOKEN")
@@ -195,14 +194,12 @@ def test_cli_builds_an_argument_list_and_asks_before_danger(runner: Any) -> None
         target="; rm -rf /", depth=2, verbose=True, tag=["a", "b"]
     )
     assert json.loads(result.data) == [
-        "; rm -rf /",
-        "--depth",
-        "2",
+        "--depth=2",
         "--verbose",
-        "--tag",
-        "a",
-        "--tag",
-        "b",
+        "--tag=a",
+        "--tag=b",
+        "--",
+        "; rm -rf /",
     ]
     refused = runner.echoer.wipe()
     assert refused.error.code == "confirmation-required" and refused.attempts == 0

@@ -92,7 +92,7 @@ def test_db_tools_on_a_real_database(kit: Path) -> None:
     )
     lines = out.splitlines()
     assert lines[:3] == ["2", "1", "[{'name': 'Bob'}, {'name': 'Eve'}]"]
-    assert lines[3] == "OperationalError"  # read-only: the query cannot write
+    assert lines[3] == "DatabaseError"  # read-only: the query is not authorized
     assert lines[4] == "False"
     with sqlite3.connect(kit / "workspace" / "app.sqlite") as db:
         assert db.execute("SELECT count(*) FROM users").fetchone() == (3,)
@@ -120,7 +120,7 @@ def test_batch_runs_without_a_shell(kit: Path) -> None:
     assert lines[0] == "'; rm -rf / $(id)\\n'"
     assert lines[1] == "True"
     assert lines[2] == "['a b', '$(id)']"
-    assert lines[3] == "TimeoutExpired"
+    assert lines[3] == "timeout"
     assert lines[4] == "1"
 
 

@@ -3,21 +3,15 @@ implementation) on whether a value is valid, for the keywords it implements."""
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Any
 
 import jsonschema
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import REPO
+from conftest import template_module
 
-_spec = importlib.util.spec_from_file_location(
-    "_validate", REPO / "templates" / "_validate.py"
-)
-assert _spec is not None and _spec.loader is not None
-validate = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(validate)
+validate = template_module("_validate")
 
 SCHEMAS: list[dict[str, Any]] = [
     {

@@ -24,6 +24,7 @@ RUNTIME = (
     "_tools.py",
     "_executors.py",
     "_validate.py",
+    "_patterns.py",
     "_dispatch.py",
     "_search.py",
     "_cli.py",

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator import frontmatter, schema_normalise, yamlpos
+from generator import frontmatter, schema_normalise, schema_support, yamlpos
 from generator.diagnostics import Report
 
 JsonPath = tuple[str | int, ...]
@@ -38,7 +38,7 @@ class Manifest:
 
     def input_schema(self, schema: Any, at: JsonPath) -> dict[str, Any] | None:
         """The standard form of the schema at ``at``; problems reported at their nodes."""
-        return self._schema(schema, at, schema_normalise.normalise)
+        return self._schema(schema, at, _normalise)
 
     def output_schema(self, schema: Any, at: JsonPath) -> dict[str, Any] | None:
         if isinstance(schema, bool):
@@ -76,6 +76,12 @@ def duplicate(
         return True
     seen[name] = int(at[1])
     return False
+
+
+def _normalise(schema: Any, complain: schema_normalise.Complaint) -> Any:
+    """The standard form, cut to what the generated validator checks."""
+    result = schema_normalise.normalise(schema, complain)
+    return None if result is None else schema_support.runtime_subset(result, complain)
 
 
 def _check_only(schema: Any, complain: schema_normalise.Complaint) -> Any:

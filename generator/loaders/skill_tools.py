@@ -78,7 +78,13 @@ def load(
                 output_schema=None,
                 executor=Executor(
                     "script",
-                    {"entry": script, "args_template": ["{args}"], "cwd": folder},
+                    # args is the script's own command line, options included
+                    {
+                        "entry": script,
+                        "args_template": ["{args}"],
+                        "cwd": folder,
+                        "free_argv": True,
+                    },
                 ),
                 source=where,
                 root=root,

@@ -18,7 +18,7 @@ from typing import Any
 
 from generator.diagnostics import Report
 from generator.ir import Executor, Function, Position
-from generator.loaders import manifest
+from generator.loaders import executor_check, manifest
 
 FILE = "tool-manifest.yaml"
 SCHEMA = "tool-manifest.schema.json"
@@ -74,6 +74,8 @@ def load(
         schema = doc.input_schema(author, (*at, key))
         executor = _executor(doc, tool.get("executor"), (*at, "executor"), owner)
         if schema is None or executor is None:
+            continue
+        if not executor_check.check(doc, tool["executor"], (*at, "executor"), schema):
             continue
         if executor.type == "script":
             entries.add(str(executor.settings["entry"]))

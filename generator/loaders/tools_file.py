@@ -15,7 +15,7 @@ from typing import Any
 
 from generator.diagnostics import Report
 from generator.ir import Executor, Function, Position
-from generator.loaders import manifest, tool_manifest
+from generator.loaders import executor_check, manifest, tool_manifest
 
 SUFFIX = ".tools.yaml"
 SCHEMA = "tools.schema.json"
@@ -53,6 +53,8 @@ def load(
                 continue
         executor = _executor(doc, tool["executor"], (*at, "executor"), folder)
         if schema is None or executor is None:
+            continue
+        if not executor_check.check(doc, tool["executor"], (*at, "executor"), schema):
             continue
         functions.append(
             Function(

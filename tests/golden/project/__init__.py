@@ -25,12 +25,14 @@ if TYPE_CHECKING:
     from ._dispatch import dispatch as dispatch
     from ._search import Match
     from ._search import find as find_tool
-    from ._tools import CallableTool, ToolError, ToolResult, ToolSpec
+    from ._tools import CallableTool, ConfirmRequest, ToolError, ToolResult, ToolSpec
+    from ._tools import set_confirm_policy as set_confirm_policy
     from . import code_reviewer as code_reviewer
     from . import task as task
 
 __all__ = [
     "CallableTool",
+    "ConfirmRequest",
     "HelpText",
     "Invocation",
     "TaskRunner",
@@ -47,6 +49,7 @@ __all__ = [
     "list",
     "code_reviewer",
     "task",
+    "set_confirm_policy",
     "set_task_runner",
 ]
 _CHILDREN = (
@@ -56,7 +59,14 @@ _CHILDREN = (
 _ALIASES: dict[str, tuple[str, str]] = {}
 # Loaded with the first task tool, or on first use of these names.
 _TASK_NAMES = ("Invocation", "TaskSpec", "TaskTool")
-_TOOL_NAMES = ("CallableTool", "ToolError", "ToolResult", "ToolSpec")
+_TOOL_NAMES = (
+    "CallableTool",
+    "ConfirmRequest",
+    "ToolError",
+    "ToolResult",
+    "ToolSpec",
+    "set_confirm_policy",
+)
 
 
 def help() -> HelpText:

@@ -4,9 +4,11 @@ answer in the shape that provider expects next.
 
 The name is mapped back by table (``_names.py``, written by skillc), never by reversing a
 string. The nulls that strict mode makes a model send for optional arguments become
-omitted arguments. An unknown tool or bad arguments give a result the model can read
-(with ``is_error`` / ``isError`` / ``status: error`` where the provider has one), never an
-exception in the agent loop.
+omitted arguments. Whatever the model sends (not an object, bad JSON, an unknown tool,
+arguments nested 10,000 deep or megabytes long), the answer is a result the model can
+read (with ``is_error`` / ``isError`` / ``status: error`` where the provider has one),
+never an exception in the agent loop. A tool marked dangerous runs only when ``confirm``
+(or the policy set with ``set_confirm_policy``) approves that call.
 """
 
 from __future__ import annotations
@@ -14,9 +16,12 @@ from __future__ import annotations
 import importlib
 import json
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ._runtime import PACKAGE
+
+if TYPE_CHECKING:
+    from ._tools import ConfirmPolicy
 
 PROVIDERS = (
     "anthropic",
@@ -38,16 +43,29 @@ class Call(NamedTuple):
     problem: str | None = None
 
 
-def dispatch(provider: str, tool_call: Any) -> dict[str, Any]:
+def dispatch(
+    provider: str, tool_call: Any, confirm: bool | ConfirmPolicy | None = None
+) -> dict[str, Any]:
     """Run ``tool_call`` (a dict, or an SDK object with the same fields) and return the
-    provider's result message or block for it."""
+    provider's result message or block for it. ``confirm``: a callable that approves
+    (True) or denies a dangerous tool's call, seeing its tool, arguments and reason;
+    None asks the policy of ``set_confirm_policy``, and without one the answer is a
+    ``confirmation-required`` error. Only an unknown ``provider`` (the host's mistake,
+    not the model's) raises."""
     if provider not in PROVIDERS:
         raise ValueError(
             f"unknown provider {provider!r}; one of {', '.join(PROVIDERS)}"
         )
-    call = read_call(provider, tool_call)
-    ok, text, data = _run(provider, call)
-    return _answer(provider, call, ok, text, data)
+    try:
+        call = read_call(provider, tool_call)
+    except Exception:  # a call of the wrong shape: say so, never raise
+        call = Call("", "", {}, "the tool call does not have the provider's shape")
+    try:
+        ok, text, data = _run(provider, call, confirm)
+        return _answer(provider, call, ok, text, data)
+    except Exception as exc:
+        text = f"internal-error: the call failed ({type(exc).__name__})"
+        return _answer(provider, call, False, text, None)
 
 
 def read_call(provider: str, tool_call: Any) -> Call:
@@ -70,34 +88,42 @@ def read_call(provider: str, tool_call: Any) -> Call:
 
 
 def _call(ident: Any, name: Any, arguments: Any) -> Call:
+    ident = ident if isinstance(ident, str) else ""
+    if not isinstance(name, str):
+        return Call(ident, "", {}, "the tool call names no tool")
     if isinstance(arguments, str):  # OpenAI sends a JSON string
         try:
             arguments = json.loads(arguments) if arguments.strip() else {}
-        except ValueError as exc:
-            return Call(
-                str(ident or ""), str(name or ""), {}, f"arguments are not JSON: {exc}"
-            )
+        except (ValueError, RecursionError) as exc:
+            reason = exc if isinstance(exc, ValueError) else "nested too deep"
+            return Call(ident, name, {}, f"arguments are not JSON: {reason}")
     if arguments is None:
         arguments = {}
     if not isinstance(arguments, Mapping):
-        return Call(
-            str(ident or ""), str(name or ""), {}, "arguments must be a JSON object"
-        )
-    return Call(str(ident or ""), str(name or ""), _plain(arguments))
+        return Call(ident, name, {}, "arguments must be a JSON object")
+    if not all(isinstance(key, str) for key in arguments):
+        return Call(ident, name, {}, "argument names must be strings")
+    return Call(ident, name, _plain(arguments))
 
 
-def _run(provider: str, call: Call) -> tuple[bool, str, Any]:
+def _run(
+    provider: str, call: Call, confirm: bool | ConfirmPolicy | None
+) -> tuple[bool, str, Any]:
+    from ._validate import MAX_DEPTH, _too_deep
+
     if call.problem is not None:
         return False, call.problem, None
     tool = find(provider, call.name)
     if tool is None:
-        return False, f"unknown tool {call.name!r}", None
+        return False, f"unknown tool {call.name[:200]!r}", None
+    if _too_deep(call.arguments):
+        return False, f"arguments nested deeper than {MAX_DEPTH} levels", None
     from ._tasks import Invocation
 
     spec = tool.spec
     if hasattr(spec, "input_schema"):  # a callable tool
         arguments = without_nulls(spec.input_schema, call.arguments)
-        result = tool.call_raw(arguments)
+        result = tool.call_raw(arguments, confirm=confirm)
         if not result.ok:
             assert result.error is not None
             return False, f"{result.error.code}: {result.error.message}", None
@@ -212,10 +238,11 @@ def _json_value(data: Any, text: str) -> Any:
 
 
 def _plain(value: Any) -> Any:
-    """SDK objects (pydantic models) as plain dicts; dicts as they are."""
+    """SDK objects (pydantic models) as plain dicts; dicts as they are; anything else
+    as an empty dict, so a call of the wrong shape names no tool."""
     if isinstance(value, Mapping):
         return dict(value)
     dump = getattr(value, "model_dump", None)
     if callable(dump):
         return dump(by_alias=False, exclude_none=True)
-    return value
+    return {}

@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from ._dispatch import dispatch as dispatch
     from ._search import Match
     from ._search import find as find_tool
-    from ._tools import CallableTool, ToolError, ToolResult, ToolSpec
+    from ._tools import CallableTool, ConfirmRequest, ToolError, ToolResult, ToolSpec
+    from ._tools import set_confirm_policy as set_confirm_policy
     from . import batch as batch
     from . import db as db
     from . import file as file
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CallableTool",
+    "ConfirmRequest",
     "HelpText",
     "Invocation",
     "TaskRunner",
@@ -71,6 +73,7 @@ __all__ = [
     "s3_read",
     "search_files",
     "write_file",
+    "set_confirm_policy",
     "set_task_runner",
 ]
 _CHILDREN = (
@@ -93,7 +96,14 @@ _ALIASES: dict[str, tuple[str, str]] = {
 }
 # Loaded with the first task tool, or on first use of these names.
 _TASK_NAMES = ("Invocation", "TaskSpec", "TaskTool")
-_TOOL_NAMES = ("CallableTool", "ToolError", "ToolResult", "ToolSpec")
+_TOOL_NAMES = (
+    "CallableTool",
+    "ConfirmRequest",
+    "ToolError",
+    "ToolResult",
+    "ToolSpec",
+    "set_confirm_policy",
+)
 
 
 def help() -> HelpText:

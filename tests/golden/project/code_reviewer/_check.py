@@ -36,6 +36,7 @@ _SPEC = _tools.ToolSpec(
             "{args}",
         ],
         "cwd": "plugins/review-kit/skills/code-reviewer",
+        "free_argv": True,
     },
     parameters={
         "args": "args",

@@ -36,6 +36,7 @@ _SPEC = _tools.ToolSpec(
             "{args}",
         ],
         "cwd": "manifests/pdf-extractor",
+        "free_argv": True,
     },
     parameters={
         "args": "args",

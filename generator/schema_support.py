@@ -1,0 +1,90 @@
+"""The part of JSON Schema the generated validator checks, enforced at build time.
+
+The runtime validator (templates/_validate.py) gives jsonschema's Draft 2020-12 verdict
+for every keyword it meets. The few it cannot check without a full evaluation model
+(``unevaluatedProperties``, ``unevaluatedItems``, references left after normalising)
+are dropped here with a warning at their JSON path, so that what a tool's schema says
+and what its calls are checked against never silently differ. A ``pattern`` (or a
+``patternProperties`` key) that does not compile is an error at its location.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from generator.schema_normalise import Complaint
+
+UNCHECKED = (
+    "$dynamicRef",
+    "$recursiveRef",
+    "$ref",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+)
+# Keywords whose value is a schema, a list of schemas, or a mapping of names to schemas.
+_ONE = (
+    "additionalProperties",
+    "contains",
+    "else",
+    "if",
+    "items",
+    "not",
+    "propertyNames",
+    "then",
+)
+_MANY = ("allOf", "anyOf", "oneOf", "prefixItems")
+_NAMED = ("$defs", "definitions", "dependentSchemas", "patternProperties", "properties")
+
+
+def runtime_subset(schema: Any, complain: Complaint) -> Any:
+    """``schema`` without the keywords the runtime cannot check (each one a warning);
+    None when a pattern does not compile (an error)."""
+    ok = [True]
+    result = _walk(schema, (), complain, ok)
+    return result if ok[0] else None
+
+
+def _walk(
+    schema: Any, at: tuple[str | int, ...], complain: Complaint, ok: list[bool]
+) -> Any:
+    if not isinstance(schema, Mapping):
+        return schema
+    result: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in UNCHECKED:
+            complain(
+                "warning",
+                (*at, key),
+                f"{key!r} cannot be checked when the tool is called; it is left out",
+            )
+            continue
+        if key == "pattern" and isinstance(value, str):
+            _compiles(value, (*at, key), complain, ok)
+        if key in _ONE:
+            value = _walk(value, (*at, key), complain, ok)
+        elif key in _MANY and isinstance(value, list):
+            value = [
+                _walk(item, (*at, key, i), complain, ok) for i, item in enumerate(value)
+            ]
+        elif key in _NAMED and isinstance(value, Mapping):
+            if key == "patternProperties":
+                for name in value:
+                    _compiles(name, (*at, key, name), complain, ok)
+            value = {
+                name: _walk(sub, (*at, key, name), complain, ok)
+                for name, sub in value.items()
+            }
+        result[key] = value
+    return result
+
+
+def _compiles(
+    pattern: str, at: tuple[str | int, ...], complain: Complaint, ok: list[bool]
+) -> None:
+    try:
+        re.compile(pattern)
+    except (re.error, RecursionError, OverflowError) as exc:
+        complain("error", at, f"pattern {pattern!r} does not compile: {exc}")
+        ok[0] = False

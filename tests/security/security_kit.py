@@ -1,0 +1,143 @@
+"""What the attack tests share: the fixture package built and imported for real, HTTP
+servers on 127.0.0.1, and a canary that no file appeared outside the temporary folder.
+
+Test modules import the fixtures they use from here (a second conftest.py would clash
+with tests/conftest.py under pytest's default import mode)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import FIXTURES, REPO
+from generator import cli
+
+# Payloads that would create a file name it so; the canary looks for the name.
+PWNED = "skillc-pwned"
+SECRETS = {
+    "SECURITY_TEST_TOKEN": "tok-0d9c2f7e51",
+    "SECURITY_TEST_KEY": "key-8b1a6c4e93",
+}
+
+
+class QuietServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # a client that gave up (a timeout) is expected, not news
+
+
+@contextlib.contextmanager
+def serve(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
+    """A real HTTP server on 127.0.0.1 (never any other address); its base URL."""
+    httpd = QuietServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+class Quiet(BaseHTTPRequestHandler):
+    def log_message(self, *args: Any) -> None:
+        pass
+
+    def send(
+        self, status: int, body: bytes, headers: dict[str, str] | None = None
+    ) -> None:
+        self.send_response(status)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def _outside() -> set[str]:
+    """Files the attacks could leave outside the temporary folder: anything named like
+    a payload in the usual places, and new untracked files in the checkout."""
+    found: set[str] = set()
+    for folder in {Path.home(), Path("/tmp"), Path("/"), REPO, Path.cwd()}:
+        with contextlib.suppress(OSError):
+            found |= {str(p) for p in folder.iterdir() if p.name.startswith(PWNED)}
+    listed = subprocess.run(
+        ["git", "ls-files", "--others", "--exclude-standard"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return found | {f"repo:{line}" for line in listed.stdout.splitlines()}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def canary() -> Iterator[None]:
+    """No test of the module may leave a file outside the temporary folder."""
+    before = _outside()
+    yield
+    assert _outside() - before == set()
+
+
+@pytest.fixture(scope="session")
+def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """tests/fixtures/security built with skillc and imported, its workspace in tmp."""
+    project = tmp_path_factory.mktemp("security") / "project"
+    shutil.copytree(FIXTURES / "security", project)
+    with contextlib.redirect_stderr(io.StringIO()) as err:
+        status = cli.main(["-C", str(project), "build"])
+    assert status == 0, err.getvalue()
+    sys.path.insert(0, str(project))
+    patch = pytest.MonkeyPatch()
+    for name, value in SECRETS.items():
+        patch.setenv(name, value)
+    import guarded as package  # type: ignore[import-not-found]
+
+    yield package
+    patch.undo()
+    sys.path.remove(str(project))
+    for name in [m for m in sys.modules if m == "guarded" or m.startswith("guarded.")]:
+        del sys.modules[name]
+
+
+def workspace(package: Any) -> Path:
+    return Path(package.__file__).parent.parent / "workspace"
+
+
+def returns(call: Callable[[], Any], patience: float = 60) -> Any:
+    """Run ``call`` in a thread and give back its answer; fail when it has not returned
+    after ``patience`` seconds (a generous bound: a call that hangs never returns)."""
+    box: list[Any] = []
+    thread = threading.Thread(target=lambda: box.append(call()), daemon=True)
+    thread.start()
+    thread.join(patience)
+    assert not thread.is_alive(), "the call never returned"
+    assert box, "the call raised"
+    return box[0]
+
+
+def alive(pid: int) -> bool:
+    """Whether a process runs (a zombie left for its parent to reap does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    status = Path(f"/proc/{pid}/stat")
+    return not (status.exists() and status.read_text().split(")")[-1].split()[0] == "Z")
+
+
+def temp_name() -> str:
+    return tempfile.mktemp(prefix="skillc-test-")
