@@ -360,9 +360,11 @@ def stream(
             stderr=subprocess.PIPE,
             start_new_session=True,
         )
-    except OSError as exc:
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in an argument
         name = argv if isinstance(argv, str) else argv[0]
-        raise Failure("cannot-run", f"{name}: {exc.strerror}") from None
+        raise Failure(
+            "cannot-run", f"{name}: {getattr(exc, 'strerror', exc)}"
+        ) from None
     kept = {1: bytearray(), 2: bytearray()}
     truncated = False
     pending = memoryview(stdin or b"")

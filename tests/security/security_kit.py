@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -129,14 +130,22 @@ def returns(call: Callable[[], Any], patience: float = 60) -> Any:
     return box[0]
 
 
-def alive(pid: int) -> bool:
-    """Whether a process runs (a zombie left for its parent to reap does not)."""
+def _running(pid: int) -> bool:
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+    except (ProcessLookupError, FileNotFoundError):
         return False
-    status = Path(f"/proc/{pid}/stat")
-    return not (status.exists() and status.read_text().split(")")[-1].split()[0] == "Z")
+    return state != "Z"  # a zombie waits to be reaped; it runs nothing
+
+
+def gone(pid: int) -> bool:
+    """Whether the process has ended, allowing a SIGKILL already sent a moment to land."""
+    for _ in range(100):
+        if not _running(pid):
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def temp_name() -> str:
