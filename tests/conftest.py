@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import io
 import os
 import shutil
 import subprocess
@@ -34,6 +36,30 @@ def template_module(name: str) -> Any:
         module.__path__ = [str(REPO / "templates")]
         sys.modules[package] = module
     return importlib.import_module(f"{package}.{name}")
+
+
+@contextlib.contextmanager
+def imported_build(
+    fixture: str, folder: Path, package: str, env: dict[str, str]
+) -> Iterator[Any]:
+    """tests/fixtures/<fixture> copied into ``folder``, built, and its package imported
+    with ``env`` set; removed from sys.modules afterwards."""
+    project = folder / "project"
+    shutil.copytree(FIXTURES / fixture, project)
+    with contextlib.redirect_stderr(io.StringIO()) as err:
+        status = cli.main(["-C", str(project), "build"])
+    assert status == 0, err.getvalue()
+    sys.path.insert(0, str(project))
+    patch = pytest.MonkeyPatch()
+    for name, value in env.items():
+        patch.setenv(name, value)
+    try:
+        yield importlib.import_module(package)
+    finally:
+        patch.undo()
+        sys.path.remove(str(project))
+        for name in [m for m in sys.modules if m.partition(".")[0] == package]:
+            del sys.modules[name]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -4,12 +4,8 @@ server on 127.0.0.1 started here. Nothing under test is mocked."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import io
 import json
 import logging
-import shutil
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -19,8 +15,7 @@ from typing import Any
 
 import pytest
 
-from conftest import FIXTURES
-from generator import cli
+from conftest import imported_build
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -86,22 +81,11 @@ def server() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def runner(tmp_path_factory: pytest.TempPathFactory, server: str) -> Iterator[Any]:
-    project = tmp_path_factory.mktemp("executors") / "project"
-    shutil.copytree(FIXTURES / "executors", project)
-    with contextlib.redirect_stderr(io.StringIO()) as err:
-        status = cli.main(["-C", str(project), "build"])
-    assert status == 0, err.getvalue()
-    sys.path.insert(0, str(project))
-    mp = pytest.MonkeyPatch()
-    mp.setenv("EXECUTOR_TEST_BASE", server)
-    mp.setenv("EXECUTOR_TEST_TOKEN", "s3cret")
-    import runner as package  # type: ignore[import-not-found]
-
-    yield package
-    mp.undo()
-    sys.path.remove(str(project))
-    for name in [m for m in sys.modules if m == "runner" or m.startswith("runner.")]:
-        del sys.modules[name]
+    env = {"EXECUTOR_TEST_BASE": server, "EXECUTOR_TEST_TOKEN": "s3cret"}
+    with imported_build(
+        "executors", tmp_path_factory.mktemp("executors"), "runner", env
+    ) as package:
+        yield package
 
 
 def test_script_json_envelope_arguments_and_stdin(runner: Any) -> None:

@@ -7,12 +7,8 @@ with tests/conftest.py under pytest's default import mode)."""
 from __future__ import annotations
 
 import contextlib
-import io
 import os
-import shutil
 import subprocess
-import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -22,8 +18,7 @@ from typing import Any
 
 import pytest
 
-from conftest import FIXTURES, REPO
-from generator import cli
+from conftest import REPO, imported_build
 
 # Payloads that would create a file name it so; the canary looks for the name.
 PWNED = "skillc-pwned"
@@ -96,22 +91,24 @@ def canary() -> Iterator[None]:
 @pytest.fixture(scope="session")
 def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """tests/fixtures/security built with skillc and imported, its workspace in tmp."""
-    project = tmp_path_factory.mktemp("security") / "project"
-    shutil.copytree(FIXTURES / "security", project)
-    with contextlib.redirect_stderr(io.StringIO()) as err:
-        status = cli.main(["-C", str(project), "build"])
-    assert status == 0, err.getvalue()
-    sys.path.insert(0, str(project))
-    patch = pytest.MonkeyPatch()
-    for name, value in SECRETS.items():
-        patch.setenv(name, value)
-    import guarded as package  # type: ignore[import-not-found]
+    folder = tmp_path_factory.mktemp("security")
+    with imported_build("security", folder, "guarded", SECRETS) as package:
+        yield package
 
-    yield package
-    patch.undo()
-    sys.path.remove(str(project))
-    for name in [m for m in sys.modules if m == "guarded" or m.startswith("guarded.")]:
-        del sys.modules[name]
+
+def one_tool_project(folder: Path, schema: str, executor: str) -> Path:
+    """A project of one tool, ``t.a``, with this input schema and executor (YAML)."""
+    (folder / "tools").mkdir()
+    (folder / "pyproject.toml").write_text(
+        '[tool.skillc]\nsources = ["tools"]\nout = "out"\n'
+    )
+    (folder / "tools" / "t.tools.yaml").write_text(
+        "namespace: t\ndescription: d\ntools:\n"
+        "  - name: a\n    description: d\n"
+        f"    input_schema: {schema}\n"
+        f"    executor: {executor}\n"
+    )
+    return folder
 
 
 def workspace(package: Any) -> Path:
@@ -146,7 +143,3 @@ def gone(pid: int) -> bool:
             return True
         time.sleep(0.05)
     return False
-
-
-def temp_name() -> str:
-    return tempfile.mktemp(prefix="skillc-test-")

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from conftest import run_skillc
-from security_kit import PWNED, canary, guarded  # noqa: F401 - fixtures
+from security_kit import PWNED, canary, guarded, one_tool_project  # noqa: F401
 
 import pytest
 
@@ -66,20 +66,6 @@ def test_missing_optional_argument_drops_its_whole_argv_item(guarded: Any) -> No
     ]
 
 
-def _project(tmp_path: Path, executor: str, schema: str) -> Path:
-    (tmp_path / "tools").mkdir()
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.skillc]\nsources = ["tools"]\nout = "out"\n'
-    )
-    (tmp_path / "tools" / "t.tools.yaml").write_text(
-        "namespace: t\ndescription: d\ntools:\n"
-        "  - name: a\n    description: d\n"
-        f"    input_schema: {schema}\n"
-        f"    executor: {executor}\n"
-    )
-    return tmp_path
-
-
 @pytest.mark.parametrize(
     "executor, message",
     [
@@ -110,9 +96,8 @@ def _project(tmp_path: Path, executor: str, schema: str) -> Path:
 def test_template_placeholder_of_no_parameter_is_a_build_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], executor: str, message: str
 ) -> None:
-    project = _project(
-        tmp_path, executor, "{type: object, properties: {x: {type: string}}}"
-    )
+    schema = "{type: object, properties: {x: {type: string}}}"
+    project = one_tool_project(tmp_path, schema, executor)
     status, err = run_skillc(capsys, "-C", str(project), "build")
     assert status == 1 and message in err, err
     assert not (project / "out").exists()

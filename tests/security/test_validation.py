@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
 from conftest import run_skillc, template_module
+from security_kit import canary, one_tool_project  # noqa: F401 - fixtures
 from generator import schema_support
 
 validate = template_module("_validate")
@@ -236,20 +237,11 @@ def test_keywords_the_runtime_cannot_check_are_dropped_with_their_path() -> None
 def test_pattern_that_does_not_compile_is_a_build_error_with_location(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (tmp_path / "tools").mkdir()
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.skillc]\nsources = ["tools"]\nout = "out"\n'
-    )
-    (tmp_path / "tools" / "t.tools.yaml").write_text(
-        "namespace: t\ndescription: d\ntools:\n"
-        "  - name: a\n    description: d\n"
-        "    input_schema:\n      type: object\n      properties:\n"
-        "        x: {type: string, pattern: '('}\n"
-        "    executor: {type: python, function: 'builtins:dict'}\n"
-    )
+    schema = "{type: object, properties: {x: {type: string, pattern: '('}}}"
+    one_tool_project(tmp_path, schema, "{type: python, function: 'builtins:dict'}")
     status, err = run_skillc(capsys, "-C", str(tmp_path), "build")
     assert status == 1
     assert (
-        "t.tools.yaml:9:36: error[schema-invalid]: tools[0].input_schema.properties.x."
+        "t.tools.yaml:6:74: error[schema-invalid]: tools[0].input_schema.properties.x."
         "pattern: pattern '(' does not compile" in err
     ), err
