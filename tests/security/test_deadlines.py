@@ -5,7 +5,9 @@ returned at all; the process group is gone; the server wrote only part of its bo
 
 from __future__ import annotations
 
+import socket
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -81,6 +83,42 @@ def test_slow_drip_server_cannot_outlast_the_deadline(
                 break
             time.sleep(0.05)
     assert DRIPPED and DRIPPED[0] < DRIP_BYTES
+
+
+def test_server_dripping_its_headers_cannot_outlast_the_deadline(
+    guarded: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    sent: list[int] = []
+
+    def drip_headers() -> None:
+        connection, _ = listener.accept()
+        count = 0
+        try:
+            connection.sendall(b"HTTP/1.1 200 OK\r\nX-Slow: ")
+            for _ in range(DRIP_BYTES):
+                connection.sendall(b"x")
+                count += 1
+                time.sleep(0.05)
+        except OSError:
+            pass  # the client went away
+        sent.append(count)
+        connection.close()
+
+    thread = threading.Thread(target=drip_headers, daemon=True)
+    thread.start()
+    monkeypatch.setenv(
+        "SECURITY_TEST_BASE", f"http://127.0.0.1:{listener.getsockname()[1]}"
+    )
+    try:
+        result = returns(guarded.hostile.drip)
+        thread.join(30)
+    finally:
+        listener.close()
+    assert result.error.code == "timeout" and result.attempts == 1
+    assert sent and sent[0] < DRIP_BYTES
 
 
 def test_batch_timeout_kills_the_whole_process_group(

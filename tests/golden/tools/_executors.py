@@ -23,8 +23,10 @@ import selectors
 import shlex
 import shutil
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -264,6 +266,50 @@ class _NoRedirects(urllib.request.HTTPRedirectHandler):
         return None
 
 
+class _Watch:
+    """The connections of one hop, so that the deadline can cut them: a server that
+    drips its headers or body a byte at a time never outlasts the call."""
+
+    def __init__(self) -> None:
+        self.connections: list[http.client.HTTPConnection] = []
+        self.cut_off = False
+
+    def factory(self, kind: Any) -> Any:
+        def connect(*args: Any, **kwargs: Any) -> http.client.HTTPConnection:
+            connection: http.client.HTTPConnection = kind(*args, **kwargs)
+            self.connections.append(connection)
+            return connection
+
+        return connect
+
+    def cut(self) -> None:
+        self.cut_off = True
+        for connection in self.connections:
+            if connection.sock is not None:
+                try:
+                    connection.sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+
+class _WatchedHttp(urllib.request.HTTPHandler):
+    def __init__(self, watch: _Watch) -> None:
+        super().__init__()
+        self.watch = watch
+
+    def do_open(self, http_class: Any, req: Any, **kwargs: Any) -> Any:
+        return super().do_open(self.watch.factory(http_class), req, **kwargs)
+
+
+class _WatchedHttps(urllib.request.HTTPSHandler):
+    def __init__(self, watch: _Watch) -> None:
+        super().__init__()
+        self.watch = watch
+
+    def do_open(self, http_class: Any, req: Any, **kwargs: Any) -> Any:
+        return super().do_open(self.watch.factory(http_class), req, **kwargs)
+
+
 def _request(
     url: str,
     method: str,
@@ -275,7 +321,13 @@ def _request(
     request = urllib.request.Request(
         url, data=body, headers=dict(headers), method=method
     )
-    opener = urllib.request.build_opener(_NoRedirects())
+    watch = _Watch()
+    opener = urllib.request.build_opener(
+        _NoRedirects(), _WatchedHttp(watch), _WatchedHttps(watch)
+    )
+    timer = threading.Timer(deadline.left(), watch.cut)
+    timer.daemon = True
+    timer.start()
     limit = _settings.MAX_OUTPUT_BYTES
     try:
         try:
@@ -284,6 +336,8 @@ def _request(
             response = exc
         with response:
             raw = _read_until(_plain_response(response), deadline, limit)
+            if watch.cut_off:  # the body ended because the deadline cut it
+                raise TimeoutError()
             return (
                 int(response.status or 0),
                 str(response.headers.get("Location") or ""),
@@ -291,16 +345,17 @@ def _request(
                 str(response.headers.get("Content-Type") or ""),
                 len(raw) > limit,
             )
-    except urllib.error.URLError as exc:
-        timed_out = isinstance(exc.reason, TimeoutError)
+    except (OSError, http.client.HTTPException) as exc:
+        reason = exc.reason if isinstance(exc, urllib.error.URLError) else exc
+        timed_out = watch.cut_off or isinstance(reason, TimeoutError)
         raise Failure(
             "timeout" if timed_out else "connection-error",
-            f"{method} {url}: {exc.reason}",
+            f"{method} {url}: "
+            + (f"no answer in {deadline.seconds} s" if timed_out else str(reason)),
             transient=True,
         ) from None
-    except (TimeoutError, OSError) as exc:
-        code = "timeout" if isinstance(exc, TimeoutError) else "connection-error"
-        raise Failure(code, f"{method} {url}: {exc}", True) from None
+    finally:
+        timer.cancel()
 
 
 def _plain_response(response: Any) -> http.client.HTTPResponse | None:
@@ -313,14 +368,11 @@ def _plain_response(response: Any) -> http.client.HTTPResponse | None:
 def _read_until(
     response: http.client.HTTPResponse | None, deadline: Deadline, limit: int
 ) -> bytes:
-    """The body, read as it comes, each read bounded by the time the call has left,
-    until past ``limit``."""
+    """The body, read as it comes, until past ``limit`` or the deadline."""
     chunks: list[bytes] = []
     size = 0
     while response is not None and size <= limit:
-        sock = getattr(getattr(response.fp, "raw", None), "_sock", None)
-        if sock is not None:
-            sock.settimeout(deadline.left())
+        deadline.left()
         chunk = response.read1(CHUNK)
         if not chunk:
             break
