@@ -1,11 +1,13 @@
 """The part of JSON Schema the generated validator checks, enforced at build time.
 
 The runtime validator (templates/_validate.py) gives jsonschema's Draft 2020-12 verdict
-for every keyword it meets. The few it cannot check without a full evaluation model
-(``unevaluatedProperties``, ``unevaluatedItems``, references left after normalising)
-are dropped here with a warning at their JSON path, so that what a tool's schema says
-and what its calls are checked against never silently differ. A ``pattern`` (or a
-``patternProperties`` key) that does not compile is an error at its location.
+for every keyword it meets. What it does not check is dropped here with a warning at
+its JSON path, so that what a tool's schema says and what its calls are checked
+against never silently differ: ``unevaluatedProperties`` and ``unevaluatedItems``
+(they need a full evaluation model), references left after normalising, and earlier
+drafts' ``dependencies``, ``additionalItems`` and boolean ``exclusiveMinimum``. A
+``pattern`` (or a ``patternProperties`` key) that does not compile is an error at its
+location.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ UNCHECKED = (
     "$ref",
     "unevaluatedItems",
     "unevaluatedProperties",
+    # earlier drafts' keywords, which Draft 2020-12 does not define
+    "additionalItems",
+    "dependencies",
 )
 # Keywords whose value is a schema, a list of schemas, or a mapping of names to schemas.
 _ONE = (
@@ -53,7 +58,8 @@ def _walk(
         return schema
     result: dict[str, Any] = {}
     for key, value in schema.items():
-        if key in UNCHECKED:
+        old_bound = key.startswith("exclusiveM") and isinstance(value, bool)
+        if key in UNCHECKED or old_bound:  # draft 4 wrote exclusiveMinimum: true
             complain(
                 "warning",
                 (*at, key),

@@ -31,6 +31,13 @@ def test_undeclared_key_never_becomes_a_flag(guarded: Any) -> None:
     assert "upload-pack: unknown argument" in answer["content"]
 
 
+def test_undeclared_key_allowed_by_the_schema_still_never_becomes_a_flag(
+    guarded: Any,
+) -> None:
+    result = guarded.hostile.loose.call_raw({"name": "n", "upload-pack": "touch x"})
+    assert _argv(result) == ["--name=n"]
+
+
 def test_positional_value_starting_with_dash_goes_after_double_dash(
     guarded: Any,
 ) -> None:

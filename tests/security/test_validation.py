@@ -221,6 +221,8 @@ def test_keywords_the_runtime_cannot_check_are_dropped_with_their_path() -> None
         "type": "object",
         "properties": {"a": {"type": "object", "unevaluatedProperties": False}},
         "anyOf": [{"unevaluatedItems": False}],
+        "exclusiveMinimum": True,
+        "dependencies": {"a": ["b"]},
     }
     kept = schema_support.runtime_subset(schema, lambda *said_: said.append(said_))
     assert kept == {
@@ -231,6 +233,8 @@ def test_keywords_the_runtime_cannot_check_are_dropped_with_their_path() -> None
     assert [(severity, path) for severity, path, _ in said] == [
         ("warning", ("properties", "a", "unevaluatedProperties")),
         ("warning", ("anyOf", 0, "unevaluatedItems")),
+        ("warning", ("exclusiveMinimum",)),
+        ("warning", ("dependencies",)),
     ]
 
 
