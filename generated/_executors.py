@@ -214,6 +214,13 @@ def _http(
         settings.get("body_template", "")
     )
     origin = _origin(url)
+    authority = _authority(str(settings["url"]), secrets)
+    if (credentials or body_has_secret) and _PLACEHOLDER.search(authority):
+        raise Failure(
+            "credentials-refused",
+            "the URL's host comes from an argument, so credentials from the "
+            "environment are not sent",
+        )
     for _ in range(_settings.MAX_REDIRECTS + 1):
         status, location, raw, kind, truncated = _request(
             url, method, headers, body, deadline
@@ -248,6 +255,17 @@ def _http(
         except ValueError:
             pass
     return Output(text, truncated or cut)
+
+
+def _authority(template: str, secrets: Secrets) -> str:
+    """Scheme, host and port of a URL template with its ``${ENV}`` parts read and its
+    ``{name}`` parts left as written: where arguments could move the origin."""
+
+    def environment(match: re.Match[str]) -> str:
+        return secrets.read(match.group(1)) if match.group(1) else match.group(0)
+
+    scheme, _, rest = _PLACEHOLDER.sub(environment, template).partition("://")
+    return scheme + "://" + re.split(r"[/?#]", rest, maxsplit=1)[0]
 
 
 def _origin(url: str) -> tuple[str, str, int | None]:

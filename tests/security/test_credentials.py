@@ -121,3 +121,13 @@ def test_secret_in_url_not_in_timeout_message(
     for secret in SECRETS.values():
         assert secret not in result.error.message
     assert "[redacted]" in result.error.message
+
+
+def test_credentials_not_sent_to_a_host_an_argument_names(
+    guarded: Any, servers: Any
+) -> None:
+    _, elsewhere = servers
+    host = elsewhere.removeprefix("http://")
+    result = guarded.hostile.anywhere(base=host)
+    assert result.error.code == "credentials-refused"
+    assert SEEN == []
