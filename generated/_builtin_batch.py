@@ -13,7 +13,7 @@ from typing import Any
 
 from ._builtin_file import PathError, inside
 from . import _settings
-from ._executors import Deadline, Failure, _cut, stream
+from ._executors import Deadline, Failure, _cut, current_deadline, stream
 
 INTERPRETERS = {".py": (sys.executable,), ".sh": ("bash",), ".js": ("node",)}
 
@@ -50,7 +50,9 @@ def script(
 def _run(
     command: str | list[str], cwd: str, timeout_sec: float, shell: bool = False
 ) -> dict[str, Any]:
-    done = stream(command, cwd, Deadline(timeout_sec), None, shell=shell)
+    # the command's own timeout, within what is left of the call's
+    deadline = Deadline(min(timeout_sec, current_deadline().left()))
+    done = stream(command, cwd, deadline, None, shell=shell)
     if done.status is None and not done.truncated:
         raise Failure("timeout", f"the command ran past {timeout_sec} s")
     return {

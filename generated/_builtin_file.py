@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from . import _patterns, _settings
+from ._executors import current_deadline
 
 
 class PathError(ValueError):
@@ -141,7 +142,7 @@ def grep(
     search = _patterns.searcher(pattern, ignore_case)
     base = inside(path)
     files = [base] if base.is_file() else sorted(base.glob(include))
-    stop = time.monotonic() + _settings.DEFAULT_TIMEOUT_SEC
+    deadline = current_deadline()
     matches: list[str] = []
     for file in files:
         resolved = file.resolve()
@@ -152,8 +153,8 @@ def grep(
         except (UnicodeDecodeError, OSError, ValueError):
             continue  # binary, unreadable, special or too large: not searched
         for number, line in enumerate(lines, 1):
-            if time.monotonic() > stop:
-                raise TimeoutError(f"grep ran past {_settings.DEFAULT_TIMEOUT_SEC} s")
+            if time.monotonic() > deadline.at:
+                raise TimeoutError(f"grep ran past {deadline.seconds} s")
             try:
                 found = search(line)
             except _patterns.TextTooLong:

@@ -14,6 +14,7 @@ retried.
 
 from __future__ import annotations
 
+import contextvars
 import http.client
 import importlib
 import json
@@ -113,6 +114,17 @@ class Secrets:
         return value
 
 
+_current: contextvars.ContextVar[Deadline | None] = contextvars.ContextVar(
+    "deadline", default=None
+)
+
+
+def current_deadline() -> Deadline:
+    """The deadline of the ``python`` executor's call running now (the built-ins stop
+    at it); outside a call, one of ``default-timeout-sec`` from now."""
+    return _current.get() or Deadline(_settings.DEFAULT_TIMEOUT_SEC)
+
+
 def run(spec: ToolSpec, arguments: dict[str, Any], deadline: Deadline) -> Output:
     """Run the tool's executor; nothing it returns or raises holds a secret."""
     secrets = Secrets()
@@ -136,10 +148,15 @@ def _python(
     spec: ToolSpec, arguments: dict[str, Any], deadline: Deadline, secrets: Secrets
 ) -> Output:
     """Import ``module:function`` (a leading dot: inside this package) and call it.
-    It runs in this process, so the deadline cannot stop it."""
+    It runs in this process, so the deadline cannot stop it: the function can read it
+    with ``current_deadline()`` and stop itself, as the built-ins do."""
     module, _, name = str(spec.executor["function"]).partition(":")
     function = getattr(importlib.import_module(module, PACKAGE), name)
-    return Output(function(**arguments))
+    token = _current.set(deadline)
+    try:
+        return Output(function(**arguments))
+    finally:
+        _current.reset(token)
 
 
 def _script(

@@ -104,16 +104,15 @@ def test_db_query_cannot_write_or_loosen_its_limits(
     assert guarded.db.query(sql="SELECT count(*) AS n FROM users").data == [{"n": 1}]
 
 
-def test_db_recursive_query_stops_at_the_deadline(guarded: Any, database: Path) -> None:
-    guarded._settings.configure(default_timeout_sec=0.5)
+def test_db_recursive_query_stops_at_the_calls_deadline(
+    guarded: Any, database: Path
+) -> None:
     endless = (
         "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
         "SELECT count(*) FROM c"
     )
-    try:
-        result = returns(lambda: guarded.db.query(sql=endless))
-    finally:
-        guarded._settings.configure(default_timeout_sec=5)
+    query = guarded.db.query.using(timeout_sec=0.5)  # the call's, not the default
+    result = returns(lambda: query(sql=endless))
     assert (
         result.error.code == "OperationalError" and "interrupt" in result.error.message
     )

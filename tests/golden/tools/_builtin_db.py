@@ -5,7 +5,7 @@ A query is SQL a model wrote, so its connection is read-only three times over: o
 with ``mode=ro``, with ``PRAGMA query_only``, and with an authorizer that allows reading
 and nothing else. Every connection denies ``ATTACH`` (which ``VACUUM INTO`` needs too),
 ``load_extension`` and changing a ``PRAGMA``, so nothing is written outside the
-database, and every statement is stopped at the call's default timeout.
+database, and every statement is stopped at the call's deadline.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from contextlib import closing
 from typing import Any
 
 from . import _settings
+from ._executors import current_deadline
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _READING = frozenset(
@@ -61,7 +62,7 @@ def _connect(database: str, read_only: bool = False) -> sqlite3.Connection:
             action, first, second, read_only
         )
     )
-    stop = time.monotonic() + _settings.DEFAULT_TIMEOUT_SEC
+    stop = current_deadline().at
     connection.set_progress_handler(lambda: int(time.monotonic() > stop), 1000)
     return connection
 
