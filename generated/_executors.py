@@ -327,22 +327,18 @@ class _Watch:
                     pass
 
 
-class _WatchedHttp(urllib.request.HTTPHandler):
-    def __init__(self, watch: _Watch) -> None:
-        super().__init__()
-        self.watch = watch
-
-    def do_open(self, http_class: Any, req: Any, **kwargs: Any) -> Any:
-        return super().do_open(self.watch.factory(http_class), req, **kwargs)
-
-
-class _WatchedHttps(urllib.request.HTTPSHandler):
-    def __init__(self, watch: _Watch) -> None:
-        super().__init__()
-        self.watch = watch
-
-    def do_open(self, http_class: Any, req: Any, **kwargs: Any) -> Any:
-        return super().do_open(self.watch.factory(http_class), req, **kwargs)
+def _watched(
+    handler: urllib.request.AbstractHTTPHandler, watch: _Watch
+) -> urllib.request.AbstractHTTPHandler:
+    """``handler`` (urllib's http or https one) opening its connections through
+    ``watch``."""
+    do_open = handler.do_open
+    setattr(
+        handler,
+        "do_open",
+        lambda kind, req, **kwargs: do_open(watch.factory(kind), req, **kwargs),
+    )
+    return handler
 
 
 def _request(
@@ -358,7 +354,9 @@ def _request(
     )
     watch = _Watch()
     opener = urllib.request.build_opener(
-        _NoRedirects(), _WatchedHttp(watch), _WatchedHttps(watch)
+        _NoRedirects(),
+        _watched(urllib.request.HTTPHandler(), watch),
+        _watched(urllib.request.HTTPSHandler(), watch),
     )
     timer = threading.Timer(deadline.left(), watch.cut)
     timer.daemon = True
