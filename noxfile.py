@@ -8,7 +8,13 @@ nox.options.sessions = ["tests", "lint", "check"]
 nox.options.reuse_existing_virtualenvs = True
 
 # Test tools are pinned so that CI judges formatting and types the same way every run.
-TEST_TOOLS = ["black==26.10.1", "mypy==2.4.1", "types-PyYAML", "types-jsonschema"]
+TEST_TOOLS = [
+    "black==26.10.1",
+    "mypy==2.4.1",
+    "types-PyYAML",
+    "types-jsonschema",
+    "types-regex",
+]
 # The provider SDKs whose own types the provider files and dispatch are tested against
 # (the versions ../shared/reference/providers.md was checked with). Tests only.
 PROVIDER_SDKS = [

@@ -92,7 +92,9 @@ def compile_model(
         plugin_name = None
         if item.plugin is not None:
             if item.plugin not in plugins:
-                plugins[item.plugin] = load_plugin(item.plugin, project, report)
+                plugins[item.plugin] = load_plugin(
+                    item.plugin, project, report, config.max_file_bytes
+                )
             plugin = plugins[item.plugin]
             if plugin is None:
                 continue

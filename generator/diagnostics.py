@@ -29,6 +29,9 @@ CODES: dict[str, str] = {
     "yaml-syntax": "the YAML does not parse",
     "yaml-duplicate-key": "a key appears twice in one mapping",
     "yaml-alias-bomb": "YAML anchors and aliases expand past the node limit",
+    "yaml-too-deep": "YAML or JSON collections are nested more than 64 levels deep",
+    "non-finite-number": "a number is infinite or not a number (.inf, .nan, 1e999)",
+    "symlink-outside-project": "an input file is a symbolic link to a file outside the project",
     "json-syntax": "the JSON does not parse",
     "bom": "the file starts with a byte-order mark",
     "crlf": "the file uses CRLF line endings",
@@ -85,14 +88,22 @@ class Diagnostic:
         return f"{self.path}:{self.line}:{self.col}: {self.severity.value}[{self.code}]: {self.message}"
 
     def format_github(self) -> str:
+        """A GitHub Actions workflow command, escaped as GitHub's toolkit escapes them
+        (``%``, CR and LF everywhere; ``:`` and ``,`` too in properties), so no file name
+        or message can end the command early or start another one."""
         kind = "error" if self.severity is Severity.ERROR else "warning"
-        message = (
-            self.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-        )
         return (
-            f"::{kind} file={self.path},line={self.line},col={self.col},"
-            f"title={self.code}::{message}"
+            f"::{kind} file={_property(self.path)},line={self.line},col={self.col},"
+            f"title={_property(self.code)}::{_data(self.message)}"
         )
+
+
+def _data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _property(text: str) -> str:
+    return _data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def make(
