@@ -64,3 +64,11 @@ def bench(session: nox.Session) -> None:
     # skillkit 0.4.0 for the start-up comparison; it imports aiofiles without declaring it.
     session.install(".[tokens]", "skillkit==0.4.0", "aiofiles")
     session.run("python", "tests/bench.py", *session.posargs)
+
+
+@nox.session
+def fuzz(session: nox.Session) -> None:
+    """Mutate real inputs from ../shared/corpus and build them, for a bounded time:
+    nox -s fuzz -- --seconds 60 --seed 11 (CI's run); without --seed, a new seed."""
+    session.install(".")
+    session.run("python", "tests/fuzz.py", *session.posargs)
