@@ -290,8 +290,26 @@ def build(
     memo: Memo,
 ) -> Result:
     model = compile_model(config, report, discovery, hashes, memo)
+    _check_shadowing(model, config.package, report)
     files, digests = emit(model, config, report, memo)
     return Result(model, files, digests)
+
+
+def _check_shadowing(model: Model, package: str, report: Report) -> None:
+    """A python tool whose module has the package's name would import the package."""
+    for tool in model.tools:
+        d = tool.definition
+        if isinstance(d, Function) and d.executor.type == "python":
+            module = str(d.executor.settings["function"]).split(":")[0]
+            if module.split(".")[0] == package:
+                report.error(
+                    d.source.path,
+                    d.source.line,
+                    d.source.col,
+                    "package-shadows-module",
+                    f"{tool.qualname} runs {module!r}, which the generated package "
+                    f"{package!r} would shadow; choose another package name",
+                )
 
 
 def _invalid(report: Report) -> tuple[Invalid, ...]:

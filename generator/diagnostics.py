@@ -59,6 +59,7 @@ CODES: dict[str, str] = {
     "invalid-tool-id": "a skill script's tool id breaks the seed 001 rule",
     "executor-invalid": "an executor's entry or URL cannot be used",
     "namespace-too-deep": "a dotted tool name is deeper than max-namespace-depth",
+    "package-shadows-module": "a python tool's module has the generated package's name",
     # resolution
     "duplicate-name": "two tools have the same name in one source root and namespace",
     "identifier-collision": "two names become the same Python identifier",

@@ -279,3 +279,22 @@ def test_cached_build_repeats_the_warnings_of_the_build_it_reuses(
     diagnostics = [line for line in cached.stderr.splitlines() if "[" in line]
     assert diagnostics == [line for line in clean.stderr.splitlines() if "[" in line]
     assert diagnostics
+
+
+def test_a_package_named_like_a_tool_module_is_refused(
+    built: tuple[Path, dict[str, bytes]],
+) -> None:
+    project, before = built
+    place(
+        project / "skills",
+        {
+            "t.tools.yaml": tools_yaml(
+                executor="{type: python, function: 'generated.x:f'}"
+            )
+        },
+    )
+    done = skillc(project)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "skills/t.tools.yaml:3:" in done.stderr
+    assert "error[package-shadows-module]" in done.stderr
+    assert tree(project / "generated") == before
