@@ -33,6 +33,7 @@ CODES: dict[str, str] = {
     "non-finite-number": "a number is infinite or not a number (.inf, .nan, 1e999)",
     "symlink-outside-project": "an input file is a symbolic link to a file outside the project",
     "json-syntax": "the JSON does not parse",
+    "load-failed": "a loader failed in a way skillc did not foresee (please report it)",
     "bom": "the file starts with a byte-order mark",
     "crlf": "the file uses CRLF line endings",
     # skill and agent fields

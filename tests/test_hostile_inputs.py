@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -298,3 +299,27 @@ def test_a_package_named_like_a_tool_module_is_refused(
     assert "skills/t.tools.yaml:3:" in done.stderr
     assert "error[package-shadows-module]" in done.stderr
     assert tree(project / "generated") == before
+
+
+def test_an_exception_no_loader_foresaw_is_located_and_spares_the_others(
+    skills_project: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from conftest import run_skillc
+    from generator import build
+
+    write_skill(skills_project / "skills", "good", GOOD)
+    write_skill(skills_project / "skills", "odd", GOOD.replace("good", "odd"))
+    real = build.load_skill
+
+    def load(item: Any, *args: Any) -> Any:
+        if item.path.parent.name == "odd":
+            raise RecursionError("maximum recursion depth exceeded")
+        return real(item, *args)
+
+    monkeypatch.setattr(build, "load_skill", load)
+    code, err = run_skillc(capsys, "-C", str(skills_project), "build", "--keep-going")
+    assert code == 1 and "Traceback" not in err
+    assert "skills/odd/SKILL.md:1:1: error[load-failed]: skillc could not load" in err
+    assert (skills_project / "generated" / "task" / "_good.py").is_file()
