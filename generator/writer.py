@@ -223,21 +223,22 @@ def _beside(out_dir: Path, role: str) -> Path:
 def _stage(
     out_dir: Path, staging: Path, files: dict[str, str], unchanged: frozenset[str]
 ) -> None:
+    old, new = os.fspath(out_dir) + "/", os.fspath(staging) + "/"
     os.mkdir(staging)
-    made = {staging}
-    for path, text in files.items():
-        target = staging / path
-        if target.parent not in made:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            made.update(target.parents)
+    made = {""}
+    for path, text in files.items():  # strings, not Paths: this runs once per file
+        folder = path.rpartition("/")[0]
+        if folder not in made:
+            os.makedirs(new + folder, exist_ok=True)
+            made.add(folder)
         if path in unchanged:
-            _link(out_dir / path, target)
+            _link(old + path, new + path)
         else:
-            with open(target, "xb") as handle:  # x: never through an existing link
+            with open(new + path, "xb") as handle:  # x: never through a link
                 handle.write(text.encode("utf-8"))
 
 
-def _link(source: Path, target: Path) -> None:
+def _link(source: str, target: str) -> None:
     """A hard link to an unchanged file: no copy, and its mtime stays; a copy where the
     file system has no hard links."""
     try:
