@@ -41,7 +41,8 @@ def step(function):
     return wrapper
 for name in ("rename", "replace", "link", "unlink", "rmdir", "mkdir"):
     setattr(os, name, step(getattr(os, name)))
-writer._exchange = step(writer._exchange)
+if hasattr(writer, "_exchange"):  # the one step made through ctypes, not os
+    writer._exchange = step(writer._exchange)
 real_open = open
 def counted_open(file, mode="r", *args, **kwargs):
     if any(c in mode for c in "wxa+"):

@@ -323,3 +323,29 @@ def test_an_exception_no_loader_foresaw_is_located_and_spares_the_others(
     assert code == 1 and "Traceback" not in err
     assert "skills/odd/SKILL.md:1:1: error[load-failed]: skillc could not load" in err
     assert (skills_project / "generated" / "task" / "_good.py").is_file()
+
+
+def test_an_unreadable_skill_folder_is_an_error_not_a_vanished_tool(
+    skills_project: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from conftest import run_skillc
+
+    write_skill(skills_project / "skills", "good", GOOD)
+    write_skill(skills_project / "skills", "gone", GOOD.replace("good", "gone"))
+    assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
+    before = tree(skills_project / "generated")
+    real = os.scandir
+
+    def scandir(path: Any) -> Any:
+        if os.fspath(path).endswith("gone"):
+            raise PermissionError(13, "Permission denied")
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    code, err = run_skillc(capsys, "-C", str(skills_project), "build")
+    monkeypatch.undo()
+    assert code == 1
+    assert "skills/gone:1:1: error[file-unreadable]: cannot read the folder" in err
+    assert tree(skills_project / "generated") == before
