@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import functools
 import hashlib
 import json
@@ -166,8 +165,10 @@ def write(out_dir: Path, files: dict[str, str], changes: Plan) -> None:
     staging, old = _beside(out_dir, "new"), _beside(out_dir, "old")
     try:
         _remove(staging)
+        out_dir.parent.mkdir(parents=True, exist_ok=True)
         _stage(out_dir, staging, files, frozenset(changes.unchanged))
         if out_dir.is_dir():
+            shutil.copymode(out_dir, staging)
             _swap(staging, out_dir, old)
             _keep_caches(staging, out_dir)
             _remove(staging)
@@ -197,6 +198,11 @@ def exclusive(project: Path, wait_sec: float) -> Iterator[None]:
     """Hold an ``fcntl`` lock on the project folder itself for the whole build (no lock
     file to leave behind); another build holding it is waited for up to ``wait_sec``
     seconds, then this one fails."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: builds are not serialised
+        yield
+        return
     handle = os.open(project, os.O_RDONLY)
     try:
         deadline = time.monotonic() + wait_sec

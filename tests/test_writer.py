@@ -282,3 +282,14 @@ def test_dump_ir_cannot_overwrite_output(
     )
     assert code == 2 and "--dump-ir" in err
     assert tree(skills_project / "generated") == before
+
+
+def test_an_out_folder_below_missing_folders_is_created(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_skill(skills_project / "skills", "a", OK.format(name="a"))
+    code, err = run_skillc(
+        capsys, "-C", str(skills_project), "build", "--out", "build/deep/gen"
+    )
+    assert code == 0, err
+    assert (skills_project / "build" / "deep" / "gen" / "task" / "_a.py").is_file()
