@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from conftest import run_python, tree, write_skill
+from conftest import run_python, run_skillc, tree, write_skill
 
 GOOD = "---\nname: good\ndescription: Does good.\n---\nBody.\n"
 TOOL = """namespace: t
@@ -306,7 +306,6 @@ def test_an_exception_no_loader_foresaw_is_located_and_spares_the_others(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from conftest import run_skillc
     from generator import build
 
     write_skill(skills_project / "skills", "good", GOOD)
@@ -330,8 +329,6 @@ def test_an_unreadable_skill_folder_is_an_error_not_a_vanished_tool(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from conftest import run_skillc
-
     write_skill(skills_project / "skills", "good", GOOD)
     write_skill(skills_project / "skills", "gone", GOOD.replace("good", "gone"))
     assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0

@@ -171,6 +171,14 @@ def test_dump_ir_and_package_name(
     )
 
 
+@pytest.fixture
+def built_a(skills_project: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """A project with one skill, built."""
+    write_skill(skills_project / "skills", "a", OK.format(name="a"))
+    assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
+    return skills_project
+
+
 def test_a_lock_skillc_did_not_write_owns_nothing(
     skills_project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -187,10 +195,9 @@ def test_a_lock_skillc_did_not_write_owns_nothing(
 
 
 def test_a_user_file_in_the_output_stops_the_build_until_forced(
-    skills_project: Path, capsys: pytest.CaptureFixture[str]
+    built_a: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    write_skill(skills_project / "skills", "a", OK.format(name="a"))
-    assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
+    skills_project = built_a
     out = skills_project / "generated"
     (out / "task" / "notes.txt").write_text("mine")
     before = tree(out)
@@ -209,10 +216,9 @@ def test_a_user_file_in_the_output_stops_the_build_until_forced(
 
 
 def test_writes_never_follow_a_symlink_out_of_the_output(
-    skills_project: Path, capsys: pytest.CaptureFixture[str]
+    built_a: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    write_skill(skills_project / "skills", "a", OK.format(name="a"))
-    assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
+    skills_project = built_a
     out = skills_project / "generated"
     elsewhere = skills_project / "elsewhere"
     elsewhere.mkdir()
@@ -271,10 +277,9 @@ def test_package_names_that_shadow_a_module_are_refused(
 
 
 def test_dump_ir_cannot_overwrite_output(
-    skills_project: Path, capsys: pytest.CaptureFixture[str]
+    built_a: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    write_skill(skills_project / "skills", "a", OK.format(name="a"))
-    assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
+    skills_project = built_a
     before = tree(skills_project / "generated")
     target = skills_project / "generated" / "task" / "_a.py"
     code, err = run_skillc(
