@@ -322,8 +322,29 @@ def build(
 ) -> Result:
     model = compile_model(config, report, discovery, hashes, memo)
     _check_shadowing(model, config.package, report)
+    _check_file_names(model, report)
     files, digests = emit(model, config, report, memo)
     return Result(model, files, digests)
+
+
+NAME_MAX = 255  # the longest file name (in bytes) of common file systems
+
+
+def _check_file_names(model: Model, report: Report) -> None:
+    """A tool whose module or namespace folder name no file system can hold is an error
+    at the tool, found before anything is written."""
+    for tool in model.tools:
+        longest = max((*tool.namespace, f"_{tool.py_name}.py"), key=len)
+        if len(longest.encode("utf-8")) > NAME_MAX:
+            d = tool.definition
+            report.error(
+                d.source.path,
+                d.source.line,
+                d.source.col,
+                "name-too-long",
+                f"{tool.qualname[:60]}...: its file name would be "
+                f"{len(longest.encode()):,} bytes; file systems allow {NAME_MAX}",
+            )
 
 
 def _check_shadowing(model: Model, package: str, report: Report) -> None:

@@ -61,6 +61,7 @@ CODES: dict[str, str] = {
     "executor-invalid": "an executor's entry or URL cannot be used",
     "namespace-too-deep": "a dotted tool name is deeper than max-namespace-depth",
     "package-shadows-module": "a python tool's module has the generated package's name",
+    "name-too-long": "a tool's module or folder name is longer than 255 bytes",
     # resolution
     "duplicate-name": "two tools have the same name in one source root and namespace",
     "identifier-collision": "two names become the same Python identifier",
