@@ -8,7 +8,13 @@ nox.options.sessions = ["tests", "lint", "check"]
 nox.options.reuse_existing_virtualenvs = True
 
 # Test tools are pinned so that CI judges formatting and types the same way every run.
-TEST_TOOLS = ["black==26.10.1", "mypy==2.4.1", "types-PyYAML", "types-jsonschema"]
+TEST_TOOLS = [
+    "black==26.10.1",
+    "mypy==2.4.1",
+    "types-PyYAML",
+    "types-jsonschema",
+    "types-regex",
+]
 # The provider SDKs whose own types the provider files and dispatch are tested against
 # (the versions ../shared/reference/providers.md was checked with). Tests only.
 PROVIDER_SDKS = [
@@ -58,3 +64,11 @@ def bench(session: nox.Session) -> None:
     # skillkit 0.4.0 for the start-up comparison; it imports aiofiles without declaring it.
     session.install(".[tokens]", "skillkit==0.4.0", "aiofiles")
     session.run("python", "tests/bench.py", *session.posargs)
+
+
+@nox.session
+def fuzz(session: nox.Session) -> None:
+    """Mutate real inputs from ../shared/corpus and build them, for a bounded time:
+    nox -s fuzz -- --seconds 60 --seed 11 (CI's run); without --seed, a new seed."""
+    session.install(".")
+    session.run("python", "tests/fuzz.py", *session.posargs)

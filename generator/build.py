@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from generator import __version__, discover
 from generator.cache import Memo, content_key
@@ -92,7 +92,13 @@ def compile_model(
         plugin_name = None
         if item.plugin is not None:
             if item.plugin not in plugins:
-                plugins[item.plugin] = load_plugin(item.plugin, project, report)
+                where = item.plugin
+                plugins[where] = guarded(
+                    lambda: load_plugin(where, project, report, config.max_file_bytes),
+                    discover.relative(where, project),
+                    report,
+                    None,
+                )
             plugin = plugins[item.plugin]
             if plugin is None:
                 continue
@@ -110,7 +116,14 @@ def compile_model(
         if key not in memo.loads:
             scratch = Report(strict=config.strict)
             load = load_skill if item.kind is Kind.SKILL else load_agent
-            loaded = load(item, project, plugin_name, scratch, config.max_file_bytes)
+            loaded = guarded(
+                lambda: load(
+                    item, project, plugin_name, scratch, config.max_file_bytes
+                ),
+                discover.relative(item.path, project),
+                scratch,
+                None,
+            )
             if loaded is not None:
                 loaded = dataclasses.replace(loaded, digest=key)
             memo.loads[key] = (loaded, scratch.items)
@@ -137,6 +150,24 @@ def compile_model(
 
 
 Loaded = tuple[str, list[Function]]
+T = TypeVar("T")
+
+
+def guarded(load: Callable[[], T], rel: str, report: Report, failed: T) -> T:
+    """A loader's result; an exception no loader foresaw (a bug in skillc) becomes an
+    error located at the file, so one odd file never takes the other tools down."""
+    try:
+        return load()
+    except Exception as exc:  # noqa: BLE001 - reported, with what was raised
+        report.error(
+            rel,
+            1,
+            1,
+            "load-failed",
+            f"skillc could not load this file ({type(exc).__name__}: {exc}); "
+            "please report it",
+        )
+        return failed
 
 
 def _memo_load(
@@ -159,7 +190,9 @@ def _memo_load(
     )
     if key not in memo.loads:
         scratch = Report(strict=config.strict)
-        summary, tools = loader(scratch)
+        failed: Loaded = ("", [])
+        rel = discover.relative(item.path, config.root.resolve())
+        summary, tools = guarded(lambda: loader(scratch), rel, scratch, failed)
         # Each tool's own digest: editing one tool of a large manifest re-renders only it.
         tools = [dataclasses.replace(t, digest=content_key(t)) for t in tools]
         memo.loads[key] = ((summary, tools), scratch.items)
@@ -288,8 +321,47 @@ def build(
     memo: Memo,
 ) -> Result:
     model = compile_model(config, report, discovery, hashes, memo)
+    _check_shadowing(model, config.package, report)
+    _check_file_names(model, report)
     files, digests = emit(model, config, report, memo)
     return Result(model, files, digests)
+
+
+NAME_MAX = 255  # the longest file name (in bytes) of common file systems
+
+
+def _check_file_names(model: Model, report: Report) -> None:
+    """A tool whose module or namespace folder name no file system can hold is an error
+    at the tool, found before anything is written."""
+    for tool in model.tools:
+        longest = max((*tool.namespace, f"_{tool.py_name}.py"), key=len)
+        if len(longest.encode("utf-8")) > NAME_MAX:
+            d = tool.definition
+            report.error(
+                d.source.path,
+                d.source.line,
+                d.source.col,
+                "name-too-long",
+                f"{tool.qualname[:60]}...: its file name would be "
+                f"{len(longest.encode()):,} bytes; file systems allow {NAME_MAX}",
+            )
+
+
+def _check_shadowing(model: Model, package: str, report: Report) -> None:
+    """A python tool whose module has the package's name would import the package."""
+    for tool in model.tools:
+        d = tool.definition
+        if isinstance(d, Function) and d.executor.type == "python":
+            module = str(d.executor.settings["function"]).split(":")[0]
+            if module.split(".")[0] == package:
+                report.error(
+                    d.source.path,
+                    d.source.line,
+                    d.source.col,
+                    "package-shadows-module",
+                    f"{tool.qualname} runs {module!r}, which the generated package "
+                    f"{package!r} would shadow; choose another package name",
+                )
 
 
 def _invalid(report: Report) -> tuple[Invalid, ...]:

@@ -23,6 +23,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (config.ConfigError, writer.OutputError) as exc:
         print(f"skillc: error: {exc}", file=sys.stderr)
         return 2
+    except writer.WriteFailed as exc:
+        print(f"skillc: error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:  # the file system failed us, not skillc: no traceback
+        print(f"skillc: error: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     except Exception:  # a bug in skillc, not in the input: say so, with the details
@@ -117,6 +123,11 @@ def _parser() -> argparse.ArgumentParser:
     build_cmd.add_argument(
         "--dump-ir", metavar="FILE", help="also write the intermediate model as JSON"
     )
+    build_cmd.add_argument(
+        "--force",
+        action="store_true",
+        help="discard files in the output folder that skillc did not write",
+    )
     return parser
 
 
@@ -126,6 +137,27 @@ def _run(args: argparse.Namespace) -> int:
         return _find(cfg, " ".join(args.purpose), args.k)
     if args.command == "budget":
         return _budget(cfg)
+    _check_dump_ir(cfg, getattr(args, "dump_ir", None))
+    if args.command == "build" and not args.check:
+        with writer.exclusive(cfg.root.resolve(), cfg.lock_wait_sec):
+            writer.recover(cfg.out_dir)
+            return _compile(args, cfg)
+    return _compile(args, cfg)
+
+
+def _check_dump_ir(cfg: config.Config, dump_ir: str | None) -> None:
+    """--dump-ir may not write into the output folder: it would change output the lock
+    vouches for, behind the build's back."""
+    if dump_ir is None:
+        return
+    target = Path(dump_ir).resolve()
+    if target == cfg.out_dir or cfg.out_dir in target.parents:
+        raise config.ConfigError(
+            f"--dump-ir {dump_ir}: inside the output folder {cfg.out}/, which skillc owns"
+        )
+
+
+def _compile(args: argparse.Namespace, cfg: config.Config) -> int:
     project = cfg.root.resolve()
     building = args.command == "build"
     walk = Report(strict=cfg.strict)
@@ -162,6 +194,8 @@ def _run(args: argparse.Namespace) -> int:
     )
     if args.check:
         return _check(cfg, result.files, changes, report, args.error_format)
+    if not (args.force or cfg.discard_unowned):
+        writer.refuse_unowned(changes, cfg.out)
     writer.write(cfg.out_dir, result.files, changes)
     store.save(
         cache.State(key, cache.stat_outputs(cfg.out_dir, result.digests), report.items)

@@ -19,6 +19,7 @@ DEFAULT_ALLOWLIST = ("pypi:*",)
 DEFAULT_MAX_READ_BYTES = 1024 * 1024
 DEFAULT_TIMEOUT_SEC = 30
 DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024
+DEFAULT_LOCK_WAIT_SEC = 60
 
 _KEYS = {
     "sources",
@@ -39,6 +40,9 @@ _KEYS = {
     "profiles",
     "conflicts",
     "token-counter",
+    "lock-wait-sec",
+    "discard-unowned-files",
+    "out-outside-project",
 }
 TOKEN_COUNTERS = ("estimate", "o200k_base")
 PROVIDERS = (
@@ -113,6 +117,10 @@ class Config:
     profiles: tuple[Profile, ...] = ()
     conflicts: tuple[Conflict, ...] = ()
     token_counter: str = "estimate"
+    # How the output folder is written (none of them shapes the output's bytes).
+    lock_wait_sec: int = DEFAULT_LOCK_WAIT_SEC
+    discard_unowned: bool = False  # true: files skillc does not own may be removed
+    out_outside_project: bool = False
 
     @property
     def out_dir(self) -> Path:
@@ -187,12 +195,13 @@ def load(
         table.get("sources", list(DEFAULT_SOURCES)), "sources"
     )
     out_dir = out or _string(table.get("out", DEFAULT_OUT), "out")
+    outside = _flag(table, "out-outside-project")
+    check_out(root, source_list, out_dir, outside)
     _check_paths(root, source_list, out_dir)
     package_name = package or _string(
         table.get("package", Path(out_dir).name), "package"
     )
-    if not package_name.isidentifier():
-        raise ConfigError(f"package name {package_name!r} is not a Python identifier")
+    check_package_name(package_name)
     strict_flag = strict if strict is not None else table.get("strict", False)
     max_bytes = table.get("max-file-bytes", DEFAULT_MAX_FILE_BYTES)
     if not isinstance(strict_flag, bool):
@@ -238,7 +247,57 @@ def load(
         profiles=_profiles(table.get("profiles", {})),
         conflicts=_conflicts(table.get("conflicts", [])),
         token_counter=_choice(table, "token-counter", TOKEN_COUNTERS),
+        lock_wait_sec=_positive(table, "lock-wait-sec", DEFAULT_LOCK_WAIT_SEC),
+        discard_unowned=_flag(table, "discard-unowned-files"),
+        out_outside_project=outside,
     )
+
+
+# What a generated package imports besides the standard library, when installed.
+RUNTIME_DEPENDENCIES = frozenset({"re2", "regex"})
+
+
+def check_package_name(name: str) -> None:
+    """A package named like a module it (or Python) imports would shadow that module:
+    ``import json`` inside it, or anywhere on the same path, would find the package."""
+    import keyword
+    import sys
+
+    if not name.isidentifier() or keyword.iskeyword(name):
+        raise ConfigError(f"package name {name!r} is not a Python identifier")
+    if name in sys.stdlib_module_names or name in RUNTIME_DEPENDENCIES:
+        raise ConfigError(
+            f"package name {name!r} shadows the module {name!r} that Python or the "
+            "generated package imports; choose another --package or out folder name"
+        )
+
+
+def check_out(root: Path, sources: list[str], out: str, outside: bool) -> None:
+    """The output folder must be inside the project (unless out-outside-project = true),
+    and never the file system's root, the home folder, or a folder holding the project
+    or a source root: a build may replace everything skillc owns there."""
+    project = root.resolve()
+    out_dir = (project / out).resolve()
+    protected = [project, *((project / source).resolve() for source in sources)]
+    if out_dir in (Path(out_dir.anchor), Path.home().resolve()) or any(
+        out_dir == path or out_dir in path.parents for path in protected
+    ):
+        raise ConfigError(
+            f"output folder {out!r} is the root, the home folder, the project, a source "
+            "root or a folder holding one; choose a folder inside the project"
+        )
+    if not outside and project not in out_dir.parents:
+        raise ConfigError(
+            f"output folder {out!r} is outside the project folder; choose a folder "
+            "inside it (or set out-outside-project = true in [tool.skillc])"
+        )
+
+
+def _flag(table: dict[str, Any], key: str) -> bool:
+    value = table.get(key, False)
+    if not isinstance(value, bool):
+        raise ConfigError(f"[tool.skillc] {key} must be true or false")
+    return value
 
 
 def _choice(table: dict[str, Any], key: str, choices: tuple[str, ...]) -> str:
@@ -355,8 +414,6 @@ def _strings(value: Any, key: str, empty: bool = False) -> list[str]:
 def _check_paths(root: Path, sources: list[str], out: str) -> None:
     project = root.resolve()
     out_dir = (project / out).resolve()
-    if out_dir == project or out_dir in project.parents:
-        raise ConfigError(f"output folder {out!r} must be a folder inside the project")
     for source in sources:
         path = (project / source).resolve()
         if not path.is_dir():

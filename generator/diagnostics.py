@@ -29,7 +29,11 @@ CODES: dict[str, str] = {
     "yaml-syntax": "the YAML does not parse",
     "yaml-duplicate-key": "a key appears twice in one mapping",
     "yaml-alias-bomb": "YAML anchors and aliases expand past the node limit",
+    "yaml-too-deep": "YAML or JSON collections are nested more than 64 levels deep",
+    "non-finite-number": "a number is infinite or not a number (.inf, .nan, 1e999)",
+    "symlink-outside-project": "an input file is a symbolic link to a file outside the project",
     "json-syntax": "the JSON does not parse",
+    "load-failed": "a loader failed in a way skillc did not foresee (please report it)",
     "bom": "the file starts with a byte-order mark",
     "crlf": "the file uses CRLF line endings",
     # skill and agent fields
@@ -56,6 +60,8 @@ CODES: dict[str, str] = {
     "invalid-tool-id": "a skill script's tool id breaks the seed 001 rule",
     "executor-invalid": "an executor's entry or URL cannot be used",
     "namespace-too-deep": "a dotted tool name is deeper than max-namespace-depth",
+    "package-shadows-module": "a python tool's module has the generated package's name",
+    "name-too-long": "a tool's module or folder name is longer than 255 bytes",
     # resolution
     "duplicate-name": "two tools have the same name in one source root and namespace",
     "identifier-collision": "two names become the same Python identifier",
@@ -85,14 +91,22 @@ class Diagnostic:
         return f"{self.path}:{self.line}:{self.col}: {self.severity.value}[{self.code}]: {self.message}"
 
     def format_github(self) -> str:
+        """A GitHub Actions workflow command, escaped as GitHub's toolkit escapes them
+        (``%``, CR and LF everywhere; ``:`` and ``,`` too in properties), so no file name
+        or message can end the command early or start another one."""
         kind = "error" if self.severity is Severity.ERROR else "warning"
-        message = (
-            self.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-        )
         return (
-            f"::{kind} file={self.path},line={self.line},col={self.col},"
-            f"title={self.code}::{message}"
+            f"::{kind} file={_property(self.path)},line={self.line},col={self.col},"
+            f"title={_property(self.code)}::{_data(self.message)}"
         )
+
+
+def _data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _property(text: str) -> str:
+    return _data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def make(

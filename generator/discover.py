@@ -97,9 +97,13 @@ class _Walker:
         try:
             with os.scandir(folder) as scan:
                 entries = sorted(scan, key=lambda entry: entry.name)
-        except OSError as exc:
-            self._warn(
-                folder, "file-unreadable", f"cannot read the folder: {exc.strerror}"
+        except OSError as exc:  # an error: its tools would vanish from the output
+            self.report.error(
+                relative(folder, self.project),
+                1,
+                1,
+                "file-unreadable",
+                f"cannot read the folder: {exc.strerror}",
             )
             return
         files = {entry.name for entry in entries if _is_file(entry)}

@@ -6,10 +6,15 @@ delimiter, so a ``---`` inside a value does not end the frontmatter early.
 
 from __future__ import annotations
 
+import json
+import math
+import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from generator.diagnostics import Report
+from generator.yamlpos import MAX_DEPTH
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,7 +25,9 @@ class Split:
 
 
 def read(path: Path, rel: str, report: Report, max_bytes: int) -> str | None:
-    """A source file's text, within ``max_bytes``; report and return None when unusable."""
+    """A source file's text, within ``max_bytes``; report and return None when unusable.
+    Every input file is read here, whatever its kind."""
+    _check_link(path, rel, report)
     try:
         size = path.stat().st_size
         if size > max_bytes:
@@ -39,6 +46,95 @@ def read(path: Path, rel: str, report: Report, max_bytes: int) -> str | None:
         )
         return None
     return decode(raw, rel, report)
+
+
+def _check_link(path: Path, rel: str, report: Report) -> None:
+    """A file that is (or sits below) a symbolic link to a place outside the project is
+    compiled in, as Claude Code follows such links too, with a warning: the build then
+    depends on a file the repository does not hold."""
+    parts = Path(rel).parts
+    if rel.startswith("<") or not path.is_absolute() or ".." in parts:
+        return  # skillc's own files, or a path not below the project
+    project = path
+    for _ in parts:
+        project = project.parent
+    real = Path(os.path.realpath(path))
+    if Path(os.path.realpath(project)) not in real.parents:
+        report.warning(
+            rel,
+            1,
+            1,
+            "symlink-outside-project",
+            f"the file is a symbolic link to {real.name!r} outside the project; the "
+            "build depends on a file the repository does not hold",
+        )
+
+
+class _NotJson(ValueError):
+    def __init__(self, token: str) -> None:
+        super().__init__(token)
+        self.token = token
+
+
+def _finite(token: str) -> float:
+    value = float(token)
+    if not math.isfinite(value):
+        raise _NotJson(token)
+    return value
+
+
+def _constant(token: str) -> float:
+    raise _NotJson(token)
+
+
+def parse_json(text: str, rel: str, report: Report) -> Any:
+    """JSON, with every problem located: syntax, nesting deeper than MAX_DEPTH, and
+    numbers that are not finite (``NaN``, ``Infinity``, ``1e999``). None when unusable.
+    """
+    deep = _json_too_deep(text)
+    try:
+        if deep is not None:
+            raise json.JSONDecodeError(
+                f"arrays and objects nested more than {MAX_DEPTH} levels deep",
+                text,
+                deep,
+            )
+        return json.loads(text, parse_float=_finite, parse_constant=_constant)
+    except json.JSONDecodeError as exc:
+        code = "yaml-too-deep" if deep is not None else "json-syntax"
+        report.error(rel, exc.lineno, exc.colno, code, f"invalid JSON: {exc.msg}")
+    except _NotJson as exc:
+        offset = max(text.find(exc.token), 0)
+        line = text.count("\n", 0, offset) + 1
+        col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+        report.error(
+            rel,
+            line,
+            col,
+            "non-finite-number",
+            f"the number {exc.token} is not finite; JSON and Python literals cannot hold it",
+        )
+    return None
+
+
+def _json_too_deep(text: str) -> int | None:
+    """The offset where arrays and objects first nest deeper than MAX_DEPTH."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return None
+    depth, in_string, escaped = 0, False, False
+    for offset, char in enumerate(text):
+        if in_string:
+            escaped = not escaped and char == "\\"
+            in_string = escaped or char != '"'
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return offset
+        elif char in "]}":
+            depth -= 1
+    return None
 
 
 def decode(raw: bytes, path: str, report: Report) -> str | None:

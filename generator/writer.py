@@ -1,27 +1,50 @@
-"""Writing the output folder, or checking it.
+"""Writing the output folder, or checking it: all or nothing, and only what skillc owns.
 
-- everything was rendered in memory first, so a failing build writes nothing;
-- each file is replaced atomically (temporary file, then rename), and only when its bytes
-  changed, so unchanged files keep their modification times;
-- skillc owns its output folder (it holds ``skillc.lock.json``): files a build no longer
-  produces are deleted there, and nowhere else; a non-empty folder without a lock is refused.
+- Everything was rendered in memory first, so a failing build writes nothing.
+- The new tree is built beside the output folder (same parent, so same file system):
+  unchanged files are hard links to the old ones (no copy, same modification time), new
+  and changed files are written there. Then one ``renameat2(RENAME_EXCHANGE)`` swaps the
+  two folders, and the old tree is deleted. A killed build leaves the folder exactly old
+  or exactly new; its leftovers (``.<out>.skillc-new`` / ``-old``) are removed, or the
+  swap completed, by the next build (``recover``). Where the exchange is unavailable, two
+  renames are used and ``recover`` puts the old tree back when it finds the folder gone.
+- A build that would change nothing does not touch the folder at all.
+- Ownership: a file may be replaced or removed only when the previous lock lists it with
+  the sha256 it still has (or when it already holds the new bytes). Anything else inside
+  the folder (a user's file, an edited output, a symbolic link, a lock skillc did not
+  write) stops the build, naming it, unless ``force``. The new tree never contains a
+  symbolic link, so nothing is ever written through one.
+- ``exclusive`` serialises builds with an ``fcntl`` lock, waiting a bounded time.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import functools
+import hashlib
+import json
 import os
+import shutil
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from generator.cache import Stat
 from generator.emitters.lock_report import LOCK
 
-IGNORED_DIRS = frozenset({"__pycache__", ".mypy_cache"})
-TEMPORARY = ".skillc-tmp"  # the suffix of a file being written
+IGNORED_DIRS = frozenset({"__pycache__", ".mypy_cache"})  # kept across a swap
+TEMPORARY = ".skillc-tmp"  # files earlier versions left behind when killed: dropped
 
 
 class OutputError(Exception):
     """The output folder cannot be written safely: exit status 2."""
+
+
+class WriteFailed(Exception):
+    """An operating-system error while writing (a full disk, permissions): exit 1, with
+    the old tree intact."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +53,8 @@ class Plan:
     changed: tuple[str, ...]
     unchanged: tuple[str, ...]
     extra: tuple[str, ...]
+    # (path, why) of the changed and extra files skillc may not touch without --force
+    unowned: tuple[tuple[str, str], ...] = ()
 
     @property
     def stale(self) -> bool:
@@ -39,65 +64,269 @@ class Plan:
 def plan(
     out_dir: Path,
     files: dict[str, str],
-    digests: dict[str, str] | None = None,
+    digests: dict[str, str],
     known: dict[str, Stat] | None = None,
 ) -> Plan:
-    """Compare ``files`` (whose sha256 are ``digests``) with the folder. ``known`` holds
-    (size, mtime_ns, sha256) of files as skillc last wrote them: a file whose size and
-    mtime still match, and whose recorded sha256 is the new one, is not read again.
-    """
+    """Compare ``files`` (whose sha256 are ``digests``) with the folder and the lock it
+    holds. ``known`` holds (size, mtime_ns, sha256) of files as skillc last wrote them: a
+    file whose size and mtime still match is not read again."""
     for path in files:
         _check_relative(path)
     on_disk = _existing(out_dir)
+    owned = previous_lock(out_dir)
     known = known or {}
-    digests = digests or {}
-    created, changed, unchanged = [], [], []
-    for path, text in files.items():
-        recorded = known.get(path)
-        if recorded is not None and recorded[2] != digests.get(path):
-            recorded = None  # the content changed: the stat shortcut does not apply
-        if path not in on_disk:
+    created: list[str] = []
+    changed: list[str] = []
+    unchanged: list[str] = []
+    extra: list[str] = []
+    unowned: list[tuple[str, str]] = []
+    for path in sorted(on_disk.keys() | files.keys()):
+        kind = on_disk.get(path)
+        if kind is None:
             created.append(path)
-        elif _same(os.path.join(out_dir, path), text, recorded):
-            unchanged.append(path)
+            continue
+        if kind == "file":
+            current = _digest(os.path.join(out_dir, path), known.get(path))
+            if current == digests.get(path):
+                unchanged.append(path)
+                continue
+            if owned.get(path) != current and not (path == LOCK and owned):
+                kind = (
+                    "edited since skillc wrote it"
+                    if path in owned
+                    else "not made by skillc"
+                )
+                unowned.append((path, kind))
         else:
-            changed.append(path)
-    extra = sorted(on_disk - files.keys())
-    return Plan(tuple(created), tuple(changed), tuple(unchanged), tuple(extra))
+            unowned.append((path, kind))
+        (changed if path in files else extra).append(path)
+    return Plan(
+        tuple(created), tuple(changed), tuple(unchanged), tuple(extra), tuple(unowned)
+    )
 
 
-def _same(path: str, text: str, recorded: Stat | None) -> bool:
-    """Whether the file holds ``text``; ``recorded`` is its stat when it was written with
-    this very content, so matching size and mtime mean it still does."""
+def previous_lock(out_dir: Path) -> dict[str, str]:
+    """The files the folder's lock lists, with their sha256 (relative to the folder);
+    empty unless the lock has the shape skillc writes and lists only paths inside the
+    folder. A lock it did not write owns nothing."""
+    try:
+        with open(out_dir / LOCK, "rb") as handle:
+            data = json.loads(handle.read(1 << 26))
+        outputs = data["outputs"]
+        prefix = os.path.normpath(data["config"]["out"]).replace(os.sep, "/") + "/"
+        if not str(data["generator"]).startswith("skillc "):
+            return {}
+        owned = {}
+        for entry in outputs:
+            path, digest = entry["path"], entry["sha256"]
+            if not (isinstance(path, str) and path.startswith(prefix)):
+                return {}
+            if not (isinstance(digest, str) and len(digest) == 64):
+                return {}
+            relative = path[len(prefix) :]
+            _check_relative(relative)
+            owned[relative] = digest
+        return owned
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, OutputError):
+        return {}
+
+
+def _digest(path: str, recorded: Stat | None) -> str:
+    """A file's sha256; ``recorded`` is its stat when skillc wrote it, so matching size and
+    mtime mean it still holds those bytes."""
     if recorded is not None:
         stat = os.stat(path)
         if (stat.st_size, stat.st_mtime_ns) == recorded[:2]:
-            return True
+            return recorded[2]
     with open(path, "rb") as handle:
-        return handle.read() == text.encode("utf-8")
+        return hashlib.sha256(handle.read()).hexdigest()
 
 
 def check_owned(out_dir: Path) -> None:
-    if out_dir.exists() and not out_dir.is_dir():
+    if out_dir.is_symlink() or (out_dir.exists() and not out_dir.is_dir()):
         raise OutputError(f"{out_dir.name}: the output path exists and is not a folder")
-    if out_dir.is_dir() and _has_files(out_dir) and not (out_dir / LOCK).is_file():
+
+
+def refuse_unowned(changes: Plan, label: str) -> None:
+    """Stop before touching a file skillc does not own."""
+    if changes.unowned:
+        listed = "; ".join(f"{label}/{path} ({why})" for path, why in changes.unowned)
         raise OutputError(
-            f"{out_dir.name}/ has files but no {LOCK}: it was not made by skillc, "
-            "so skillc will not write into it (choose another --out, or empty it)"
+            f"{label}/ holds files skillc does not own, and a build would replace or "
+            f"remove them: {listed}. Move them away, or rebuild with --force to discard them"
         )
 
 
 def write(out_dir: Path, files: dict[str, str], changes: Plan) -> None:
+    """Swap in the new tree (see the module's docstring); OSError becomes WriteFailed."""
     check_owned(out_dir)
-    for path in (*changes.created, *changes.changed):
-        target = out_dir / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        temporary = target.with_name(f".{target.name}{TEMPORARY}")
-        temporary.write_bytes(files[path].encode("utf-8"))
-        os.replace(temporary, target)
-    for path in changes.extra:
-        (out_dir / path).unlink()
-    _remove_empty_dirs(out_dir)
+    if not changes.stale:
+        return
+    staging, old = _beside(out_dir, "new"), _beside(out_dir, "old")
+    try:
+        _remove(staging)
+        out_dir.parent.mkdir(parents=True, exist_ok=True)
+        _stage(out_dir, staging, files, frozenset(changes.unchanged))
+        if out_dir.is_dir():
+            shutil.copymode(out_dir, staging)
+            _swap(staging, out_dir, old)
+            _keep_caches(staging, out_dir)
+            _remove(staging)
+        else:
+            os.rename(staging, out_dir)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            _remove(staging)
+        raise WriteFailed(_describe_os_error(exc, out_dir)) from None
+
+
+def recover(out_dir: Path) -> None:
+    """Finish what a killed build left: put the old tree back when the folder is missing
+    between the two renames, and remove every temporary."""
+    staging, old = _beside(out_dir, "new"), _beside(out_dir, "old")
+    try:
+        if not os.path.lexists(out_dir) and old.is_dir():
+            os.rename(old, out_dir)
+        _remove(staging)
+        _remove(old)
+    except OSError as exc:
+        raise WriteFailed(_describe_os_error(exc, out_dir)) from None
+
+
+@contextlib.contextmanager
+def exclusive(project: Path, wait_sec: float) -> Iterator[None]:
+    """Hold an ``fcntl`` lock on the project folder itself for the whole build (no lock
+    file to leave behind); another build holding it is waited for up to ``wait_sec``
+    seconds, then this one fails."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: builds are not serialised
+        yield
+        return
+    handle = os.open(project, os.O_RDONLY)
+    try:
+        deadline = time.monotonic() + wait_sec
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise OutputError(
+                        f"another skillc build of this project is running; waited "
+                        f"{wait_sec:g} s for it to finish (lock-wait-sec)"
+                    ) from None
+                time.sleep(0.05)
+        yield
+    finally:
+        os.close(handle)  # which releases the lock
+
+
+def _beside(out_dir: Path, role: str) -> Path:
+    return out_dir.with_name(f".{out_dir.name}.skillc-{role}")
+
+
+def _stage(
+    out_dir: Path, staging: Path, files: dict[str, str], unchanged: frozenset[str]
+) -> None:
+    old, new = os.fspath(out_dir) + "/", os.fspath(staging) + "/"
+    os.mkdir(staging)
+    made = {""}
+    for path, text in files.items():  # strings, not Paths: this runs once per file
+        folder = path.rpartition("/")[0]
+        if folder not in made:
+            os.makedirs(new + folder, exist_ok=True)
+            made.add(folder)
+        if path in unchanged:
+            _link(old + path, new + path)
+        else:
+            with open(new + path, "xb") as handle:  # x: never through a link
+                handle.write(text.encode("utf-8"))
+
+
+def _link(source: str, target: str) -> None:
+    """A hard link to an unchanged file: no copy, and its mtime stays; a copy where the
+    file system has no hard links."""
+    try:
+        os.link(source, target, follow_symlinks=False)
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.EMLINK, errno.EXDEV, errno.ENOTSUP):
+            raise
+        shutil.copy2(source, target, follow_symlinks=False)
+
+
+def _swap(staging: Path, out_dir: Path, old: Path) -> None:
+    """Exchange the two folders in one step; or two renames that ``recover`` undoes."""
+    if _exchange(staging, out_dir):
+        return
+    os.rename(out_dir, old)
+    os.rename(staging, out_dir)
+    os.rename(old, staging)  # the old tree is now the temporary the caller removes
+
+
+def _exchange(first: Path, second: Path) -> bool:
+    """``renameat2(RENAME_EXCHANGE)`` (Linux 3.15+, glibc 2.28+); False when unavailable."""
+    function = _renameat2()
+    if function is None:
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    if (
+        function(
+            at_fdcwd, os.fsencode(first), at_fdcwd, os.fsencode(second), rename_exchange
+        )
+        == 0
+    ):
+        return True
+    import ctypes
+
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
+        return False  # this file system cannot exchange
+    raise OSError(code, os.strerror(code), os.fspath(second))
+
+
+@functools.cache
+def _renameat2() -> Callable[..., int] | None:
+    import ctypes
+
+    try:
+        function = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):  # not glibc 2.28+, or not Linux
+        return None
+    function.argtypes = [
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_uint,
+    ]
+    function.restype = ctypes.c_int
+    return function
+
+
+def _keep_caches(old_tree: Path, out_dir: Path) -> None:
+    """Move the old tree's ``__pycache__`` and ``.mypy_cache`` folders into the new one."""
+    for current, dirs, _ in os.walk(old_tree):
+        for name in [d for d in dirs if d in IGNORED_DIRS]:
+            dirs.remove(name)
+            source = Path(current) / name
+            target = out_dir / source.relative_to(old_tree)
+            if target.parent.is_dir() and not os.path.lexists(target):
+                with contextlib.suppress(OSError):
+                    os.rename(source, target)
+
+
+def _remove(folder: Path) -> None:
+    if os.path.lexists(folder):
+        if folder.is_dir() and not folder.is_symlink():
+            shutil.rmtree(folder)
+        else:
+            folder.unlink()
+
+
+def _describe_os_error(exc: OSError, out_dir: Path) -> str:
+    where = f" ({Path(exc.filename).name})" if exc.filename else ""
+    return f"cannot write {out_dir.name}/: {exc.strerror or exc}{where}; it was left as it was"
 
 
 def describe(out_dir: Path, files: dict[str, str], changes: Plan, label: str) -> str:
@@ -105,12 +334,15 @@ def describe(out_dir: Path, files: dict[str, str], changes: Plan, label: str) ->
     import difflib  # only --check shows diffs
 
     lines: list[str] = []
+    why = {path: f" ({reason})" for path, reason in changes.unowned}
     for path in changes.created:
         lines.append(f"missing: {label}/{path}")
     for path in changes.extra:
-        lines.append(f"extra: {label}/{path}")
+        lines.append(f"extra: {label}/{path}{why.get(path, '')}")
     for path in changes.changed:
-        lines.append(f"changed: {label}/{path}")
+        lines.append(f"changed: {label}/{path}{why.get(path, '')}")
+        if not (out_dir / path).is_file() or (out_dir / path).is_symlink():
+            continue
         old = (
             (out_dir / path)
             .read_text(encoding="utf-8", errors="replace")
@@ -132,31 +364,26 @@ def _check_relative(path: str) -> None:
         raise OutputError(f"refusing to write {path!r}: outside the output folder")
 
 
-def _has_files(out_dir: Path) -> bool:
-    """Whether the folder holds any file (it stops at the first one)."""
-    for _, dirs, names in os.walk(out_dir):
-        dirs[:] = [d for d in dirs if d not in IGNORED_DIRS]
-        if any(not name.endswith(TEMPORARY) for name in names):
-            return True
-    return False
-
-
-def _existing(out_dir: Path) -> set[str]:
+def _existing(out_dir: Path) -> dict[str, str]:
+    """Every entry of the folder by relative path: ``"file"`` for a regular file, else
+    what it is (a symbolic link, ...). Caches and old temporaries are left out."""
+    found: dict[str, str] = {}
     if not out_dir.is_dir():
-        return set()
-    found: set[str] = set()
-    top = os.fspath(out_dir)
-    for current, dirs, names in os.walk(top):
-        dirs[:] = [d for d in dirs if d not in IGNORED_DIRS]
-        base = (
-            "" if current == top else current[len(top) + 1 :].replace(os.sep, "/") + "/"
-        )
-        found.update(base + name for name in names if not name.endswith(TEMPORARY))
+        return found
+    stack = [(os.fspath(out_dir), "")]
+    while stack:
+        folder, base = stack.pop()
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name.endswith(TEMPORARY):
+                    continue
+                if entry.is_symlink():
+                    found[base + entry.name] = "a symbolic link"
+                elif entry.is_dir():
+                    if entry.name not in IGNORED_DIRS:
+                        stack.append((entry.path, base + entry.name + "/"))
+                elif entry.is_file():
+                    found[base + entry.name] = "file"
+                else:
+                    found[base + entry.name] = "not a regular file"
     return found
-
-
-def _remove_empty_dirs(out_dir: Path) -> None:
-    for current, dirs, names in os.walk(out_dir, topdown=False):
-        folder = Path(current)
-        if folder != out_dir and not any(folder.iterdir()):
-            folder.rmdir()

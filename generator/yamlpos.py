@@ -7,6 +7,7 @@ constructs Python values. Lines and columns it reports are 1-based file position
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,13 +16,28 @@ import yaml
 from generator.diagnostics import Report
 
 try:
-    _Loader: type[Any] = yaml.CSafeLoader
+    _Base: type[Any] = yaml.CSafeLoader
 except AttributeError:  # PyYAML built without libyaml
-    _Loader = yaml.SafeLoader
+    _Base = yaml.SafeLoader
+
+
+class _Loader(_Base):  # type: ignore[misc]
+    """The safe loader, with dates kept as the text they are: every value must be JSON
+    (``2024-01-01`` as a schema default or enum value is that string)."""
+
+
+_Loader.add_constructor(
+    "tag:yaml.org,2002:timestamp", lambda loader, node: loader.construct_scalar(node)
+)
 
 # A YAML alias bomb expands a handful of lines into billions of nodes. Real frontmatter
 # has a few dozen nodes; the walk stops at this many visits.
 MAX_NODE_VISITS = 20_000
+# Collections nested deeper than this are refused before they are composed: libyaml's
+# composer recurses on the C stack and crashes the process at about 25,000 levels, and
+# Python's recursion limit stops later stages far earlier. Real schemas stay under 20.
+MAX_DEPTH = 64
+_FLOAT = "tag:yaml.org,2002:float"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,12 +73,22 @@ def parse(text: str, path: str, line_offset: int, report: Report) -> Located | N
     """Parse one YAML document; report problems at file positions and return None on error."""
     loader = _Loader(text)
     try:
+        deep = _too_deep(text)
+        if deep is not None:
+            report.error(
+                path,
+                line_offset + deep.line + 1,
+                deep.column + 1,
+                "yaml-too-deep",
+                f"collections are nested more than {MAX_DEPTH} levels deep",
+            )
+            return None
         root = loader.get_single_node()
         if root is None:
             return Located(
                 None, yaml.ScalarNode("tag:yaml.org,2002:null", ""), line_offset
             )
-        if not _check_nodes(root, path, line_offset, report):
+        if not _check_nodes(root, path, line_offset, report, loader):
             return None
         data = loader.construct_document(root)
     except yaml.MarkedYAMLError as exc:
@@ -102,8 +128,28 @@ def _describe(exc: yaml.MarkedYAMLError) -> str:
     return message
 
 
-def _check_nodes(root: yaml.Node, path: str, line_offset: int, report: Report) -> bool:
-    """Bound the expanded size (alias bombs) and reject duplicate keys."""
+def _too_deep(text: str) -> Any:
+    """Where collections first nest deeper than MAX_DEPTH, found from the parser's events
+    (which keep no stack of their own). Each level needs one of ``-[{:?``, so text with
+    fewer of them is not even parsed for this."""
+    if sum(text.count(c) for c in "-[{:?") <= MAX_DEPTH:
+        return None
+    depth = 0
+    for event in yaml.parse(text, Loader=_Base):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                return event.start_mark
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+    return None
+
+
+def _check_nodes(
+    root: yaml.Node, path: str, line_offset: int, report: Report, loader: Any
+) -> bool:
+    """Bound the expanded size (alias bombs), reject duplicate keys and numbers that are
+    not finite (``.inf``, ``.nan``, ``1e999``: neither JSON nor a Python literal)."""
     visits = 0
     stack = [root]
     ok = True
@@ -142,6 +188,18 @@ def _check_nodes(root: yaml.Node, path: str, line_offset: int, report: Report) -
                 stack.append(value_node)
         elif isinstance(node, yaml.SequenceNode):
             stack.extend(node.value)
+        elif node.tag == _FLOAT and not math.isfinite(
+            loader.construct_yaml_float(node)
+        ):
+            line, col = node_position(node, line_offset)
+            report.error(
+                path,
+                line,
+                col,
+                "non-finite-number",
+                f"the number {node.value} is not finite; JSON and Python literals cannot hold it",
+            )
+            ok = False
     return ok
 
 

@@ -53,7 +53,7 @@ def test_no_op_rebuild_takes_the_fast_path(
     assert (skills_project / ".skillc-cache" / ".gitignore").read_text().endswith("*\n")
 
 
-def test_hand_edited_output_is_restored(
+def test_hand_edited_output_is_kept_until_forced(
     skills_project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     write_skill(skills_project / "skills", "a", OK.format(name="a"))
@@ -61,10 +61,14 @@ def test_hand_edited_output_is_restored(
     module = skills_project / "generated" / "task" / "_a.py"
     original = module.read_text()
     module.write_text(original + "# edited\n")
-    assert "wrote 1 files" in build(capsys, skills_project)
+    code, err = run_skillc(capsys, "-C", str(skills_project), "build")
+    assert code == 2 and "generated/task/_a.py (edited since skillc wrote it)" in err
+    assert module.read_text() == original + "# edited\n"
+    assert "wrote 1 files" in build(capsys, skills_project, "--force")
     assert module.read_text() == original
     (skills_project / "generated" / "extra.txt").write_text("stray")
-    assert "1 removed" in build(capsys, skills_project)
+    assert "1 removed" in build(capsys, skills_project, "--force")
+    assert not (skills_project / "generated" / "extra.txt").exists()
 
 
 def test_new_bundled_file_is_picked_up(

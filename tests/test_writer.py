@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_skillc, write_skill
+from conftest import run_skillc, tree, write_skill
 from generator import writer
 
 OK = "---\nname: {name}\ndescription: Does {name}.\n---\nBody.\n"
@@ -64,14 +64,14 @@ def test_refuses_a_folder_skillc_did_not_make(
     (skills_project / "generated" / "precious.txt").write_text("mine")
     code, err = run_skillc(capsys, "-C", str(skills_project), "build")
     assert code == 2
-    assert "has files but no skillc.lock.json" in err
+    assert "generated/precious.txt (not made by skillc)" in err
     assert (skills_project / "generated" / "precious.txt").read_text() == "mine"
 
 
 def test_refuses_paths_outside_the_output_folder(tmp_path: Path) -> None:
     for bad in ("../escape.py", "/abs.py", "a/../../b.py"):
         with pytest.raises(writer.OutputError):
-            writer.plan(tmp_path, {bad: ""})
+            writer.plan(tmp_path, {bad: ""}, {})
 
 
 def test_check_mode_reports_changed_missing_and_extra(
@@ -90,8 +90,8 @@ def test_check_mode_reports_changed_missing_and_extra(
     code, err = run_skillc(capsys, "-C", str(skills_project), "build", "--check")
     assert code == 1
     assert "missing: generated/CLAUDE.md" in err
-    assert "extra: generated/stray.py" in err
-    assert "changed: generated/task/_a.py" in err
+    assert "extra: generated/stray.py (not made by skillc)" in err
+    assert "changed: generated/task/_a.py (edited since skillc wrote it)" in err
     assert '-_INSTRUCTIONS = "Edited."' in err and '+_INSTRUCTIONS = "Body."' in err
     assert "run: skillc build" in err
     assert (
@@ -113,7 +113,7 @@ def test_config_errors_exit_2(
     code, err = run_skillc(
         capsys, "-C", str(tmp_path), "build", "--source", "skills", "--out", "."
     )
-    assert code == 2 and "must be a folder inside the project" in err
+    assert code == 2 and "choose a folder inside the project" in err
 
 
 def test_source_flags_replace_configured_roots_in_order(
@@ -169,3 +169,132 @@ def test_dump_ir_and_package_name(
         "python -m mytools list"
         in (skills_project / "agents_pkg" / "CLAUDE.md").read_text()
     )
+
+
+@pytest.fixture
+def built_a(skills_project: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """A project with one skill, built."""
+    write_skill(skills_project / "skills", "a", OK.format(name="a"))
+    assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
+    return skills_project
+
+
+def test_a_lock_skillc_did_not_write_owns_nothing(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_skill(skills_project / "skills", "a", OK.format(name="a"))
+    out = skills_project / "generated"
+    out.mkdir()
+    (out / "skillc.lock.json").write_text("{}")
+    (out / "notes.txt").write_text("mine")
+    code, err = run_skillc(capsys, "-C", str(skills_project), "build")
+    assert code == 2
+    assert "generated/notes.txt (not made by skillc)" in err
+    assert "generated/skillc.lock.json (not made by skillc)" in err
+    assert tree(out) == {"skillc.lock.json": b"{}", "notes.txt": b"mine"}
+
+
+def test_a_user_file_in_the_output_stops_the_build_until_forced(
+    built_a: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    skills_project = built_a
+    out = skills_project / "generated"
+    (out / "task" / "notes.txt").write_text("mine")
+    before = tree(out)
+    code, err = run_skillc(capsys, "-C", str(skills_project), "build", "--force")
+    assert code == 0  # --force: discarded, said in the summary
+    assert "1 removed" in err and "notes.txt" not in tree(out)
+    (out / "task" / "notes.txt").write_text("mine")
+    write_skill(skills_project / "skills", "a", OK.format(name="a") + "More.\n")
+    code, err = run_skillc(capsys, "-C", str(skills_project), "build")
+    assert code == 2 and "generated/task/notes.txt (not made by skillc)" in err
+    assert tree(out) == before
+    pyproject = skills_project / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + "discard-unowned-files = true\n")
+    assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
+    assert "task/notes.txt" not in tree(out)
+
+
+def test_writes_never_follow_a_symlink_out_of_the_output(
+    built_a: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    skills_project = built_a
+    out = skills_project / "generated"
+    elsewhere = skills_project / "elsewhere"
+    elsewhere.mkdir()
+    import shutil
+
+    shutil.rmtree(out / "task")
+    (out / "task").symlink_to(elsewhere, target_is_directory=True)
+    write_skill(skills_project / "skills", "b", OK.format(name="b"))
+    code, err = run_skillc(capsys, "-C", str(skills_project), "build")
+    assert code == 2 and "generated/task (a symbolic link)" in err
+    assert list(elsewhere.iterdir()) == []
+    assert run_skillc(capsys, "-C", str(skills_project), "build", "--force")[0] == 0
+    assert list(elsewhere.iterdir()) == []
+    assert (out / "task" / "_b.py").is_file() and not (out / "task").is_symlink()
+
+
+@pytest.mark.parametrize(
+    "out", ["/", "~", "..", "../elsewhere", ".", "skills", "skills/inner", "sub/../.."]
+)
+def test_out_must_be_a_folder_inside_the_project(
+    skills_project: Path, capsys: pytest.CaptureFixture[str], out: str
+) -> None:
+    write_skill(skills_project / "skills", "a", OK.format(name="a"))
+    target = str(Path(out).expanduser()) if out == "~" else out
+    code, err = run_skillc(
+        capsys, "-C", str(skills_project), "build", "--out", target, "--package", "p"
+    )
+    assert code == 2 and "output folder" in err, err
+
+
+def test_out_outside_the_project_needs_the_config_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = tmp_path / "project"
+    write_skill(project / "skills", "a", OK.format(name="a"))
+    (project / "pyproject.toml").write_text('[tool.skillc]\nout = "../out"\n')
+    code, err = run_skillc(capsys, "-C", str(project), "build")
+    assert code == 2 and "outside the project folder" in err
+    (project / "pyproject.toml").write_text(
+        '[tool.skillc]\nout = "../out"\nout-outside-project = true\n'
+    )
+    assert run_skillc(capsys, "-C", str(project), "build")[0] == 0
+    assert (tmp_path / "out" / "skillc.lock.json").is_file()
+
+
+@pytest.mark.parametrize("name", ["json", "typing", "re", "regex", "class"])
+def test_package_names_that_shadow_a_module_are_refused(
+    skills_project: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    write_skill(skills_project / "skills", "a", OK.format(name="a"))
+    code, err = run_skillc(
+        capsys, "-C", str(skills_project), "build", "--package", name
+    )
+    assert code == 2 and f"package name {name!r}" in err
+    assert not (skills_project / "generated").exists()
+
+
+def test_dump_ir_cannot_overwrite_output(
+    built_a: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    skills_project = built_a
+    before = tree(skills_project / "generated")
+    target = skills_project / "generated" / "task" / "_a.py"
+    code, err = run_skillc(
+        capsys, "-C", str(skills_project), "build", "--dump-ir", str(target)
+    )
+    assert code == 2 and "--dump-ir" in err
+    assert tree(skills_project / "generated") == before
+
+
+def test_an_out_folder_below_missing_folders_is_created(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_skill(skills_project / "skills", "a", OK.format(name="a"))
+    code, err = run_skillc(
+        capsys, "-C", str(skills_project), "build", "--out", "build/deep/gen"
+    )
+    assert code == 0, err
+    assert (skills_project / "build" / "deep" / "gen" / "task" / "_a.py").is_file()

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import fnmatch
 import re
-import shlex
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -68,7 +67,8 @@ def load(
         schema, positional = _schema(command.get("parameters") or [])
         author = {"parameters": command.get("parameters") or []}
         checked = doc.input_schema(schema, (*at, "parameters"))
-        if checked is None:
+        words = manifest.split_words(doc, command["cli_command"], (*at, "cli_command"))
+        if checked is None or words is None:
             continue
         functions.append(
             Function(
@@ -82,7 +82,7 @@ def load(
                 executor=Executor(
                     "cli",
                     {
-                        "command": shlex.split(command["cli_command"]),
+                        "command": words,
                         "positional": positional,
                     },
                 ),

@@ -156,3 +156,15 @@ def strings(value: Any) -> tuple[str, ...]:
 
 def retry(value: Any) -> dict[str, int] | None:
     return dict(sorted(value.items())) if isinstance(value, dict) and value else None
+
+
+def split_words(doc: Manifest, text: str, at: JsonPath) -> list[str] | None:
+    """A command or argument template written as one string, split as a shell would;
+    unbalanced quotes or a trailing backslash are an error at ``at``."""
+    import shlex
+
+    try:
+        return shlex.split(text)
+    except ValueError as exc:
+        doc.error(at, "executor-invalid", f"cannot split {text!r} into words: {exc}")
+        return None

@@ -3,12 +3,11 @@ namespaces the plugin's skills and subagents (``task.<plugin>.<skill>``)."""
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator import discover
+from generator import discover, frontmatter
 from generator.diagnostics import Report
 
 NAME_RULE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -21,18 +20,14 @@ class Plugin:
     path: str
 
 
-def load_plugin(path: Path, project: Path, report: Report) -> Plugin | None:
+def load_plugin(
+    path: Path, project: Path, report: Report, max_bytes: int
+) -> Plugin | None:
     rel = discover.relative(path, project)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        report.error(rel, 1, 1, "file-unreadable", f"cannot read plugin.json: {exc}")
+    text = frontmatter.read(path, rel, report, max_bytes)
+    if text is None:
         return None
-    except json.JSONDecodeError as exc:
-        report.error(
-            rel, exc.lineno, exc.colno, "json-syntax", f"invalid JSON: {exc.msg}"
-        )
-        return None
+    data = frontmatter.parse_json(text, rel, report)
     name = data.get("name") if isinstance(data, dict) else None
     if not isinstance(name, str) or not name:
         report.error(rel, 1, 1, "invalid-plugin", 'plugin.json needs a "name" string')

@@ -16,7 +16,7 @@ import unicodedata
 from pathlib import Path
 from types import MappingProxyType
 
-from generator import discover, yamlpos
+from generator import discover, frontmatter, yamlpos
 from generator.diagnostics import Report
 from generator.ir import Definition, Kind, Position
 from generator.loaders.fields import Document, read_document
@@ -83,7 +83,7 @@ def load_skill(
     if doc is None:
         return None
     folder = path.parent
-    _merge_metadata_yaml(doc, folder / "metadata.yaml", project, report)
+    _merge_metadata_yaml(doc, folder / "metadata.yaml", project, report, max_bytes)
     for key in sorted(doc.data):
         if key in SEED_KEYS and doc.origins[key][0] == rel:
             doc.lenient(
@@ -214,15 +214,13 @@ def _argument_hint(doc: Document) -> str | None:
 
 
 def _merge_metadata_yaml(
-    doc: Document, path: Path, project: Path, report: Report
+    doc: Document, path: Path, project: Path, report: Report, max_bytes: int
 ) -> None:
     if not path.is_file():
         return
     rel = discover.relative(path, project)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        report.error(rel, 1, 1, "file-unreadable", f"cannot read metadata.yaml: {exc}")
+    text = frontmatter.read(path, rel, report, max_bytes)
+    if text is None:
         return
     located = yamlpos.parse(text, rel, 0, report)
     if located is None or located.data is None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import posixpath
 import re
-import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -153,7 +152,9 @@ def script_executor(
         return None
     template = value.get("args_template") or []
     if isinstance(template, str):
-        template = shlex.split(template)
+        template = manifest.split_words(doc, template, (*at, "args_template"))
+        if template is None:
+            return None
     return Executor(
         "script", {"entry": normal, "args_template": list(template), "cwd": folder}
     )

@@ -9,7 +9,6 @@ built-in namespaces are written in this format too.
 from __future__ import annotations
 
 import posixpath
-import shlex
 from pathlib import Path
 from typing import Any
 
@@ -95,10 +94,14 @@ def _executor(
     if kind == "http":
         return tool_manifest.http_executor(doc, value, at)
     command = value["command"]
+    if isinstance(command, str):
+        command = manifest.split_words(doc, command, (*at, "command"))
+        if command is None:
+            return None
     return Executor(
         "cli",
         {
-            "command": shlex.split(command) if isinstance(command, str) else command,
+            "command": command,
             "positional": list(value.get("positional") or []),
         },
     )
