@@ -27,6 +27,7 @@ RUNTIME = (
     "_dispatch.py",
     "_search.py",
     "_cli.py",
+    "_mcp.py",
 )
 
 

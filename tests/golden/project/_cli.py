@@ -48,7 +48,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     calling.add_argument(
         "--confirm", action="store_true", help="let a tool marked dangerous run"
     )
+    serving = commands.add_parser("mcp", help="serve the tools over MCP (stdio)")
+    serving.add_argument("--profile", help="only the tools of this profile")
+    serving.add_argument(
+        "--allow-dangerous",
+        action="store_true",
+        help="let tools marked dangerous run without asking",
+    )
+    serving.add_argument(
+        "--http", action="store_true", help="streamable HTTP on 127.0.0.1"
+    )
+    serving.add_argument("--port", type=int, default=8000, help="with --http")
     args, rest = parser.parse_known_args(argv)
+    if args.command == "mcp":
+        from . import _mcp
+
+        port = args.port if args.http else None
+        return _mcp.main(args.profile, args.allow_dangerous, port)
     if args.command == "list":
         tools = entries()
         if args.json:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from ._runtime import PACKAGE
@@ -38,15 +38,20 @@ class Call(NamedTuple):
     problem: str | None = None
 
 
-def dispatch(provider: str, tool_call: Any) -> dict[str, Any]:
+def dispatch(
+    provider: str,
+    tool_call: Any,
+    confirm: Callable[[str, Mapping[str, Any]], bool] | None = None,
+) -> dict[str, Any]:
     """Run ``tool_call`` (a dict, or an SDK object with the same fields) and return the
-    provider's result message or block for it."""
+    provider's result message or block for it. ``confirm(name, arguments)`` is asked
+    before a tool marked dangerous runs; without it such a tool is refused."""
     if provider not in PROVIDERS:
         raise ValueError(
             f"unknown provider {provider!r}; one of {', '.join(PROVIDERS)}"
         )
     call = read_call(provider, tool_call)
-    ok, text, data = _run(provider, call)
+    ok, text, data = _run(provider, call, confirm)
     return _answer(provider, call, ok, text, data)
 
 
@@ -86,7 +91,11 @@ def _call(ident: Any, name: Any, arguments: Any) -> Call:
     return Call(str(ident or ""), str(name or ""), _plain(arguments))
 
 
-def _run(provider: str, call: Call) -> tuple[bool, str, Any]:
+def _run(
+    provider: str,
+    call: Call,
+    confirm: Callable[[str, Mapping[str, Any]], bool] | None = None,
+) -> tuple[bool, str, Any]:
     if call.problem is not None:
         return False, call.problem, None
     tool = find(provider, call.name)
@@ -97,16 +106,19 @@ def _run(provider: str, call: Call) -> tuple[bool, str, Any]:
     spec = tool.spec
     if hasattr(spec, "input_schema"):  # a callable tool
         arguments = without_nulls(spec.input_schema, call.arguments)
+        if spec.executor.get("dangerous") and confirm is not None:
+            tool = tool.using(confirm=confirm(spec.qualname, arguments))
         result = tool.call_raw(arguments)
         if not result.ok:
             assert result.error is not None
             return False, f"{result.error.code}: {result.error.message}", None
         data = result.data
-        return (
-            True,
-            data if isinstance(data, str) else json.dumps(data, default=str),
-            data,
-        )
+        text = data if isinstance(data, str) else json.dumps(data, default=str)
+        if provider == "mcp":  # as the outputSchema in providers/mcp.json says
+            from ._mcp import structured_content
+
+            data = structured_content(spec.output_schema, data)
+        return True, text, data
     named = {k: v for k, v in call.arguments.items() if v is not None}
     try:
         outcome = (
