@@ -99,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _call_tool(tool: CallableTool[Any], rest: Sequence[str], as_json: bool) -> int:
+def _call_tool(tool: CallableTool[Any, Any], rest: Sequence[str], as_json: bool) -> int:
     """``--name value`` per parameter (original names); values that are not strings in the
     schema are read as JSON (``--limit 5``, ``--rows '[{"a": 1}]'``)."""
     import json

@@ -39,7 +39,10 @@ _KEYS = {
     "profiles",
     "conflicts",
     "token-counter",
+    "regenerate",
 }
+# What the agent docs tell an agent to run after changing a source (`regenerate`).
+DEFAULT_REGENERATE = "skillc build"
 TOKEN_COUNTERS = ("estimate", "o200k_base")
 PROVIDERS = (
     "anthropic",
@@ -113,6 +116,10 @@ class Config:
     profiles: tuple[Profile, ...] = ()
     conflicts: tuple[Conflict, ...] = ()
     token_counter: str = "estimate"
+    regenerate: str = DEFAULT_REGENERATE
+    # The output's real import path and the folder it is imported from (see import_path).
+    module: str = DEFAULT_OUT
+    import_root: str = "."
 
     @property
     def out_dir(self) -> Path:
@@ -155,6 +162,9 @@ class Config:
                 for c in self.conflicts
             ],
             "token-counter": self.token_counter,
+            "regenerate": self.regenerate,
+            "module": self.module,
+            "import-root": self.import_root,
         }
 
 
@@ -206,6 +216,7 @@ def load(
             f"[tool.skillc] builtins: unknown namespace(s) {', '.join(unknown_builtins)}; "
             f"choose from {', '.join(BUILTINS)}"
         )
+    import_root, module = import_path(root, out_dir, package_name)
     return Config(
         root,
         tuple(source_list),
@@ -238,7 +249,24 @@ def load(
         profiles=_profiles(table.get("profiles", {})),
         conflicts=_conflicts(table.get("conflicts", [])),
         token_counter=_choice(table, "token-counter", TOKEN_COUNTERS),
+        regenerate=_string(table.get("regenerate", DEFAULT_REGENERATE), "regenerate"),
+        module=module,
+        import_root=import_root,
     )
+
+
+def import_path(root: Path, out: str, package: str) -> tuple[str, str]:
+    """The folder the output is imported from (repo-relative) and its dotted import path:
+    every enclosing folder with an ``__init__.py`` is part of it, so ``src/app/agent_tools``
+    inside the package ``app`` is ``app.agent_tools``, imported from ``src``."""
+    project = root.resolve()
+    folder = (project / out).resolve().parent
+    parts = [package]
+    while folder != project and (folder / "__init__.py").is_file():
+        parts.insert(0, folder.name)
+        folder = folder.parent
+    relative = folder.relative_to(project).as_posix() if folder != project else "."
+    return relative, ".".join(parts)
 
 
 def _choice(table: dict[str, Any], key: str, choices: tuple[str, ...]) -> str:
