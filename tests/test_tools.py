@@ -261,7 +261,7 @@ def test_importing_reads_no_manifest(kit: Path) -> None:
         real = builtins.open
         builtins.open = lambda f, *a, **k: (opened.append(str(f)), real(f, *a, **k))[1]
         import kit
-        kit.list(); kit.s3.file.read.help(); kit.weather.current.arguments(city="x")
+        kit.list(); kit.s3.file.read.spec.help; kit.weather.current.arguments(city="x")
         print([f for f in opened if f.endswith((".yaml", ".json", ".md"))])
         """,
     )

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, ParamSpec, TypeVar, cast
 
 from . import _settings
-from ._runtime import PACKAGE, HelpText
+from ._runtime import PACKAGE, HelpText, shown
 
 if TYPE_CHECKING:
     import inspect
@@ -264,7 +264,8 @@ class CallableTool(Generic[P, R]):
         return self.spec.call(arguments, options)
 
     def help(self) -> HelpText:
-        return HelpText(self.spec.help)
+        """Level 2: the full spec, printed and returned."""
+        return shown(self.spec.help)
 
     def __repr__(self) -> str:
         return f"<tool {self.spec.qualname}: {self.spec.summary}>"
