@@ -100,6 +100,7 @@ def server(profile: str | None = None, confirm: Confirm = never) -> Any:
     types = importlib.import_module("mcp.types")
     errors = importlib.import_module("mcp.shared.exceptions")
     lowlevel = importlib.import_module("mcp.server.lowlevel")
+    threads = importlib.import_module("anyio.to_thread")
     tools = tool_entries(profile)
     names = {entry["name"] for entry in tools}
     prompts = prompt_entries(tools)
@@ -110,8 +111,10 @@ def server(profile: str | None = None, confirm: Confirm = never) -> Any:
     async def call_tool(ctx: Any, params: Any) -> Any:
         if params.name not in names:  # a protocol error, as the specification says
             raise errors.MCPError(types.INVALID_PARAMS, f"unknown tool {params.name!r}")
-        arguments = params.arguments or {}
-        answer = call({"name": params.name, "arguments": arguments}, confirm)
+        params = {"name": params.name, "arguments": params.arguments or {}}
+        # A worker thread: a slow tool (or a confirm that asks someone) must not hold
+        # up the other requests.
+        answer = await threads.run_sync(call, params, confirm)
         return types.CallToolResult.model_validate(answer)
 
     async def list_prompts(ctx: Any, params: Any) -> Any:
