@@ -26,11 +26,12 @@ class HelpText(str):
 
 
 def shown(text: str) -> HelpText:
-    """What every ``help()`` returns, printed too unless at the interactive prompt, which
-    shows the returned text itself: ``generated.help()`` in a script prints."""
+    """What every ``help()`` returns, printed too unless at an interactive prompt
+    (Python's or IPython's), which shows the returned text itself: ``generated.help()``
+    in a script prints."""
     import sys
 
-    if not hasattr(sys, "ps1"):
+    if not hasattr(sys, "ps1") and "IPython" not in sys.modules:
         print(text)
     return HelpText(text)
 
