@@ -24,6 +24,8 @@ PROVIDER_SDKS = [
     "mcp==2.3.0",
     "botocore==1.44.5",
 ]
+# What the adoption tests run: the pre-commit hook, and ruff format over the output.
+ADOPTION_TOOLS = ["pre-commit==4.7.0", "ruff==0.17.6"]
 
 
 @nox.session
@@ -43,7 +45,7 @@ def check(session: nox.Session) -> None:
 @nox.session
 def tests(session: nox.Session) -> None:
     """The test suite, against skillc installed as a wheel (templates included)."""
-    session.install(".[test,tokens]", *TEST_TOOLS, *PROVIDER_SDKS)
+    session.install(".[test,tokens]", *TEST_TOOLS, *PROVIDER_SDKS, *ADOPTION_TOOLS)
     session.run("pytest", *session.posargs)
 
 

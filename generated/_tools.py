@@ -14,12 +14,16 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, Generic, NamedTuple, ParamSpec
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, ParamSpec, TypeVar, cast
 
 from . import _settings
-from ._runtime import PACKAGE, HelpText
+from ._runtime import PACKAGE, HelpText, shown
+
+if TYPE_CHECKING:
+    import inspect
 
 P = ParamSpec("P")
+R = TypeVar("R")  # what a tool returns in ``data``, from its output schema
 log = logging.getLogger(f"{PACKAGE}.tools")
 log.addHandler(
     logging.NullHandler()
@@ -31,23 +35,24 @@ class ErrorInfo(NamedTuple):
     message: str
 
 
-class ToolResult(NamedTuple):
-    """The outcome of one call, whichever executor ran it."""
+class ToolResult(NamedTuple, Generic[R]):
+    """The outcome of one call, whichever executor ran it: ``data`` is what the tool
+    returned (``None`` when the call failed)."""
 
     tool: str
     ok: bool
-    data: Any
+    data: R | None
     error: ErrorInfo | None
     attempts: int
     latency_ms: float
     truncated: bool = False
     stderr: str = ""
 
-    def unwrap(self) -> Any:
+    def unwrap(self) -> R:
         """The data, or ``ToolError`` when the call failed."""
         if self.error is not None:
             raise ToolError(self.tool, self.error)
-        return self.data
+        return cast(R, self.data)
 
 
 class ToolError(Exception):
@@ -103,10 +108,11 @@ class ToolSpec(NamedTuple):
     output_schema: Mapping[str, Any] | None
     skill_dir: str | None
     skill: str | None = None
+    returns: str = "Any"  # the type of ``data``, as the function's signature says
 
     def call(
         self, arguments: Mapping[str, Any], options: Options = Options()
-    ) -> ToolResult:
+    ) -> ToolResult[Any]:
         sent = {name: value for name, value in arguments.items() if value is not None}
         result = _Call(self, sent, options).run()
         if options.raise_on_error:
@@ -123,7 +129,7 @@ class _Call:
         self.options = options
         self.started = time.perf_counter()
 
-    def run(self) -> ToolResult:
+    def run(self) -> ToolResult[Any]:
         from . import _validate
 
         problems = _validate.problems(self.spec.input_schema, self.arguments)
@@ -134,8 +140,9 @@ class _Call:
             return self._failed(
                 "confirmation-required",
                 f"{self._reason()}: call it with "
-                f"{self.spec.qualname}.using(confirm=True)(...) or approve it with a "
-                "confirmation policy",
+                f"{self.spec.qualname}.using(confirm=True)(...), approve it with a "
+                "confirmation policy (set_confirm_policy, dispatch(confirm=...)), or "
+                "serve it with python -m <package> mcp --allow-dangerous",
                 0,
             )
         from ._executors import Deadline, Failure, run
@@ -199,7 +206,7 @@ class _Call:
 
     def _failed(
         self, code: str, message: str, attempts: int, stderr: str = ""
-    ) -> ToolResult:
+    ) -> ToolResult[Any]:
         self._event("failed", attempts, "error", code)
         self._event("degraded", attempts, "degraded", code)
         return ToolResult(
@@ -235,13 +242,18 @@ class _Call:
         log.log(level, "tool.%s %s %s", event, self.spec.qualname, status, extra=fields)
 
 
-class CallableTool(Generic[P]):
+class Arguments(dict[str, Any], Generic[R]):
+    """What a tool's function builds: the arguments under their original names, typed
+    with what the call will return."""
+
+
+class CallableTool(Generic[P, R]):
     """A callable tool: call it like its function; ``help()`` gives the full spec."""
 
     def __init__(
         self,
         spec: ToolSpec,
-        build: Callable[P, dict[str, Any]],
+        build: Callable[P, Arguments[R]],
         options: Options = Options(),
     ) -> None:
         self.spec = spec
@@ -255,10 +267,18 @@ class CallableTool(Generic[P]):
     def name(self) -> str:
         return self.spec.qualname
 
-    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> ToolResult:
+    @property
+    def __signature__(self) -> inspect.Signature:
+        """The function's parameters, returning what a call returns (``inspect``)."""
+        import inspect
+
+        signature = inspect.signature(self._build)
+        return signature.replace(return_annotation=f"ToolResult[{self.spec.returns}]")
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> ToolResult[R]:
         return self.spec.call(self._build(*args, **kwargs), self.options)
 
-    async def acall(self, *args: P.args, **kwargs: P.kwargs) -> ToolResult:
+    async def acall(self, *args: P.args, **kwargs: P.kwargs) -> ToolResult[R]:
         """The call, awaited: it runs in a worker thread, off the event loop."""
         import asyncio
 
@@ -271,7 +291,7 @@ class CallableTool(Generic[P]):
         confirm: bool | ConfirmPolicy = False,
         raise_on_error: bool = False,
         timeout_sec: float | None = None,
-    ) -> CallableTool[P]:
+    ) -> CallableTool[P, R]:
         """The same tool with call options: ``tool.using(confirm=True)(...)``."""
         return CallableTool(
             self.spec, self._build, Options(confirm, raise_on_error, timeout_sec)
@@ -288,7 +308,7 @@ class CallableTool(Generic[P]):
         *,
         raise_on_error: bool = False,
         confirm: bool | ConfirmPolicy | None = None,
-    ) -> ToolResult:
+    ) -> ToolResult[R]:
         """Call with arguments under their original names (as a provider sends them);
         ``confirm`` replaces the tool's own confirmation option for this call."""
         options = self.options._replace(raise_on_error=raise_on_error)
@@ -297,7 +317,8 @@ class CallableTool(Generic[P]):
         return self.spec.call(arguments, options)
 
     def help(self) -> HelpText:
-        return HelpText(self.spec.help)
+        """Level 2: the full spec, printed and returned."""
+        return shown(self.spec.help)
 
     def __repr__(self) -> str:
         return f"<tool {self.spec.qualname}: {self.spec.summary}>"
@@ -305,8 +326,8 @@ class CallableTool(Generic[P]):
 
 def callable_tool(
     spec: ToolSpec,
-) -> Callable[[Callable[P, dict[str, Any]]], CallableTool[P]]:
-    def wrap(build: Callable[P, dict[str, Any]]) -> CallableTool[P]:
+) -> Callable[[Callable[P, Arguments[R]]], CallableTool[P, R]]:
+    def wrap(build: Callable[P, Arguments[R]]) -> CallableTool[P, R]:
         return CallableTool(spec, build)
 
     return wrap

@@ -284,6 +284,9 @@ def emit(
         max_read_bytes=config.max_read_bytes,
         default_timeout_sec=config.default_timeout_sec,
         max_output_bytes=config.max_output_bytes,
+        module=config.module,
+        import_root=config.import_root,
+        regenerate=config.regenerate,
     )
     renders: dict[str, str] = {}
     # What each tool's outputs depend on: unchanged tools reuse the last build's work.

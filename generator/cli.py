@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from generator import __version__, cache, config, discover, writer
+from generator import __version__, cache, cli_report, config, discover, writer
 from generator.diagnostics import Report, Severity
 from generator.ir import to_json
 
@@ -23,6 +23,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (config.ConfigError, writer.OutputError) as exc:
         print(f"skillc: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # skillc find ... | head: stop quietly, as on SIGPIPE
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except writer.WriteFailed as exc:
         print(f"skillc: error: {exc}", file=sys.stderr)
         return 1
@@ -68,6 +73,16 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument(
             "-C", "--project", metavar="DIR", help="the project folder"
         )
+    schema_cmd = commands.add_parser(
+        "schema", help="print a manifest format's JSON Schema (for editors)"
+    )
+    schema_cmd.add_argument(
+        "name", nargs="?", help="tools, tool-manifest or ai-tool; none: list them"
+    )
+    init_cmd = commands.add_parser(
+        "init", help="write a [tool.skillc] block and a nox session for this repository"
+    )
+    init_cmd.add_argument("-C", "--project", metavar="DIR", help="the project folder")
     build_cmd = commands.add_parser("build", help="write the output folder")
     validate_cmd = commands.add_parser(
         "validate", help="print diagnostics only; write nothing"
@@ -99,16 +114,14 @@ def _parser() -> argparse.ArgumentParser:
             default=None,
             help="make deviations Claude Code accepts errors",
         )
-        command.add_argument(
-            "--error-format",
-            choices=("text", "github"),
-            default="text",
-            help="github: GitHub Actions annotations",
-        )
+        cli_report.add_arguments(command)
     build_cmd.add_argument(
         "--check",
         action="store_true",
         help="write nothing; exit 1 when the output on disk is stale",
+    )
+    build_cmd.add_argument(
+        "--diff", action="store_true", help="with --check: print the full diff"
     )
     build_cmd.add_argument(
         "--keep-going",
@@ -132,6 +145,12 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.command == "schema":
+        return _schema(args.name)
+    if args.command == "init":
+        from generator import init
+
+        return init.main(Path(args.project or args.top_project or ".").resolve())
     cfg = _config(args)
     if args.command == "find":
         return _find(cfg, " ".join(args.purpose), args.k)
@@ -159,6 +178,7 @@ def _check_dump_ir(cfg: config.Config, dump_ir: str | None) -> None:
 
 def _compile(args: argparse.Namespace, cfg: config.Config) -> int:
     project = cfg.root.resolve()
+    output = cli_report.Output.of(args)
     building = args.command == "build"
     walk = Report(strict=cfg.strict)
     discovery = discover.discover(cfg.source_dirs(), project, cfg.out_dir, walk)
@@ -168,7 +188,7 @@ def _compile(args: argparse.Namespace, cfg: config.Config) -> int:
     report = Report(strict=cfg.strict)
     if building and not args.dump_ir and _unchanged(store, key, cfg.out_dir):
         report.extend(store.state.diagnostics)
-        return _finish(report, args.error_format, f"{cfg.out}/ is up to date")
+        return _finish(report, output, f"{cfg.out}/ is up to date")
     report.extend(walk.items)
 
     # The loaders and emitters are imported only when there is work to do.
@@ -176,7 +196,7 @@ def _compile(args: argparse.Namespace, cfg: config.Config) -> int:
 
     if args.command == "validate":
         build.compile_model(cfg, report, discovery, hashes, store.memo)
-        return _finish(report, args.error_format, "")
+        return _finish(report, output, "")
     bytecode = store.subfolder("jinja") if store.enabled and not args.check else None
     if bytecode is not None:
         render.use_bytecode_cache(bytecode)
@@ -187,16 +207,18 @@ def _compile(args: argparse.Namespace, cfg: config.Config) -> int:
         )
         Path(args.dump_ir).write_text(text + "\n", encoding="utf-8")
     if report.has_errors and not args.keep_going:
-        return _finish(report, args.error_format, f"nothing written to {cfg.out}/")
+        return _finish(report, output, f"nothing written to {cfg.out}/")
     writer.check_owned(cfg.out_dir)
     changes = writer.plan(
         cfg.out_dir, result.files, result.digests, store.state.outputs
     )
     if args.check:
-        return _check(cfg, result.files, changes, report, args.error_format)
+        return _check(cfg, result.files, changes, report, output)
     if not (args.force or cfg.discard_unowned):
         writer.refuse_unowned(changes, cfg.out)
     writer.write(cfg.out_dir, result.files, changes)
+    if output.verbose:
+        _list_written(cfg.out, changes)
     store.save(
         cache.State(key, cache.stat_outputs(cfg.out_dir, result.digests), report.items)
     )
@@ -204,7 +226,7 @@ def _compile(args: argparse.Namespace, cfg: config.Config) -> int:
         f"{len(result.model.tools)} tools; wrote {len(changes.created) + len(changes.changed)} "
         f"files to {cfg.out}/, {len(changes.unchanged)} unchanged, {len(changes.extra)} removed"
     )
-    return _finish(report, args.error_format, summary)
+    return _finish(report, output, summary)
 
 
 def _config(args: argparse.Namespace) -> config.Config:
@@ -265,6 +287,24 @@ def _budget(cfg: config.Config) -> int:
     return 0
 
 
+def _schema(name: str | None) -> int:
+    """A manifest schema as skillc ships it (its ``$id`` stays the same across versions
+    of one format), or the list of them."""
+    folder = Path(__file__).resolve().parent / "schemas"
+    schemas = {p.name.removesuffix(".schema.json"): p for p in folder.glob("*.json")}
+    if name is None:
+        for key in sorted(schemas):
+            schema_id = json.loads(schemas[key].read_text(encoding="utf-8"))["$id"]
+            print(f"{key}  {schema_id}")
+        return 0
+    if name not in schemas:
+        raise config.ConfigError(
+            f"no schema {name!r}; one of {', '.join(sorted(schemas))}"
+        )
+    print(schemas[name].read_text(encoding="utf-8"), end="")
+    return 0
+
+
 def _unchanged(store: cache.Cache, key: str, out_dir: Path) -> bool:
     """The inputs are those of the last build and its output is untouched: no work."""
     return store.state.key == key and cache.outputs_untouched(
@@ -277,27 +317,39 @@ def _check(
     files: dict[str, str],
     changes: writer.Plan,
     report: Report,
-    error_format: str,
+    output: cli_report.Output,
 ) -> int:
     if not changes.stale:
-        return _finish(report, error_format, f"{cfg.out}/ is up to date")
-    print(writer.describe(cfg.out_dir, files, changes, cfg.out), file=sys.stderr)
-    print(f"skillc: {cfg.out}/ is stale; run: skillc build", file=sys.stderr)
-    _finish(report, error_format, "")
+        return _finish(report, output, f"{cfg.out}/ is up to date")
+    for line in cli_report.stale(
+        cfg.out_dir, files, changes, cfg.out, output.error_format, output.diff
+    ):
+        print(line, file=sys.stderr)
+    if output.error_format != "json":  # the error itself, even under -q
+        print(f"skillc: {cfg.out}/ is stale; run: skillc build", file=sys.stderr)
+    _finish(report, output, "")
     return 1
 
 
-def _finish(report: Report, error_format: str, summary: str) -> int:
+def _list_written(out: str, changes: writer.Plan) -> None:
+    for state, paths in (
+        ("wrote", changes.created + changes.changed),
+        ("removed", changes.extra),
+    ):
+        for path in paths:
+            print(f"{state} {out}/{path}", file=sys.stderr)
+
+
+def _finish(report: Report, output: cli_report.Output, summary: str) -> int:
     items = report.items
     for item in items:
-        print(
-            item.format_github() if error_format == "github" else item.format(),
-            file=sys.stderr,
-        )
+        if output.shows(item):
+            print(cli_report.diagnostic(item, output.error_format), file=sys.stderr)
     errors = sum(1 for d in items if d.severity is Severity.ERROR)
     warnings = len(items) - errors
     counts = f"{errors} error(s), {warnings} warning(s)"
-    print(f"skillc: {summary + '; ' if summary else ''}{counts}", file=sys.stderr)
+    if output.summary:
+        print(f"skillc: {summary + '; ' if summary else ''}{counts}", file=sys.stderr)
     return 1 if errors else 0
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +45,10 @@ _KEYS = {
     "lock-wait-sec",
     "discard-unowned-files",
     "out-outside-project",
+    "regenerate",
 }
+# What the agent docs tell an agent to run after changing a source (`regenerate`).
+DEFAULT_REGENERATE = "skillc build"
 TOKEN_COUNTERS = ("estimate", "o200k_base")
 PROVIDERS = (
     "anthropic",
@@ -121,6 +126,10 @@ class Config:
     lock_wait_sec: int = DEFAULT_LOCK_WAIT_SEC
     discard_unowned: bool = False  # true: files skillc does not own may be removed
     out_outside_project: bool = False
+    regenerate: str = DEFAULT_REGENERATE
+    # The output's real import path and the folder it is imported from (see import_path).
+    module: str = DEFAULT_OUT
+    import_root: str = "."
 
     @property
     def out_dir(self) -> Path:
@@ -163,6 +172,9 @@ class Config:
                 for c in self.conflicts
             ],
             "token-counter": self.token_counter,
+            "regenerate": self.regenerate,
+            "module": self.module,
+            "import-root": self.import_root,
         }
 
 
@@ -215,6 +227,7 @@ def load(
             f"[tool.skillc] builtins: unknown namespace(s) {', '.join(unknown_builtins)}; "
             f"choose from {', '.join(BUILTINS)}"
         )
+    import_root, module = import_path(root, out_dir, package_name)
     return Config(
         root,
         tuple(source_list),
@@ -250,11 +263,14 @@ def load(
         lock_wait_sec=_positive(table, "lock-wait-sec", DEFAULT_LOCK_WAIT_SEC),
         discard_unowned=_flag(table, "discard-unowned-files"),
         out_outside_project=outside,
+        regenerate=_string(table.get("regenerate", DEFAULT_REGENERATE), "regenerate"),
+        module=module,
+        import_root=import_root,
     )
 
 
 # What a generated package imports besides the standard library, when installed.
-RUNTIME_DEPENDENCIES = frozenset({"re2", "regex"})
+RUNTIME_DEPENDENCIES = frozenset({"re2", "regex", "mcp"})
 
 
 def check_package_name(name: str) -> None:
@@ -298,6 +314,21 @@ def _flag(table: dict[str, Any], key: str) -> bool:
     if not isinstance(value, bool):
         raise ConfigError(f"[tool.skillc] {key} must be true or false")
     return value
+
+
+def import_path(root: Path, out: str, package: str) -> tuple[str, str]:
+    """The folder the output is imported from (repo-relative) and its dotted import path:
+    every enclosing folder with an ``__init__.py`` is part of it, so ``src/app/agent_tools``
+    inside the package ``app`` is ``app.agent_tools``, imported from ``src``."""
+    project = root.resolve()
+    folder = (project / out).resolve().parent
+    parts = [package]
+    while folder != project and (folder / "__init__.py").is_file():
+        parts.insert(0, folder.name)
+        folder = folder.parent
+    # os.path.relpath: with out-outside-project the folder may lie beside the project.
+    relative = Path(os.path.relpath(folder, project)).as_posix()
+    return relative, ".".join(parts)
 
 
 def _choice(table: dict[str, Any], key: str, choices: tuple[str, ...]) -> str:

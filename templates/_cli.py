@@ -25,7 +25,22 @@ def find(name: str) -> Any:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m <package> list [--json] | help [NAME] | find TEXT | call NAME ...``."""
+    """``python -m <package> list [--json] | help [NAME] | find TEXT | call NAME ... |
+    mcp``. Output cut short by a closed pipe (``| head``) ends quietly, status 141."""
+    import os
+    import sys
+
+    try:
+        status = _main(argv)
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:
+        # Python would complain again when it flushes stdout at exit: point it nowhere.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # as a process ended by SIGPIPE
+
+
+def _main(argv: Sequence[str] | None) -> int:
     import argparse
     import json
     import sys
@@ -47,7 +62,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     calling.add_argument(
         "--confirm", action="store_true", help="let a tool marked dangerous run"
     )
+    serving = commands.add_parser("mcp", help="serve the tools over MCP (stdio)")
+    serving.add_argument("--profile", help="only the tools of this profile")
+    serving.add_argument(
+        "--allow-dangerous",
+        action="store_true",
+        help="let tools marked dangerous run without asking",
+    )
+    serving.add_argument(
+        "--http", action="store_true", help="streamable HTTP on 127.0.0.1"
+    )
+    serving.add_argument("--port", type=int, default=8000, help="with --http")
     args, rest = parser.parse_known_args(argv)
+    if rest and args.command != "call":
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    if args.command == "mcp":
+        from . import _mcp
+
+        port = args.port if args.http else None
+        return _mcp.main(args.profile, args.allow_dangerous, port)
     if args.command == "list":
         tools = entries()
         if args.json:
@@ -71,8 +104,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if isinstance(tool, CallableTool):
         return _call_tool(tool.using(confirm=args.confirm), rest, args.json)
     named, positional = _options(rest)
+    last = {key: values[-1] for key, values in named.items()}
     result = tool(
-        positional if tool.spec.kind == "skill" else " ".join(positional), **named
+        positional if tool.spec.kind == "skill" else " ".join(positional), **last
     )
     if isinstance(result, Invocation):
         output = result.to_dict() if args.json else result.instructions
@@ -82,9 +116,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _call_tool(tool: CallableTool[Any], rest: Sequence[str], as_json: bool) -> int:
+def _call_tool(tool: CallableTool[Any, Any], rest: Sequence[str], as_json: bool) -> int:
     """``--name value`` per parameter (original names); values that are not strings in the
-    schema are read as JSON (``--limit 5``, ``--rows '[{"a": 1}]'``)."""
+    schema are read as JSON (``--limit 5``, ``--rows '[{"a": 1}]'``). A list is given by
+    repeating its option (``--tag a --tag b``), or as one JSON array."""
     import json
 
     named, positional = _options(rest, keep_dashes=True)
@@ -93,15 +128,17 @@ def _call_tool(tool: CallableTool[Any], rest: Sequence[str], as_json: bool) -> i
         return 2
     properties = tool.spec.input_schema.get("properties", {})
     arguments: dict[str, Any] = {}
-    for key, text in named.items():
+    for key, texts in named.items():
         name = tool.spec.parameters.get(key.replace("-", "_"), key)
-        if properties.get(name, {}).get("type") == "string":
-            arguments[name] = text
+        schema = properties.get(name, {})
+        if schema.get("type") != "array":
+            arguments[name] = _value(schema, texts[-1])
             continue
-        try:
-            arguments[name] = json.loads(text)
-        except ValueError:
-            arguments[name] = text
+        whole = _value(schema, texts[0]) if len(texts) == 1 else None
+        items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
+        arguments[name] = (
+            whole if isinstance(whole, list) else [_value(items, t) for t in texts]
+        )
     result = tool.call_raw(arguments)
     if as_json:
         print(json.dumps(result._asdict(), indent=2, default=str))
@@ -127,25 +164,38 @@ def _print_help(name: str | None) -> int:
         print(namespace_help(name))
     else:
         try:
-            print(find(name).help())
+            print(find(name).spec.help)
         except LookupError as exc:
             print(exc, file=sys.stderr)
             return 2
     return 0
 
 
+def _value(schema: Any, text: str) -> Any:
+    """One value from the shell: as it is for a string, else read as JSON when it is."""
+    import json
+
+    if schema.get("type") == "string":
+        return text
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
 def _options(
     rest: Sequence[str], keep_dashes: bool = False
-) -> tuple[dict[str, str], list[str]]:
-    """``--name value`` and ``--name=value`` pairs, and the plain arguments."""
-    named: dict[str, str] = {}
+) -> tuple[dict[str, list[str]], list[str]]:
+    """``--name value`` and ``--name=value`` pairs (every value of a repeated name), and
+    the plain arguments."""
+    named: dict[str, list[str]] = {}
     positional: list[str] = []
     items = iter(rest)
     for item in items:
         if item.startswith("--") and len(item) > 2:
             key, _, value = item[2:].partition("=")
             key = key if keep_dashes else key.replace("-", "_")
-            named[key] = value if "=" in item else next(items, "")
+            named.setdefault(key, []).append(value if "=" in item else next(items, ""))
         else:
             positional.append(item)
     return named, positional

@@ -24,6 +24,17 @@ class HelpText(str):
         return str(self)
 
 
+def shown(text: str) -> HelpText:
+    """What every ``help()`` returns, printed too unless at an interactive prompt
+    (Python's or IPython's), which shows the returned text itself: ``generated.help()``
+    in a script prints."""
+    import sys
+
+    if not hasattr(sys, "ps1") and "IPython" not in sys.modules:
+        print(text)
+    return HelpText(text)
+
+
 class ToolEntry(NamedTuple):
     """Level 1: a tool's dotted name, its namespace and a one-line summary."""
 

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Generic, NamedTuple, ParamSpec
 
-from ._runtime import HelpText, task_runner
+from ._runtime import HelpText, shown, task_runner
 
 P = ParamSpec("P")
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -192,7 +192,8 @@ class TaskTool(Generic[P]):
         return self._build(*args, **kwargs)
 
     def help(self) -> HelpText:
-        return HelpText(self.spec.help)
+        """Level 2: the full spec, printed and returned."""
+        return shown(self.spec.help)
 
     def __repr__(self) -> str:
         return f"<{self.spec.kind} tool {self.spec.qualname}: {self.spec.summary}>"

@@ -191,7 +191,7 @@ from tools._cli import find
 agent = find('o\\'brien\"\"\"-x\\\\y')
 print(agent.name, agent.spec.name == 'o\\'brien\"\"\"-x\\\\y')
 print(agent.prepare("go").instructions)
-print(tools.task.tricky_text.help().splitlines()[2:4])
+print(tools.task.tricky_text.spec.help.splitlines()[2:4])
 """,
     )
     lines = out.strip().splitlines()

@@ -401,7 +401,7 @@ hint = "read the file and keep its last lines"
     assert "does what your" not in terminal  # Codex has no native Read
     for doc in (terminal, claude):
         assert "`batch`" not in doc and "19 tools" not in doc
-        assert "11 tools in the namespaces `db`, `file`, `orchestrator`" in doc
+        assert "11 tools in `db`, `file`, `orchestrator`" in doc
 
 
 def test_a_profile_with_both_sides_of_an_incompatible_pair_is_an_error(

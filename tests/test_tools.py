@@ -197,6 +197,39 @@ def test_signatures_are_checked_by_mypy(kit: Path) -> None:
     assert [e.split(":")[1] for e in errors] == ["6", "7", "8", "9"], result.stdout
 
 
+def test_signatures_say_what_a_call_returns(kit: Path) -> None:
+    """inspect and mypy both see a typed ToolResult, not the arguments dict."""
+    out = run_python(
+        "import inspect, kit\n"
+        "for tool in (kit.file.read, kit.file.dir, kit.db.query, kit.s3.file.read):\n"
+        "    print(inspect.signature(tool).return_annotation)",
+        kit,
+    )
+    assert out.stdout.split("\n")[:4] == [
+        "ToolResult[str]",
+        "ToolResult[list[str]]",
+        "ToolResult[list[dict[str, Any]]]",
+        "ToolResult[dict[str, Any]]",
+    ], out.stderr
+    (kit / "typed.py").write_text(textwrap.dedent("""
+            import kit
+            reveal_type(kit.file.read(path="a").data)
+            reveal_type(kit.file.dir(path="a").unwrap())
+            reveal_type(kit.db.query.using(confirm=True)(sql="select 1").data)
+            """))
+    result = run_mypy(kit, "typed.py")
+    notes = [
+        line.split("note: ")[1]
+        for line in result.stdout.splitlines()
+        if "note: Revealed" in line
+    ]
+    assert notes == [
+        'Revealed type is "str | None"',
+        'Revealed type is "list[str]"',
+        'Revealed type is "list[dict[str, Any]] | None"',
+    ], result.stdout
+
+
 def test_python_m_calls_a_tool(kit: Path) -> None:
     result = run_python("", kit, "-m", "kit", "call", "file.grep", "--pattern", "hel+o")
     assert result.returncode == 0, result.stderr
@@ -228,7 +261,7 @@ def test_importing_reads_no_manifest(kit: Path) -> None:
         real = builtins.open
         builtins.open = lambda f, *a, **k: (opened.append(str(f)), real(f, *a, **k))[1]
         import kit
-        kit.list(); kit.s3.file.read.help(); kit.weather.current.arguments(city="x")
+        kit.list(); kit.s3.file.read.spec.help; kit.weather.current.arguments(city="x")
         print([f for f in opened if f.endswith((".yaml", ".json", ".md"))])
         """,
     )

@@ -87,7 +87,9 @@ def test_check_mode_reports_changed_missing_and_extra(
     (out / "CLAUDE.md").unlink()
     (out / "stray.py").write_text("x = 1\n")
     before = sorted(p.as_posix() for p in out.rglob("*"))
-    code, err = run_skillc(capsys, "-C", str(skills_project), "build", "--check")
+    code, err = run_skillc(
+        capsys, "-C", str(skills_project), "build", "--check", "--diff"
+    )
     assert code == 1
     assert "missing: generated/CLAUDE.md" in err
     assert "extra: generated/stray.py (not made by skillc)" in err

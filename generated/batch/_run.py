@@ -17,7 +17,7 @@ _HELP = (
     "  timeout_sec: float = 60\n"
     '  cwd: str = "."  Working folder, relative to the root folder.\n'
     "\n"
-    "Returns: a ToolResult (ok, data, error, attempts, latency_ms).\n"
+    "Returns: a ToolResult[dict[str, Any]] (ok, data, error, attempts, latency_ms).\n"
     'Output schema: {"properties": {"exit_code": {"type": "integer"}, "stderr": {"type": "string"}, "stdout": {"type": "string"}}, "type": "object"}\n'
     "\n"
     "Usage:\n"
@@ -102,6 +102,7 @@ _SPEC = _tools.ToolSpec(
     },
     skill_dir="../<skillc>/builtins",
     skill=None,
+    returns="dict[str, Any]",
 )
 
 
@@ -112,7 +113,7 @@ def run(
     shell: bool = False,
     timeout_sec: float = 60,
     cwd: str = ".",
-) -> dict[str, Any]:
+) -> _tools.Arguments[dict[str, Any]]:
     """Run a command and return its exit code, stdout and stderr. No shell unless shell is true.
 
     Args:
@@ -121,11 +122,13 @@ def run(
         timeout_sec: (no description)
         cwd: Working folder, relative to the root folder.
 
-    Returns the arguments to send; calling the tool sends them.
+    Returns: ToolResult[dict[str, Any]]; its data is the tool's output.
     """
-    return {
-        "command": command,
-        "shell": shell,
-        "timeout_sec": timeout_sec,
-        "cwd": cwd,
-    }
+    return _tools.Arguments(
+        {
+            "command": command,
+            "shell": shell,
+            "timeout_sec": timeout_sec,
+            "cwd": cwd,
+        }
+    )

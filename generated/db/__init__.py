@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .._runtime import HelpText, ToolList, entries, lazy_attribute, namespace_help
+from .._runtime import (
+    HelpText,
+    ToolList,
+    entries,
+    lazy_attribute,
+    namespace_help,
+    shown,
+)
 
 if TYPE_CHECKING:
     from ._insert import insert as insert
@@ -21,8 +28,8 @@ _ALIASES: dict[str, tuple[str, str]] = {}
 
 
 def help() -> HelpText:
-    """Level 1: one line for each tool in this namespace."""
-    return namespace_help(NAMESPACE)
+    """Level 1: one line for each tool in this namespace, printed and returned."""
+    return shown(namespace_help(NAMESPACE))
 
 
 def list() -> ToolList:

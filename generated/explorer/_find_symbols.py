@@ -15,7 +15,7 @@ _HELP = (
     '  folder: str = "."  Folder to scan.\n'
     "  name: str | None = None  Only names containing this text.\n"
     "\n"
-    "Returns: a ToolResult (ok, data, error, attempts, latency_ms).\n"
+    "Returns: a ToolResult[Any] (ok, data, error, attempts, latency_ms).\n"
     "\n"
     "Usage:\n"
     "  explorer.find_symbols()\n"
@@ -62,6 +62,7 @@ _SPEC = _tools.ToolSpec(
     output_schema=None,
     skill_dir="../skills/explorer",
     skill="explorer",
+    returns="Any",
 )
 
 
@@ -70,16 +71,18 @@ def find_symbols(
     *,
     folder: str = ".",
     name: str | None = None,
-) -> dict[str, Any]:
+) -> _tools.Arguments[Any]:
     """List where Python functions and classes are defined, optionally filtered by name.
 
     Args:
         folder: Folder to scan.
         name: Only names containing this text.
 
-    Returns the arguments to send; calling the tool sends them.
+    Returns: ToolResult[Any]; its data is the tool's output.
     """
-    return {
-        "folder": folder,
-        "name": name,
-    }
+    return _tools.Arguments(
+        {
+            "folder": folder,
+            "name": name,
+        }
+    )

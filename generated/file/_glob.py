@@ -16,7 +16,7 @@ _HELP = (
     '  path: str = "."  Folder to search, relative to the root folder.\n'
     "  max_results: int = 1000\n"
     "\n"
-    "Returns: a ToolResult (ok, data, error, attempts, latency_ms).\n"
+    "Returns: a ToolResult[list[str]] (ok, data, error, attempts, latency_ms).\n"
     'Output schema: {"items": {"type": "string"}, "type": "array"}\n'
     "\n"
     "Usage:\n"
@@ -72,6 +72,7 @@ _SPEC = _tools.ToolSpec(
     },
     skill_dir="../<skillc>/builtins",
     skill=None,
+    returns="list[str]",
 )
 
 
@@ -81,7 +82,7 @@ def glob(
     pattern: str,
     path: str = ".",
     max_results: int = 1000,
-) -> dict[str, Any]:
+) -> _tools.Arguments[list[str]]:
     """Find files whose paths match a glob pattern such as **/*.py.
 
     Args:
@@ -89,10 +90,12 @@ def glob(
         path: Folder to search, relative to the root folder.
         max_results: (no description)
 
-    Returns the arguments to send; calling the tool sends them.
+    Returns: ToolResult[list[str]]; its data is the tool's output.
     """
-    return {
-        "pattern": pattern,
-        "path": path,
-        "max_results": max_results,
-    }
+    return _tools.Arguments(
+        {
+            "pattern": pattern,
+            "path": path,
+            "max_results": max_results,
+        }
+    )

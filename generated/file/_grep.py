@@ -18,7 +18,7 @@ _HELP = (
     "  ignore_case: bool = false\n"
     "  max_results: int = 200\n"
     "\n"
-    "Returns: a ToolResult (ok, data, error, attempts, latency_ms).\n"
+    "Returns: a ToolResult[list[str]] (ok, data, error, attempts, latency_ms).\n"
     'Output schema: {"items": {"type": "string"}, "type": "array"}\n'
     "\n"
     "Usage:\n"
@@ -86,6 +86,7 @@ _SPEC = _tools.ToolSpec(
     },
     skill_dir="../<skillc>/builtins",
     skill=None,
+    returns="list[str]",
 )
 
 
@@ -97,7 +98,7 @@ def grep(
     include: str = "**/*",
     ignore_case: bool = False,
     max_results: int = 200,
-) -> dict[str, Any]:
+) -> _tools.Arguments[list[str]]:
     """Search file contents for a regular expression; returns path:line:text matches.
 
     Args:
@@ -107,12 +108,14 @@ def grep(
         ignore_case: (no description)
         max_results: (no description)
 
-    Returns the arguments to send; calling the tool sends them.
+    Returns: ToolResult[list[str]]; its data is the tool's output.
     """
-    return {
-        "pattern": pattern,
-        "path": path,
-        "include": include,
-        "ignore_case": ignore_case,
-        "max_results": max_results,
-    }
+    return _tools.Arguments(
+        {
+            "pattern": pattern,
+            "path": path,
+            "include": include,
+            "ignore_case": ignore_case,
+            "max_results": max_results,
+        }
+    )

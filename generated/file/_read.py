@@ -16,7 +16,7 @@ _HELP = (
     "  offset: int | None = None  First line to return, 0-based.\n"
     "  limit: int | None = None  Most lines to return.\n"
     "\n"
-    "Returns: a ToolResult (ok, data, error, attempts, latency_ms).\n"
+    "Returns: a ToolResult[str] (ok, data, error, attempts, latency_ms).\n"
     'Output schema: {"type": "string"}\n'
     "\n"
     "Usage:\n"
@@ -78,6 +78,7 @@ _SPEC = _tools.ToolSpec(
     },
     skill_dir="../<skillc>/builtins",
     skill=None,
+    returns="str",
 )
 
 
@@ -87,7 +88,7 @@ def read(
     path: str,
     offset: int | None = None,
     limit: int | None = None,
-) -> dict[str, Any]:
+) -> _tools.Arguments[str]:
     """Read a text file and return its content, optionally a range of lines.
 
     Args:
@@ -95,10 +96,12 @@ def read(
         offset: First line to return, 0-based.
         limit: Most lines to return.
 
-    Returns the arguments to send; calling the tool sends them.
+    Returns: ToolResult[str]; its data is the tool's output.
     """
-    return {
-        "path": path,
-        "offset": offset,
-        "limit": limit,
-    }
+    return _tools.Arguments(
+        {
+            "path": path,
+            "offset": offset,
+            "limit": limit,
+        }
+    )

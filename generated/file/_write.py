@@ -16,7 +16,7 @@ _HELP = (
     "  content: str (required)  The whole new content.\n"
     "  create_dirs: bool = false  Create missing parent folders.\n"
     "\n"
-    "Returns: a ToolResult (ok, data, error, attempts, latency_ms).\n"
+    "Returns: a ToolResult[int] (ok, data, error, attempts, latency_ms).\n"
     'Output schema: {"description": "Characters written.", "type": "integer"}\n'
     "\n"
     "Usage:\n"
@@ -70,6 +70,7 @@ _SPEC = _tools.ToolSpec(
     },
     skill_dir="../<skillc>/builtins",
     skill=None,
+    returns="int",
 )
 
 
@@ -79,7 +80,7 @@ def write(
     path: str,
     content: str,
     create_dirs: bool = False,
-) -> dict[str, Any]:
+) -> _tools.Arguments[int]:
     """Write text to a file, replacing it; creates missing parent folders when asked.
 
     Args:
@@ -87,10 +88,12 @@ def write(
         content: The whole new content.
         create_dirs: Create missing parent folders.
 
-    Returns the arguments to send; calling the tool sends them.
+    Returns: ToolResult[int]; its data is the tool's output.
     """
-    return {
-        "path": path,
-        "content": content,
-        "create_dirs": create_dirs,
-    }
+    return _tools.Arguments(
+        {
+            "path": path,
+            "content": content,
+            "create_dirs": create_dirs,
+        }
+    )

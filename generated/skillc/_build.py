@@ -14,7 +14,7 @@ _HELP = (
     "Parameters:\n"
     "  keep_going: bool | None = None [sent as 'keep-going']  Write the valid tools even when some have errors.\n"
     "\n"
-    "Returns: a ToolResult (ok, data, error, attempts, latency_ms).\n"
+    "Returns: a ToolResult[Any] (ok, data, error, attempts, latency_ms).\n"
     "\n"
     "Usage:\n"
     "  skillc.build()\n"
@@ -64,6 +64,7 @@ _SPEC = _tools.ToolSpec(
     output_schema=None,
     skill_dir=None,
     skill=None,
+    returns="Any",
 )
 
 
@@ -71,14 +72,16 @@ _SPEC = _tools.ToolSpec(
 def build(
     *,
     keep_going: bool | None = None,
-) -> dict[str, Any]:
+) -> _tools.Arguments[Any]:
     """Compile the project's skills and manifests into the output package.
 
     Args:
         keep_going (sent as 'keep-going'): Write the valid tools even when some have errors.
 
-    Returns the arguments to send; calling the tool sends them.
+    Returns: ToolResult[Any]; its data is the tool's output.
     """
-    return {
-        "keep-going": keep_going,
-    }
+    return _tools.Arguments(
+        {
+            "keep-going": keep_going,
+        }
+    )

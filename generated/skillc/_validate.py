@@ -13,7 +13,7 @@ _HELP = (
     "\n"
     "Parameters: none\n"
     "\n"
-    "Returns: a ToolResult (ok, data, error, attempts, latency_ms).\n"
+    "Returns: a ToolResult[Any] (ok, data, error, attempts, latency_ms).\n"
     "\n"
     "Usage:\n"
     "  skillc.validate()\n"
@@ -51,13 +51,14 @@ _SPEC = _tools.ToolSpec(
     output_schema=None,
     skill_dir=None,
     skill=None,
+    returns="Any",
 )
 
 
 @_tools.callable_tool(_SPEC)
-def validate() -> dict[str, Any]:
+def validate() -> _tools.Arguments[Any]:
     """Print diagnostics for every skill and manifest without writing anything.
 
-    Returns the arguments to send; calling the tool sends them.
+    Returns: ToolResult[Any]; its data is the tool's output.
     """
-    return {}
+    return _tools.Arguments()

@@ -1,5 +1,9 @@
 """CLAUDE.md and AGENTS.md beside the package: a few lines that point CLI agents (Claude
-Code, Codex) at the tools their profile shows them, as shell commands."""
+Code, Codex) at the tools their profile shows them, as shell commands that work from the
+repository root: the real import path (``PYTHONPATH=src python -m app.agent_tools`` when
+the output sits inside a package), ``find`` first, and the configured command that
+rebuilds the output. Claude Code loads the skills and subagents of ``.claude/`` itself,
+so CLAUDE.md does not repeat them."""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ from generator import render
 from generator.config import Conflict, Profile
 from generator.emitters import profiles
 from generator.emitters.python_package import HEADER, Layout
-from generator.ir import Kind, Model, Tool
+from generator.ir import Definition, Kind, Model, Tool
 
 DOCS = {"claude_code": "CLAUDE.md", "codex": "AGENTS.md"}
 
@@ -57,29 +61,46 @@ def _equivalents(
     return result
 
 
+def _native(tool: Tool) -> bool:
+    """A skill or subagent that Claude Code loads from a ``.claude/`` folder itself."""
+    d = tool.definition
+    parts = d.source.path.split("/") if isinstance(d, Definition) else []
+    return any(
+        part == ".claude" and next_ in ("skills", "agents", "commands")
+        for part, next_ in zip(parts, parts[1:])
+    )
+
+
 def _doc(
     model: Model, layout: Layout, profile: Profile, conflicts: tuple[Conflict, ...]
 ) -> str:
     tools = profiles.visible(model.tools, profile)
+    native = profile.provider == "claude_code" and any(_native(t) for t in tools)
+    if native:
+        tools = [t for t in tools if not _native(t)]
     top = sorted({t.namespace[0] for t in tools})
     tasks = [t.qualname for t in tools if t.definition.kind is not Kind.TOOL]
     callables = [t for t in tools if t.definition.kind is Kind.TOOL]
-    example = tools[0].qualname if tools else "task.<tool>"
     tool_call = ""
     if callables:
         first = callables[0]
-        flags = " ".join(f"--{p.name} ..." for p in first.parameters if p.required)
+        flags = " ".join(
+            f"--{p.name} <{p.name}>" for p in first.parameters if p.required
+        )
         tool_call = f"{first.qualname} {flags}".rstrip()
+    path = "" if layout.import_root == "." else f"PYTHONPATH={layout.import_root} "
     return render.render(
         "CLAUDE.md.jinja",
         header=HEADER.format(source=""),
         out=layout.out,
-        package=layout.package,
+        run=f"{path}python -m {layout.module}",
         count=len(tools),
         namespaces=", ".join(f"`{name}`" for name in top) or "(none)",
-        example=example,
+        example=tools[0].qualname if tools else "",
         task_call=tasks[0] if tasks else "",
         tool_call=tool_call,
+        native=native,
         sources=", ".join(f"`{source}/`" for source in layout.sources),
+        regenerate=layout.regenerate,
         equivalents=_equivalents(tools, profile, conflicts),
     )

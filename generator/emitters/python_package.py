@@ -28,6 +28,7 @@ RUNTIME = (
     "_dispatch.py",
     "_search.py",
     "_cli.py",
+    "_mcp.py",
 )
 
 
@@ -45,6 +46,11 @@ class Layout:
     max_read_bytes: int = 1 << 20
     default_timeout_sec: int = 30
     max_output_bytes: int = 256 << 10
+    # How agents reach it: its import path, the folder it is imported from, and the
+    # command that rebuilds it.
+    module: str = "generated"
+    import_root: str = "."
+    regenerate: str = "skillc build"
 
 
 def emit(

@@ -2,7 +2,8 @@
 
 Its keyword parameters are typed by ``pytypes`` (datamodel-code-generator): required ones
 first without defaults, optional ones with their JSON default or ``None``. The function
-returns the arguments under their original names; the runtime sends them.
+returns the arguments under their original names, typed with the type of the result's
+``data`` (from the output schema); the runtime sends them and returns a ``ToolResult``.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ def module(
         "skill_dir": skill_dir,
         "skill": d.skill,
         "py_name": tool.py_name,
+        "returns": output_type(d.output_schema),
         "signature": signature,
         "docstring": _docstring(tool),
         "sends": [(p.name, p.py_name) for p in tool.parameters],
@@ -60,6 +62,31 @@ def module(
 
         text = black.format_str(text, mode=black.Mode())
     return text
+
+
+JSON_TYPES = {
+    "string": "str",
+    "integer": "int",
+    "number": "float",
+    "boolean": "bool",
+    "null": "None",
+    "object": "dict[str, Any]",
+}
+
+
+def output_type(schema: Mapping[str, Any] | None) -> str:
+    """The Python type of a result's ``data``: plain JSON types and typed arrays; ``Any``
+    for everything a type annotation cannot say plainly."""
+    if not schema:
+        return "Any"
+    kinds = schema.get("type")
+    if isinstance(kinds, list) and kinds and all(isinstance(k, str) for k in kinds):
+        names = [output_type({**schema, "type": kind}) for kind in kinds]
+        return "Any" if "Any" in names else " | ".join(dict.fromkeys(names))
+    if kinds == "array":
+        items = schema.get("items")
+        return f"list[{output_type(items if isinstance(items, Mapping) else None)}]"
+    return JSON_TYPES.get(kinds, "Any") if isinstance(kinds, str) else "Any"
 
 
 def _executor(d: Function) -> dict[str, Any]:
@@ -113,7 +140,8 @@ def _docstring(tool: Tool) -> str:
                 else f"{p.py_name} (sent as {p.name!r})"
             )
             lines.append(f"    {label}: {p.description or '(no description)'}")
-    lines += ["", "Returns the arguments to send; calling the tool sends them."]
+    returns = output_type(d.output_schema)
+    lines += ["", f"Returns: ToolResult[{returns}]; its data is the tool's output."]
     return "\n".join(lines)
 
 
@@ -142,7 +170,8 @@ def level2_help(tool: Tool, package: str, annotations: Mapping[str, str]) -> str
             spec = f"{annotation} = {json.dumps(p.default)}"
         sent = "" if p.py_name == p.name else f" [sent as {p.name!r}]"
         lines.append(f"  {p.py_name}: {spec}{sent}  {p.description}".rstrip())
-    lines += ["", "Returns: a ToolResult (ok, data, error, attempts, latency_ms)."]
+    returns = f"ToolResult[{output_type(d.output_schema)}]"
+    lines += ["", f"Returns: a {returns} (ok, data, error, attempts, latency_ms)."]
     if d.output_schema is not None:
         lines.append(f"Output schema: {json.dumps(d.output_schema, sort_keys=True)}")
     example = ", ".join(f"{p.py_name}=..." for p in tool.parameters if p.required)

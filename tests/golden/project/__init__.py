@@ -17,6 +17,7 @@ from ._runtime import (
     entries,
     lazy_attribute,
     package_help,
+    shown,
     set_task_runner,
 )
 
@@ -70,8 +71,8 @@ _TOOL_NAMES = (
 
 
 def help() -> HelpText:
-    """Level 1: the namespaces, each with a one-line summary."""
-    return package_help()
+    """Level 1: the namespaces, each with a one-line summary, printed and returned."""
+    return shown(package_help())
 
 
 def list() -> ToolList:

@@ -128,11 +128,12 @@ def _run(
             assert result.error is not None
             return False, f"{result.error.code}: {result.error.message}", None
         data = result.data
-        return (
-            True,
-            data if isinstance(data, str) else json.dumps(data, default=str),
-            data,
-        )
+        text = data if isinstance(data, str) else json.dumps(data, default=str)
+        if provider == "mcp":  # as the outputSchema in providers/mcp.json says
+            from ._mcp import structured_content
+
+            data = structured_content(spec.output_schema, data)
+        return True, text, data
     named = {k: v for k, v in call.arguments.items() if v is not None}
     try:
         outcome = (

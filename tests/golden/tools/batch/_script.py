@@ -16,7 +16,7 @@ _HELP = (
     "  args: list[str] | None = None  Arguments, passed as they are.\n"
     "  timeout_sec: float = 60\n"
     "\n"
-    "Returns: a ToolResult (ok, data, error, attempts, latency_ms).\n"
+    "Returns: a ToolResult[dict[str, Any]] (ok, data, error, attempts, latency_ms).\n"
     'Output schema: {"properties": {"exit_code": {"type": "integer"}, "stderr": {"type": "string"}, "stdout": {"type": "string"}}, "type": "object"}\n'
     "\n"
     "Usage:\n"
@@ -83,6 +83,7 @@ _SPEC = _tools.ToolSpec(
     },
     skill_dir="../<skillc>/builtins",
     skill=None,
+    returns="dict[str, Any]",
 )
 
 
@@ -92,7 +93,7 @@ def script(
     path: str,
     args: list[str] | None = None,
     timeout_sec: float = 60,
-) -> dict[str, Any]:
+) -> _tools.Arguments[dict[str, Any]]:
     """Run a script file (.py with this Python, .sh with bash, .js with node) with arguments.
 
     Args:
@@ -100,10 +101,12 @@ def script(
         args: Arguments, passed as they are.
         timeout_sec: (no description)
 
-    Returns the arguments to send; calling the tool sends them.
+    Returns: ToolResult[dict[str, Any]]; its data is the tool's output.
     """
-    return {
-        "path": path,
-        "args": args,
-        "timeout_sec": timeout_sec,
-    }
+    return _tools.Arguments(
+        {
+            "path": path,
+            "args": args,
+            "timeout_sec": timeout_sec,
+        }
+    )

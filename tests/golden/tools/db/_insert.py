@@ -15,7 +15,7 @@ _HELP = (
     "  table: str (required)  The table's name.\n"
     "  rows: dict[str, Any] | list[dict[str, Any]] (required)  One row as an object of column values, or a list of such rows.\n"
     "\n"
-    "Returns: a ToolResult (ok, data, error, attempts, latency_ms).\n"
+    "Returns: a ToolResult[int] (ok, data, error, attempts, latency_ms).\n"
     'Output schema: {"type": "integer"}\n'
     "\n"
     "Usage:\n"
@@ -73,6 +73,7 @@ _SPEC = _tools.ToolSpec(
     },
     skill_dir="../<skillc>/builtins",
     skill=None,
+    returns="int",
 )
 
 
@@ -81,16 +82,18 @@ def insert(
     *,
     table: str,
     rows: dict[str, Any] | list[dict[str, Any]],
-) -> dict[str, Any]:
+) -> _tools.Arguments[int]:
     """Insert one row or several rows into a table; returns the number of rows inserted.
 
     Args:
         table: The table's name.
         rows: One row as an object of column values, or a list of such rows.
 
-    Returns the arguments to send; calling the tool sends them.
+    Returns: ToolResult[int]; its data is the tool's output.
     """
-    return {
-        "table": table,
-        "rows": rows,
-    }
+    return _tools.Arguments(
+        {
+            "table": table,
+            "rows": rows,
+        }
+    )

@@ -16,7 +16,7 @@ _HELP = (
     "  params: list[Any] | dict[str, Any] | None = None  Values for the placeholders: a list for ?, an object for :name.\n"
     "  max_rows: int = 1000\n"
     "\n"
-    "Returns: a ToolResult (ok, data, error, attempts, latency_ms).\n"
+    "Returns: a ToolResult[list[dict[str, Any]]] (ok, data, error, attempts, latency_ms).\n"
     'Output schema: {"items": {"type": "object"}, "type": "array"}\n'
     "\n"
     "Usage:\n"
@@ -84,6 +84,7 @@ _SPEC = _tools.ToolSpec(
     },
     skill_dir="../<skillc>/builtins",
     skill=None,
+    returns="list[dict[str, Any]]",
 )
 
 
@@ -93,7 +94,7 @@ def query(
     sql: str,
     params: list[Any] | dict[str, Any] | None = None,
     max_rows: int = 1000,
-) -> dict[str, Any]:
+) -> _tools.Arguments[list[dict[str, Any]]]:
     """Run one read-only SQL statement with parameters and return the rows as objects.
 
     Args:
@@ -101,10 +102,12 @@ def query(
         params: Values for the placeholders: a list for ?, an object for :name.
         max_rows: (no description)
 
-    Returns the arguments to send; calling the tool sends them.
+    Returns: ToolResult[list[dict[str, Any]]]; its data is the tool's output.
     """
-    return {
-        "sql": sql,
-        "params": params,
-        "max_rows": max_rows,
-    }
+    return _tools.Arguments(
+        {
+            "sql": sql,
+            "params": params,
+            "max_rows": max_rows,
+        }
+    )

@@ -15,7 +15,7 @@ _HELP = (
     '  path: str = "."  Folder path, relative to the root folder.\n'
     "  hidden: bool = false  Include names that start with a dot.\n"
     "\n"
-    "Returns: a ToolResult (ok, data, error, attempts, latency_ms).\n"
+    "Returns: a ToolResult[list[str]] (ok, data, error, attempts, latency_ms).\n"
     'Output schema: {"items": {"type": "string"}, "type": "array"}\n'
     "\n"
     "Usage:\n"
@@ -64,6 +64,7 @@ _SPEC = _tools.ToolSpec(
     },
     skill_dir="../<skillc>/builtins",
     skill=None,
+    returns="list[str]",
 )
 
 
@@ -72,16 +73,18 @@ def dir(
     *,
     path: str = ".",
     hidden: bool = False,
-) -> dict[str, Any]:
+) -> _tools.Arguments[list[str]]:
     """List a folder's entries; folder names end with a slash.
 
     Args:
         path: Folder path, relative to the root folder.
         hidden: Include names that start with a dot.
 
-    Returns the arguments to send; calling the tool sends them.
+    Returns: ToolResult[list[str]]; its data is the tool's output.
     """
-    return {
-        "path": path,
-        "hidden": hidden,
-    }
+    return _tools.Arguments(
+        {
+            "path": path,
+            "hidden": hidden,
+        }
+    )

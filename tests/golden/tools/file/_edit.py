@@ -17,7 +17,7 @@ _HELP = (
     "  new: str (required)  The replacement.\n"
     "  replace_all: bool = false  Replace every occurrence.\n"
     "\n"
-    "Returns: a ToolResult (ok, data, error, attempts, latency_ms).\n"
+    "Returns: a ToolResult[int] (ok, data, error, attempts, latency_ms).\n"
     'Output schema: {"description": "Occurrences replaced.", "type": "integer"}\n'
     "\n"
     "Usage:\n"
@@ -81,6 +81,7 @@ _SPEC = _tools.ToolSpec(
     },
     skill_dir="../<skillc>/builtins",
     skill=None,
+    returns="int",
 )
 
 
@@ -91,7 +92,7 @@ def edit(
     old: str,
     new: str,
     replace_all: bool = False,
-) -> dict[str, Any]:
+) -> _tools.Arguments[int]:
     """Replace an exact piece of text in a file; it must occur exactly once unless replace_all.
 
     Args:
@@ -100,11 +101,13 @@ def edit(
         new: The replacement.
         replace_all: Replace every occurrence.
 
-    Returns the arguments to send; calling the tool sends them.
+    Returns: ToolResult[int]; its data is the tool's output.
     """
-    return {
-        "path": path,
-        "old": old,
-        "new": new,
-        "replace_all": replace_all,
-    }
+    return _tools.Arguments(
+        {
+            "path": path,
+            "old": old,
+            "new": new,
+            "replace_all": replace_all,
+        }
+    )

@@ -15,7 +15,7 @@ _HELP = (
     "  path: str (required)\n"
     "  lines: int = 10\n"
     "\n"
-    "Returns: a ToolResult (ok, data, error, attempts, latency_ms).\n"
+    "Returns: a ToolResult[Any] (ok, data, error, attempts, latency_ms).\n"
     "\n"
     "Usage:\n"
     "  file.tail(path=...)\n"
@@ -56,6 +56,7 @@ _SPEC = _tools.ToolSpec(
     output_schema=None,
     skill_dir="../overrides",
     skill=None,
+    returns="Any",
 )
 
 
@@ -64,16 +65,18 @@ def tail(
     *,
     path: str,
     lines: int = 10,
-) -> dict[str, Any]:
+) -> _tools.Arguments[Any]:
     """The last lines of a file.
 
     Args:
         path: (no description)
         lines: (no description)
 
-    Returns the arguments to send; calling the tool sends them.
+    Returns: ToolResult[Any]; its data is the tool's output.
     """
-    return {
-        "path": path,
-        "lines": lines,
-    }
+    return _tools.Arguments(
+        {
+            "path": path,
+            "lines": lines,
+        }
+    )

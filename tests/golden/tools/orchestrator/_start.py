@@ -15,7 +15,7 @@ _HELP = (
     "  task: str (required)  Task description\n"
     "  notes: str | None = None  Notes to record\n"
     "\n"
-    "Returns: a ToolResult (ok, data, error, attempts, latency_ms).\n"
+    "Returns: a ToolResult[Any] (ok, data, error, attempts, latency_ms).\n"
     "\n"
     "Usage:\n"
     "  orchestrator.start(task=...)\n"
@@ -73,6 +73,7 @@ _SPEC = _tools.ToolSpec(
     output_schema=None,
     skill_dir=None,
     skill=None,
+    returns="Any",
 )
 
 
@@ -81,16 +82,18 @@ def start(
     *,
     task: str,
     notes: str | None = None,
-) -> dict[str, Any]:
+) -> _tools.Arguments[Any]:
     """Start a new workflow
 
     Args:
         task: Task description
         notes: Notes to record
 
-    Returns the arguments to send; calling the tool sends them.
+    Returns: ToolResult[Any]; its data is the tool's output.
     """
-    return {
-        "task": task,
-        "notes": notes,
-    }
+    return _tools.Arguments(
+        {
+            "task": task,
+            "notes": notes,
+        }
+    )

@@ -14,7 +14,7 @@ _HELP = (
     "Parameters:\n"
     "  args: list[str] | None = None  Command-line arguments, passed to the script as they are.\n"
     "\n"
-    "Returns: a ToolResult (ok, data, error, attempts, latency_ms).\n"
+    "Returns: a ToolResult[Any] (ok, data, error, attempts, latency_ms).\n"
     "\n"
     "Usage:\n"
     "  pdf_extractor.convert()\n"
@@ -56,6 +56,7 @@ _SPEC = _tools.ToolSpec(
     output_schema=None,
     skill_dir="../manifests/pdf-extractor",
     skill="pdf-extractor",
+    returns="Any",
 )
 
 
@@ -63,14 +64,16 @@ _SPEC = _tools.ToolSpec(
 def convert(
     *,
     args: list[str] | None = None,
-) -> dict[str, Any]:
+) -> _tools.Arguments[Any]:
     """Run the scripts/convert.sh script of the pdf-extractor skill.
 
     Args:
         args: Command-line arguments, passed to the script as they are.
 
-    Returns the arguments to send; calling the tool sends them.
+    Returns: ToolResult[Any]; its data is the tool's output.
     """
-    return {
-        "args": args,
-    }
+    return _tools.Arguments(
+        {
+            "args": args,
+        }
+    )

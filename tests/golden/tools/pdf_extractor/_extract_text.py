@@ -16,7 +16,7 @@ _HELP = (
     "  pages: list[int] | None = None  Pages to read (1-based).\n"
     '  layout: Literal["plain", "keep layout", "raw"] = "plain"\n'
     "\n"
-    "Returns: a ToolResult (ok, data, error, attempts, latency_ms).\n"
+    "Returns: a ToolResult[Any] (ok, data, error, attempts, latency_ms).\n"
     "\n"
     "Usage:\n"
     "  pdf_extractor.extract_text(file=...)\n"
@@ -83,6 +83,7 @@ _SPEC = _tools.ToolSpec(
     output_schema=None,
     skill_dir="../manifests/pdf-extractor",
     skill="pdf-extractor",
+    returns="Any",
 )
 
 
@@ -92,7 +93,7 @@ def extract_text(
     file: str,
     pages: list[int] | None = None,
     layout: Literal["plain", "keep layout", "raw"] = "plain",
-) -> dict[str, Any]:
+) -> _tools.Arguments[Any]:
     """Extract the text of a PDF, page by page.
 
     Args:
@@ -100,10 +101,12 @@ def extract_text(
         pages: Pages to read (1-based).
         layout: (no description)
 
-    Returns the arguments to send; calling the tool sends them.
+    Returns: ToolResult[Any]; its data is the tool's output.
     """
-    return {
-        "file": file,
-        "pages": pages,
-        "layout": layout,
-    }
+    return _tools.Arguments(
+        {
+            "file": file,
+            "pages": pages,
+            "layout": layout,
+        }
+    )

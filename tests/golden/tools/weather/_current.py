@@ -36,7 +36,7 @@ _HELP = (
     '  where: str | None = None  City name, e.g. "Paris".\n'
     "  opts: Opts | None = None\n"
     "\n"
-    "Returns: a ToolResult (ok, data, error, attempts, latency_ms).\n"
+    "Returns: a ToolResult[Any] (ok, data, error, attempts, latency_ms).\n"
     "\n"
     "Usage:\n"
     "  weather.current(city=...)\n"
@@ -133,6 +133,7 @@ _SPEC = _tools.ToolSpec(
     output_schema=None,
     skill_dir="../manifests/weather",
     skill=None,
+    returns="Any",
 )
 
 
@@ -147,7 +148,7 @@ def current(
     days: int = 3,
     where: str | None = None,
     opts: Opts | None = None,
-) -> dict[str, Any]:
+) -> _tools.Arguments[Any]:
     """Current weather for a city.
 
     Args:
@@ -160,15 +161,17 @@ def current(
         where: City name, e.g. "Paris".
         opts: (no description)
 
-    Returns the arguments to send; calling the tool sends them.
+    Returns: ToolResult[Any]; its data is the tool's output.
     """
-    return {
-        "city": city,
-        "units": units,
-        "from": from_,
-        "Content-Type": content_type,
-        "PM2.5": pm2_5,
-        "days": days,
-        "where": where,
-        "opts": opts,
-    }
+    return _tools.Arguments(
+        {
+            "city": city,
+            "units": units,
+            "from": from_,
+            "Content-Type": content_type,
+            "PM2.5": pm2_5,
+            "days": days,
+            "where": where,
+            "opts": opts,
+        }
+    )

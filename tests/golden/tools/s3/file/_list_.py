@@ -15,7 +15,7 @@ _HELP = (
     "  bucket: str (required)\n"
     '  prefix: str = ""\n'
     "\n"
-    "Returns: a ToolResult (ok, data, error, attempts, latency_ms).\n"
+    "Returns: a ToolResult[Any] (ok, data, error, attempts, latency_ms).\n"
     "\n"
     "Usage:\n"
     "  s3.file.list_(bucket=...)\n"
@@ -62,6 +62,7 @@ _SPEC = _tools.ToolSpec(
     output_schema=None,
     skill_dir="../manifests",
     skill=None,
+    returns="Any",
 )
 
 
@@ -70,16 +71,18 @@ def list_(
     *,
     bucket: str,
     prefix: str = "",
-) -> dict[str, Any]:
+) -> _tools.Arguments[Any]:
     """List the objects under a prefix.
 
     Args:
         bucket: (no description)
         prefix: (no description)
 
-    Returns the arguments to send; calling the tool sends them.
+    Returns: ToolResult[Any]; its data is the tool's output.
     """
-    return {
-        "bucket": bucket,
-        "prefix": prefix,
-    }
+    return _tools.Arguments(
+        {
+            "bucket": bucket,
+            "prefix": prefix,
+        }
+    )

@@ -18,7 +18,7 @@ _HELP = (
     "  range_: list[Any] | None = None [sent as 'range']\n"
     "  model_config: dict[str, Any] | None = None\n"
     "\n"
-    "Returns: a ToolResult (ok, data, error, attempts, latency_ms).\n"
+    "Returns: a ToolResult[dict[str, Any]] (ok, data, error, attempts, latency_ms).\n"
     'Output schema: {"properties": {"body": {"type": "string"}}, "type": "object"}\n'
     "\n"
     "Usage:\n"
@@ -105,6 +105,7 @@ _SPEC = _tools.ToolSpec(
     },
     skill_dir="../manifests",
     skill=None,
+    returns="dict[str, Any]",
 )
 
 
@@ -116,7 +117,7 @@ def read(
     class_: Literal["STANDARD", "GLACIER"] | None = None,
     range_: list[Any] | None = None,
     model_config: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+) -> _tools.Arguments[dict[str, Any]]:
     """Read an object from a bucket.
 
     Args:
@@ -126,12 +127,14 @@ def read(
         range_ (sent as 'range'): (no description)
         model_config: (no description)
 
-    Returns the arguments to send; calling the tool sends them.
+    Returns: ToolResult[dict[str, Any]]; its data is the tool's output.
     """
-    return {
-        "bucket": bucket,
-        "key": key,
-        "class": class_,
-        "range": range_,
-        "model_config": model_config,
-    }
+    return _tools.Arguments(
+        {
+            "bucket": bucket,
+            "key": key,
+            "class": class_,
+            "range": range_,
+            "model_config": model_config,
+        }
+    )
