@@ -9,12 +9,19 @@ from typing import Any
 
 from generator.names import DEFAULT_PROVIDER_NAME_LIMIT
 
-DEFAULT_SOURCES = ("skills",)
+# Without a sources setting: whichever of these exist, lowest precedence first.
+DEFAULT_SOURCES = (
+    ".claude/skills",
+    ".claude/agents",
+    ".claude/commands",
+    "skills",
+    "agents",
+)
 DEFAULT_OUT = "generated"
 DEFAULT_MAX_FILE_BYTES = 1024 * 1024
 
 BUILTINS = ("file", "batch", "db")
-DEFAULT_MAX_DEPTH = 3
+DEFAULT_MAX_DEPTH = 4  # seed 000's own api.github.repo.get has four levels
 DEFAULT_ALLOWLIST = ("pypi:*",)
 DEFAULT_MAX_READ_BYTES = 1024 * 1024
 DEFAULT_TIMEOUT_SEC = 30
@@ -39,6 +46,9 @@ _KEYS = {
     "profiles",
     "conflicts",
     "token-counter",
+    "exclude",
+    "ignore",
+    "warnings-as-errors",
 }
 TOKEN_COUNTERS = ("estimate", "o200k_base")
 PROVIDERS = (
@@ -113,6 +123,9 @@ class Config:
     profiles: tuple[Profile, ...] = ()
     conflicts: tuple[Conflict, ...] = ()
     token_counter: str = "estimate"
+    exclude: tuple[str, ...] = ()  # globs of project-relative paths left out
+    ignore: tuple[str, ...] = ()  # warning codes not shown
+    warnings_as_errors: bool = False
 
     @property
     def out_dir(self) -> Path:
@@ -155,6 +168,9 @@ class Config:
                 for c in self.conflicts
             ],
             "token-counter": self.token_counter,
+            "exclude": list(self.exclude),
+            "ignore": list(self.ignore),
+            "warnings-as-errors": self.warnings_as_errors,
         }
 
 
@@ -183,11 +199,16 @@ def load(
         raise ConfigError(
             f"pyproject.toml: unknown [tool.skillc] key(s): {', '.join(unknown)}"
         )
-    source_list = sources or _strings(
-        table.get("sources", list(DEFAULT_SOURCES)), "sources"
+    source_list = sources or (
+        _strings(table["sources"], "sources")
+        if "sources" in table
+        else _default_sources(root)
     )
     out_dir = out or _string(table.get("out", DEFAULT_OUT), "out")
     _check_paths(root, source_list, out_dir)
+    # Project-relative, whatever the command line said: no absolute path in any output.
+    source_list = [_relative(root, source) for source in source_list]
+    out_dir = _relative(root, out_dir)
     package_name = package or _string(
         table.get("package", Path(out_dir).name), "package"
     )
@@ -238,7 +259,39 @@ def load(
         profiles=_profiles(table.get("profiles", {})),
         conflicts=_conflicts(table.get("conflicts", [])),
         token_counter=_choice(table, "token-counter", TOKEN_COUNTERS),
+        exclude=tuple(_strings(table.get("exclude", []), "exclude", empty=True)),
+        ignore=_codes(table.get("ignore", [])),
+        warnings_as_errors=_flag(table, "warnings-as-errors"),
     )
+
+
+def _default_sources(root: Path) -> list[str]:
+    found = [source for source in DEFAULT_SOURCES if (root / source).is_dir()]
+    if not found:
+        raise ConfigError(
+            f"no source folder: none of {', '.join(DEFAULT_SOURCES)} exists; "
+            "set [tool.skillc] sources or pass --source DIR"
+        )
+    return found
+
+
+def _codes(value: Any) -> tuple[str, ...]:
+    from generator.diagnostics import CODES
+
+    codes = _strings(value, "ignore", empty=True)
+    unknown = sorted(set(codes) - set(CODES))
+    if unknown:
+        raise ConfigError(
+            f"[tool.skillc] ignore: unknown diagnostic code(s) {', '.join(unknown)}"
+        )
+    return tuple(sorted(set(codes)))
+
+
+def _flag(table: dict[str, Any], key: str) -> bool:
+    value = table.get(key, False)
+    if not isinstance(value, bool):
+        raise ConfigError(f"[tool.skillc] {key} must be true or false")
+    return value
 
 
 def _choice(table: dict[str, Any], key: str, choices: tuple[str, ...]) -> str:
@@ -350,6 +403,13 @@ def _strings(value: Any, key: str, empty: bool = False) -> list[str]:
     if not isinstance(value, list) or not (value or empty):
         raise ConfigError(f"[tool.skillc] {key} must be a non-empty list of strings")
     return [_string(item, key) for item in value]
+
+
+def _relative(root: Path, path: str) -> str:
+    from generator.discover import relative
+
+    project = root.resolve()
+    return relative((project / path).resolve(), project)
 
 
 def _check_paths(root: Path, sources: list[str], out: str) -> None:

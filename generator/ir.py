@@ -20,6 +20,9 @@ from generator.names import Identifier
 class Kind(enum.Enum):
     SKILL = "skill"
     AGENT = "agent"
+    COMMAND = (
+        "command"  # a Claude Code command: .claude/commands/*.md, a plugin's commands/
+    )
     TOOL = "tool"  # a callable tool: from a manifest, a skill's script, or a built-in
 
 
@@ -60,6 +63,13 @@ class Definition:
     extra: Mapping[str, Any]
     # sha256 of everything its loader read; set by the pipeline.
     digest: str = ""
+    # disable-model-invocation: true -> False: in the package (a person runs it), not in
+    # provider files, find_tool or agent docs. user-invocable: false is recorded.
+    model_invocable: bool = True
+    user_invocable: bool = True
+    command: bool = (
+        False  # a command file (commands/*.md), which a skill of its name beats
+    )
 
 
 @dataclass(frozen=True)
@@ -132,6 +142,13 @@ class Tool:
     parameters: tuple[Parameter, ...] = ()
     aliases: tuple[str, ...] = ()  # dotted names below the package
     provider_name: str = ""  # for providers that reject dots: "s3__file__read"
+    dotted_name: str = ""  # for Gemini and MCP, which keep dots: "s3.file.read"
+
+    @property
+    def model_invocable(self) -> bool:
+        """Whether models are offered the tool (disable-model-invocation: true says no)."""
+        d = self.definition
+        return not isinstance(d, Definition) or d.model_invocable
 
 
 @dataclass(frozen=True)

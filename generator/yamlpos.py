@@ -19,8 +19,8 @@ try:
 except AttributeError:  # PyYAML built without libyaml
     _Loader = yaml.SafeLoader
 
-# A YAML alias bomb expands a handful of lines into billions of nodes. Real frontmatter
-# has a few dozen nodes; the walk stops at this many visits.
+# A YAML alias bomb expands a handful of lines into billions of nodes. Real documents
+# repeat a few anchored nodes; the walk stops once aliases add this many visits.
 MAX_NODE_VISITS = 20_000
 
 
@@ -104,13 +104,18 @@ def _describe(exc: yaml.MarkedYAMLError) -> str:
 
 def _check_nodes(root: yaml.Node, path: str, line_offset: int, report: Report) -> bool:
     """Bound the expanded size (alias bombs) and reject duplicate keys."""
-    visits = 0
+    # Count what aliases add, not the document's own nodes: a big manifest with no
+    # alias is fine (its size is bounded by max-file-bytes); a node met again is an alias.
+    seen_nodes: set[int] = set()
+    expanded = 0
     stack = [root]
     ok = True
     while stack:
         node = stack.pop()
-        visits += 1
-        if visits > MAX_NODE_VISITS:
+        if id(node) in seen_nodes:
+            expanded += 1
+        seen_nodes.add(id(node))
+        if expanded > MAX_NODE_VISITS:
             line, col = node_position(root, line_offset)
             report.error(
                 path,

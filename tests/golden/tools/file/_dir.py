@@ -62,13 +62,13 @@ _SPEC = _tools.ToolSpec(
             "type": "string",
         },
     },
-    skill_dir="../<skillc>/builtins",
+    skill_dir=None,
     skill=None,
 )
 
 
 @_tools.callable_tool(_SPEC)
-def dir(
+def dir_(
     *,
     path: str = ".",
     hidden: bool = False,
