@@ -12,6 +12,7 @@ import dataclasses
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from generator.names import Identifier
@@ -48,19 +49,21 @@ class Definition:
     body: str  # a skill's instructions, a subagent's system prompt
     source: Position
     root: int  # index of its source root; later roots take precedence
-    skill_dir: str | None
-    files: tuple[str, ...]  # bundled files, relative to skill_dir
-    arguments: tuple[str, ...]  # named positional arguments (Claude Code ``arguments``)
-    argument_hint: str | None
     allowed_tools: tuple[str, ...]
     model: str | None
-    version: str | None
-    tags: tuple[str, ...]
-    license: str | None
-    compatibility: str | None
-    metadata: Mapping[str, str]
     # Every other key kept: Claude Code extensions, metadata.yaml fields.
     extra: Mapping[str, Any]
+    skill_dir: str | None = None  # a skill's folder (subagents and commands have none)
+    files: tuple[str, ...] = ()  # bundled files, relative to skill_dir
+    arguments: tuple[str, ...] = ()  # named positional arguments (``arguments``)
+    argument_hint: str | None = None
+    version: str | None = None
+    tags: tuple[str, ...] = ()
+    license: str | None = None
+    compatibility: str | None = None
+    metadata: Mapping[str, str] = dataclasses.field(
+        default_factory=lambda: MappingProxyType({})
+    )
     # sha256 of everything its loader read; set by the pipeline.
     digest: str = ""
     # disable-model-invocation: true -> False: in the package (a person runs it), not in

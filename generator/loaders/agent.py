@@ -5,7 +5,6 @@ the system prompt. ``tools``, ``model``, ``color`` and every other key are kept.
 from __future__ import annotations
 
 from pathlib import Path
-from types import MappingProxyType
 
 from generator import discover
 from generator.diagnostics import Report
@@ -74,17 +73,8 @@ def load_agent(
         body=doc.body,
         source=Position(rel),
         root=root,
-        skill_dir=None,
-        files=(),
-        arguments=(),
-        argument_hint=None,
         allowed_tools=doc.tool_list("tools"),
         model=doc.text("model"),
-        version=None,
-        tags=(),
-        license=None,
-        compatibility=None,
-        metadata=MappingProxyType({}),
         extra=doc.extra(frozenset({"name", "description", "tools", "model"})),
     )
     return None if report.error_count > errors else definition

@@ -7,7 +7,6 @@ its file, its description defaults to the first line of its body, and it compile
 from __future__ import annotations
 
 from pathlib import Path
-from types import MappingProxyType
 
 from generator import discover, frontmatter
 from generator.diagnostics import Report
@@ -47,17 +46,10 @@ def load_command(
         body=doc.body,
         source=Position(rel),
         root=found.root,
-        skill_dir=None,
-        files=(),
         arguments=doc.words("arguments"),
         argument_hint=doc.text("argument-hint"),
         allowed_tools=doc.tool_list("allowed-tools"),
         model=doc.text("model"),
-        version=None,
-        tags=(),
-        license=None,
-        compatibility=None,
-        metadata=MappingProxyType({}),
         extra=doc.extra(TAKEN | {"paths"}),
         model_invocable=doc.flag("disable-model-invocation") is not True,
         user_invocable=doc.flag("user-invocable") is not False,
