@@ -107,6 +107,7 @@ def compile_model(
             item,
             plugin_name,
             config.strict,
+            config.ignore,
             config.max_file_bytes,
             hashes.get(os.fspath(item.path)),
             hashes.get(
@@ -114,7 +115,7 @@ def compile_model(
             ),
         )
         if key not in memo.loads:
-            scratch = Report(strict=config.strict)
+            scratch = Report(strict=config.strict, ignore=frozenset(config.ignore))
             load = LOADERS[item.kind]
             loaded = load(item, project, plugin_name, scratch, config.max_file_bytes)
             if loaded is not None:
@@ -159,12 +160,13 @@ def _memo_load(
         "tools",
         item,
         config.strict,
+        config.ignore,
         config.max_file_bytes,
         config.install_allowlist,
         content,
     )
     if key not in memo.loads:
-        scratch = Report(strict=config.strict)
+        scratch = Report(strict=config.strict, ignore=frozenset(config.ignore))
         summary, tools = loader(scratch)
         # Each tool's own digest: editing one tool of a large manifest re-renders only it.
         tools = [dataclasses.replace(t, digest=content_key(t)) for t in tools]

@@ -128,7 +128,7 @@ def _run(args: argparse.Namespace) -> int:
         return _budget(cfg)
     project = cfg.root.resolve()
     building = args.command == "build"
-    walk = Report(strict=cfg.strict)
+    walk = Report(strict=cfg.strict, ignore=frozenset(cfg.ignore))
     discovery = discover.discover(
         cfg.source_dirs(), project, cfg.out_dir, walk, cfg.exclude
     )

@@ -116,8 +116,9 @@ class Report:
     ) -> None:
         self.strict = strict
         # The project's choices ([tool.skillc] ignore, warnings-as-errors), applied to
-        # what the report shows and counts: warnings of an ignored code are dropped, and
-        # the others can be made errors. An error is never ignored.
+        # what the report shows and counts: warnings of an ignored code are dropped (a
+        # deviation --strict would make an error stays a warning, so it is dropped too),
+        # and the others can be made errors. Any other error is never ignored.
         self.ignore = ignore
         self.warnings_as_errors = warnings_as_errors
         self._items: set[Diagnostic] = set()
@@ -130,7 +131,7 @@ class Report:
 
     def lenient(self, path: str, line: int, col: int, code: str, message: str) -> None:
         """A deviation Claude Code accepts: a warning, or an error under --strict."""
-        if self.strict:
+        if self.strict and code not in self.ignore:  # ignore lets a strict build pass
             self.error(path, line, col, code, message + " (error under --strict)")
         else:
             self.warning(path, line, col, code, message)

@@ -328,6 +328,17 @@ def test_a_schema_that_cannot_be_typed_degrades_with_its_json_path(
                 "properties": {
                     "odd": {"type": "object", "properties": {"x": {"type": "string"}}},
                     "fine": {"type": "integer"},
+                    # Observed as schema-untyped on real catalogues: typed today.
+                    "mixed": {"enum": [1, "a", None]},
+                    "either": {
+                        "anyOf": [
+                            {"type": "object", "properties": {"a": {"type": "string"}}},
+                            {
+                                "type": "object",
+                                "properties": {"b": {"type": "integer"}},
+                            },
+                        ]
+                    },
                 },
             },
             "executor": HTTP,
@@ -662,3 +673,24 @@ def test_commands_compile_and_a_skill_of_their_name_wins(
         "Body.",
         "['Make a component.', 'Does a thing.', 'Review the pull request $ARGUMENTS.']",
     ], result.stderr
+
+
+def test_ignore_lets_a_strict_build_pass_on_an_accepted_deviation(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Anthropic's own skills hold a 1,068-character description."""
+    text = f"---\nname: s\ndescription: {'d' * 1068}\n---\nB.\n"
+    write_skill(skills_project / "skills", "s", text)
+    (skills_project / "pyproject.toml").write_text(
+        '[tool.skillc]\nsources = ["skills"]\nstrict = true\n'
+    )
+    code, err = build(skills_project, capsys)
+    assert code == 1 and "error[description-too-long]" in err
+    (skills_project / "pyproject.toml").write_text(
+        '[tool.skillc]\nsources = ["skills"]\nstrict = true\n'
+        'ignore = ["description-too-long"]\n'
+    )
+    code, err = build(skills_project, capsys)
+    assert code == 0, err
+    assert "description-too-long" not in err
+    assert listing(skills_project) == ["task.s"]
