@@ -113,15 +113,23 @@ DEFAULT_PROVIDER_NAME_LIMIT = 48
 
 def provider_name(qualname: str, limit: int = DEFAULT_PROVIDER_NAME_LIMIT) -> str:
     """The name providers without dots see: each ``.`` becomes ``__``
-    (``s3.file.read`` -> ``s3__file__read``), any other character they refuse ``_``. A longer name keeps its start and ends in
+    (``s3.file.read`` -> ``s3__file__read``), any other character they refuse ``_``
+    (``u<hex>`` for a letter of another script). A longer name keeps its start and ends in
     ``_`` and 8 hex digits of its hash, so it stays unique and within ``limit``."""
-    name = _NOT_PROVIDER.sub("_", qualname.replace(".", "__"))
+    name = _NOT_PROVIDER.sub(_provider_char, qualname.replace(".", "__"))
     if len(name) <= limit:
         return name
     import hashlib
 
     digest = hashlib.sha256(qualname.encode()).hexdigest()[:8]
     return f"{name[: limit - 9].rstrip('_')}_{digest}"
+
+
+def _provider_char(match: re.Match[str]) -> str:
+    """A character providers refuse: ``_``, or ``u<hex>`` for a non-ASCII letter (so
+    that two names in other scripts stay apart)."""
+    char = match.group()
+    return "_" if char.isascii() else f"u{ord(char):04x}"
 
 
 def dotted_name(qualname: str, underscored: str) -> str:

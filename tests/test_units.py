@@ -219,3 +219,13 @@ def test_readme_lists_every_diagnostic_code() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     for code, meaning in CODES.items():
         assert f"| `{code}` | {meaning} |" in readme
+
+
+def test_provider_names_come_from_original_names() -> None:
+    from generator.names import provider_name
+
+    assert provider_name("s3.file.list") == "s3__file__list"  # not list_
+    assert provider_name("task.code-reviewer") == "task__code-reviewer"
+    assert provider_name("ns.Get weather") == "ns__Get_weather"
+    assert provider_name("task.技能") == "task__u6280u80fd"
+    assert provider_name("task.技术") != provider_name("task.技能")
