@@ -16,7 +16,9 @@ from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
 # The project folder, relative to this package (or absolute, once configured).
-SOURCE_ROOT = os.environ.get("SKILLC_SOURCE_ROOT") or ".."
+SOURCE_ROOT = ".."
+if os.environ.get("SKILLC_SOURCE_ROOT"):  # a package installed away from its sources
+    SOURCE_ROOT = str(Path(os.environ["SKILLC_SOURCE_ROOT"]).resolve())
 FILE_ROOT = ".."
 DB_PATH = "../data.sqlite"
 MAX_READ_BYTES = 1048576

@@ -539,7 +539,10 @@ def test_disable_model_invocation_keeps_the_skill_for_people_only(
 
 
 def test_no_absolute_path_in_any_artifact_and_the_package_moves(
-    skills_project: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    skills_project: Path,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     (skills_project / "pyproject.toml").write_text(
         '[tool.skillc]\nsources = ["skills"]\nbuiltins = ["file", "batch"]\n'
@@ -578,6 +581,12 @@ def test_no_absolute_path_in_any_artifact_and_the_package_moves(
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["Forms.", "hello"]
+    monkeypatch.setenv("SKILLC_SOURCE_ROOT", str(skills_project))
+    result = run_python(
+        "import generated\nprint(generated.task.pdf.prepare().path('forms.md').is_file())",
+        moved,
+    )
+    assert result.stdout.split() == ["True"], result.stderr
 
 
 # --- Level 2 is what a call loads --------------------------------------------------
