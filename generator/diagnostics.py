@@ -60,7 +60,7 @@ CODES: dict[str, str] = {
     # resolution
     "duplicate-name": "two tools have the same name in one source root and namespace",
     "identifier-collision": "two names become the same Python identifier",
-    "reserved-name": "a tool or namespace would hide a function of the generated package",
+    "reserved-name": "a tool or namespace named like a function of the generated package is reached as <name>_",
     "override": "a later source root overrides a tool of an earlier one",
     "shadowed": "a tool lost its name to a built-in tool and is left out",
     "provider-name-shortened": "a tool's provider name was cut to provider-name-limit",

@@ -79,6 +79,7 @@ def resolve(
         )
         if _within_depth(d, max_depth, report)
     ]
+    named = [_escape_reserved(item, report) for item in named]
     winners: dict[tuple[tuple[Identifier, ...], str], _Named] = {}
     overrides: list[Override] = []
     shadowed: list[Shadowed] = []
@@ -128,7 +129,6 @@ def resolve(
             )
         winners[(item.namespace, d.name)] = item
     survivors = _drop_identifier_collisions(list(winners.values()), report)
-    survivors = _drop_reserved(survivors, report)
     tools = _drop_alias_clashes(
         sorted((_tool(item, report) for item in survivors), key=lambda t: t.qualname),
         report,
@@ -269,30 +269,33 @@ def _drop_identifier_collisions(items: list[_Named], report: Report) -> list[_Na
     return kept
 
 
-def _drop_reserved(items: list[_Named], report: Report) -> list[_Named]:
-    """A tool may not hide its namespace's help(), and a top-level namespace may not
-    hide one of the package's own functions (``generated.dispatch``, ...)."""
-    kept = []
-    for item in items:
-        d = item.definition
-        if item.py_name == NAMESPACE_HELP:
-            clash = f"{_qualname(item)} would hide the help() of its namespace"
-        elif item.namespace[0] in PACKAGE_ATTRIBUTES:
-            clash = (
-                f"{_qualname(item)}: its namespace {item.namespace[0]!r} would hide "
-                f"the package's own {item.namespace[0]}()"
-            )
-        else:
-            kept.append(item)
-            continue
-        report.error(
-            d.source.path,
-            d.source.line,
-            d.source.col,
-            "reserved-name",
-            f"{clash}; rename it (or its namespace) in {d.source.path}",
+def _escape_reserved(item: _Named, report: Report) -> _Named:
+    """The documented escape for names the package itself uses: a tool or namespace
+    named ``help`` below the top is reached as ``help_`` (``help()`` is its namespace's),
+    and a top-level namespace named like a package function (``dispatch``, ``list``...)
+    as ``dispatch_``; a warning says so. Provider names keep the original name."""
+    path = (*item.namespace, item.py_name)
+    escaped = tuple(
+        (
+            Identifier(part + "_")
+            if (depth == 0 and part in PACKAGE_ATTRIBUTES)
+            or (depth > 0 and part == NAMESPACE_HELP)
+            else part
         )
-    return kept
+        for depth, part in enumerate(path)
+    )
+    if escaped == path:
+        return item
+    d = item.definition
+    report.warning(
+        d.source.path,
+        d.source.line,
+        d.source.col,
+        "reserved-name",
+        f"{'.'.join(path)} is reached as {'.'.join(escaped)}: the package's own "
+        f"help(), list(), dispatch()... keep their names",
+    )
+    return _Named(escaped[:-1], escaped[-1], d)
 
 
 def _drop_alias_clashes(tools: list[Tool], report: Report) -> tuple[Tool, ...]:

@@ -190,36 +190,41 @@ def test_seed_000_calls_work_as_written(
     assert result.returncode == 0, result.stdout
 
 
-@pytest.mark.parametrize(
-    ("files", "expected"),
-    [
-        (
-            {
-                "h.tools.yaml": "namespace: ns\ntools:\n  - name: help\n    description: D.\n"
-                "    executor: {type: python, function: 'm:f'}\n"
-            },
-            "skills/h.tools.yaml:3:11: error[reserved-name]: ns.help would hide the help() of its namespace",
-        ),
-        (
-            {
-                "d.tools.yaml": "namespace: dispatch\ntools:\n  - name: t\n    description: D.\n"
-                "    executor: {type: python, function: 'm:f'}\n"
-            },
-            "skills/d.tools.yaml:3:11: error[reserved-name]: dispatch.t: its namespace 'dispatch' would hide the package's own dispatch()",
-        ),
-    ],
-    ids=["tool-named-help", "namespace-named-dispatch"],
-)
-def test_names_of_the_package_itself_are_errors_naming_both(
-    skills_project: Path,
-    capsys: pytest.CaptureFixture[str],
-    files: dict[str, str],
-    expected: str,
+def test_names_of_the_package_itself_are_reached_with_a_trailing_underscore(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    populate(skills_project, files)
+    """A skill named help, a manifest namespace named dispatch, a namespace named list:
+    Claude Code loads them; the package keeps its own help(), dispatch() and list()."""
+    populate(
+        skills_project,
+        {
+            "help/SKILL.md": OK.format(name="help"),
+            "d.tools.yaml": "namespace: dispatch\ntools:\n  - name: t\n"
+            "    description: D.\n    executor: {type: python, function: 'm:f'}\n",
+            "l.tools.yaml": "namespace: crm.list\ntools:\n  - name: all\n"
+            "    description: D.\n    executor: {type: python, function: 'm:f'}\n",
+        },
+    )
     code, err = build(skills_project, capsys)
-    assert code == 1
-    assert expected in err
+    assert code == 0, err
+    assert "warning[reserved-name]: task.help is reached as task.help_" in err
+    assert "warning[reserved-name]: dispatch.t is reached as dispatch_.t" in err
+    assert listing(skills_project) == ["crm.list.all", "dispatch_.t", "task.help_"]
+    result = run_python(
+        "import generated\n"
+        "print(generated.task.help().splitlines()[0])\n"
+        "print(generated.task.help_.prepare().instructions.strip())\n"
+        "print(generated.crm.list.all.spec.qualname, callable(generated.dispatch))\n",
+        skills_project,
+    )
+    assert result.stdout.splitlines() == [
+        "task: Skills and subagents: each call returns the instructions to carry out.",
+        "Body.",
+        "crm.list.all True",
+    ], result.stderr
+    names = (skills_project / "generated" / "providers" / "names.json").read_text()
+    assert '"task__help"' in names and '"dispatch__t"' in names
+    assert run_mypy(skills_project, "generated").returncode == 0
 
 
 # --- one bad tool never takes others down ------------------------------------------

@@ -242,7 +242,7 @@ def _namespace_module(
         children=namespace.children,
         aliases=every,
         self_tool=self_tool,
-        own_list=NAMESPACE_LIST not in namespace.tools,
+        own_list=NAMESPACE_LIST not in (*namespace.tools, *namespace.children),
         exported=sorted(
             {"help", NAMESPACE_LIST, *namespace.children, *namespace.tools}
             | {alias.name for alias in aliases}
