@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from . import skillc as skillc
     from . import task as task
     from .file._edit import edit as edit_file
-    from .file._dir import dir as list_dir
+    from .file._dir import dir_ as list_dir
     from .file._read import read as read_file
     from .file._grep import grep as search_files
     from .file._write import write as write_file
@@ -81,7 +81,7 @@ _CHILDREN = (
 )
 _ALIASES: dict[str, tuple[str, str]] = {
     "edit_file": ("file._edit", "edit"),
-    "list_dir": ("file._dir", "dir"),
+    "list_dir": ("file._dir", "dir_"),
     "read_file": ("file._read", "read"),
     "search_files": ("file._grep", "grep"),
     "write_file": ("file._write", "write"),

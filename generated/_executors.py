@@ -42,7 +42,6 @@ from ._runtime import PACKAGE
 if TYPE_CHECKING:
     from ._tools import ToolSpec
 
-PACKAGE_DIR = Path(__file__).resolve().parent
 INTERPRETERS = {".py": (sys.executable,), ".sh": ("bash",), ".bash": ("bash",)}
 NODE_SUFFIXES = (".js", ".mjs", ".cjs")
 TRANSIENT_HTTP = frozenset({408, 425, 429, 500, 502, 503, 504})
@@ -577,7 +576,7 @@ def _cut(raw: bytes, limit: int) -> tuple[str, bool]:
 
 
 def _folder(spec: ToolSpec) -> Path:
-    return (PACKAGE_DIR / (spec.skill_dir or ".")).resolve()
+    return _settings.source_dir(spec.skill_dir)
 
 
 def _interpreter(entry: Path) -> list[str]:

@@ -20,9 +20,9 @@ NAMES: Final[tuple[str, ...]] = (
     "skillc__build\tskillc.build\tskillc.build",
     "skillc__check\tskillc.check\tskillc.check",
     "skillc__validate\tskillc.validate\tskillc.validate",
-    "task__code_reviewer\ttask.code_reviewer\ttask.code_reviewer",
+    "task__code-reviewer\ttask.code-reviewer\ttask.code_reviewer",
     "task__explorer\ttask.explorer\ttask.explorer",
     "task__planner\ttask.planner\ttask.planner",
-    "task__security_analyzer\ttask.security_analyzer\ttask.security_analyzer",
-    "task__test_runner\ttask.test_runner\ttask.test_runner",
+    "task__security-analyzer\ttask.security-analyzer\ttask.security_analyzer",
+    "task__test-runner\ttask.test-runner\ttask.test_runner",
 )

@@ -9,6 +9,7 @@ kept small because every ``import`` of the package compiles it when no ``.pyc`` 
 from __future__ import annotations
 
 import importlib
+import types
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -86,14 +87,33 @@ def _split(entry: str) -> tuple[str, str, str]:
     return qualname, name, summary
 
 
-def namespace_help(namespace: str) -> HelpText:
+def namespace_help(
+    namespace: str, self_tool: tuple[str, str] | None = None
+) -> HelpText:
+    """Level 1 of a namespace; for a namespace that is also a tool, that tool's Level 2."""
     from ._index import NAMESPACES
 
     summary = dict(NAMESPACES).get(namespace, "")
     lines = [f"{namespace}: {summary}", ""]
     lines += [f"  {entry.name}: {entry.summary}" for entry in entries(namespace)]
     lines += ["", f"Full spec of one tool: {namespace}.<tool>.help()"]
+    if self_tool is not None:
+        lines += ["", str(_tool(self_tool).help())]
     return HelpText("\n".join(lines))
+
+
+def _tool(where: tuple[str, str]) -> Any:
+    """A tool by (its module below the package, its function's name)."""
+    module, function = where
+    return getattr(importlib.import_module(f"{PACKAGE}.{module}"), function)
+
+
+class CallableNamespace(types.ModuleType):
+    """A namespace that is also a tool (``todo`` beside ``todo.add``): calling it, or
+    asking it for what a tool has (``spec``, ``call_raw``...), reaches the tool."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return _tool(self._SELF)(*args, **kwargs)
 
 
 def package_help() -> HelpText:
@@ -121,8 +141,9 @@ def lazy_attribute(
     elif name in children:
         value = importlib.import_module(f"{module}.{name}")
     elif aliases and name in aliases:
-        target, function = aliases[name]
-        value = getattr(importlib.import_module(f"{PACKAGE}.{target}"), function)
+        value = _tool(aliases[name])
+    elif "_SELF" in namespace and not name.startswith("__"):
+        return getattr(_tool(namespace["_SELF"]), name)
     else:
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
     namespace[name] = value

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Final
 
-TOOLS: Final = [
+TOOLS: Final[list[str]] = [
     "batch.run",
     "batch.script",
     "db.insert",
@@ -26,7 +26,7 @@ TOOLS: Final = [
     "task.security_analyzer",
     "task.test_runner",
 ]
-LENGTHS: Final = [
+LENGTHS: Final[list[float]] = [
     45.1,
     34.6,
     38.6,
@@ -48,7 +48,7 @@ LENGTHS: Final = [
     53.0,
 ]
 AVERAGE: Final = 50.253
-POSTINGS: Final = {
+POSTINGS: Final[dict[str, str]] = {
     "0": "9 6 p",
     "1": "3 5 e",
     "100": "9 5 e",

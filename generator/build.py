@@ -31,11 +31,13 @@ from generator.emitters import (
 )
 from generator.ir import Definition, Function, Invalid, Kind, Model, SourceFile
 from generator.loaders.agent import load_agent
+from generator.loaders.command import load_command
 from generator.loaders.plugin import Plugin, load_plugin
 from generator.loaders.skill import load_skill
 from generator.resolve import BUILTIN_ROOT, resolve
 
 GENERATOR = f"skillc {__version__}"
+LOADERS = {Kind.SKILL: load_skill, Kind.AGENT: load_agent, Kind.COMMAND: load_command}
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +80,7 @@ def compile_model(
                 summaries.setdefault(".".join(tools[0].path[:-1]), summary)
             continue
         if item.kind is Kind.SKILL and discover.has_tools(item.files):
-            manifest_path = item.path.parent / discover.TOOL_MANIFEST
+            folder = item.path.parent
             _, tools = _memo_load(
                 memo,
                 loads,
@@ -86,7 +88,11 @@ def compile_model(
                 config,
                 _skill_tools_loader(item, project, config),
                 item,
-                hashes.get(os.fspath(manifest_path)),
+                tuple(  # the manifest and the scripts (their descriptions)
+                    hashes.get(os.fspath(folder / name))
+                    for name in item.files
+                    if name == discover.TOOL_MANIFEST or discover.is_script(name)
+                ),
             )
             functions += tools
         plugin_name = None
@@ -107,6 +113,7 @@ def compile_model(
             item,
             plugin_name,
             config.strict,
+            config.ignore,
             config.max_file_bytes,
             hashes.get(os.fspath(item.path)),
             hashes.get(
@@ -114,8 +121,8 @@ def compile_model(
             ),
         )
         if key not in memo.loads:
-            scratch = Report(strict=config.strict)
-            load = load_skill if item.kind is Kind.SKILL else load_agent
+            scratch = Report(strict=config.strict, ignore=frozenset(config.ignore))
+            load = LOADERS[item.kind]
             loaded = guarded(
                 lambda: load(
                     item, project, plugin_name, scratch, config.max_file_bytes
@@ -177,19 +184,20 @@ def _memo_load(
     config: Config,
     loader: Callable[[Report], Loaded],
     item: discover.Found,
-    content: str | None,
+    content: object,
 ) -> Loaded:
     """Run ``loader`` unless the memo holds its result for the same inputs."""
     key = content_key(
         "tools",
         item,
         config.strict,
+        config.ignore,
         config.max_file_bytes,
         config.install_allowlist,
         content,
     )
     if key not in memo.loads:
-        scratch = Report(strict=config.strict)
+        scratch = Report(strict=config.strict, ignore=frozenset(config.ignore))
         failed: Loaded = ("", [])
         rel = discover.relative(item.path, config.root.resolve())
         summary, tools = guarded(lambda: loader(scratch), rel, scratch, failed)
@@ -292,11 +300,15 @@ def emit(
     # What each tool's outputs depend on: unchanged tools reuse the last build's work.
     keys = {t.qualname: python_package.render_key(t, layout) for t in model.tools}
     files = python_package.emit(model, layout, keys, memo.renders, renders, report)
-    files |= agent_docs.emit(model, layout, config.profiles, config.conflicts)
-    files |= search_index.emit(model, keys, memo.renders, renders)
+    # What models are offered: not the skills marked disable-model-invocation: true.
+    offered = dataclasses.replace(
+        model, tools=tuple(t for t in model.tools if t.model_invocable)
+    )
+    files |= agent_docs.emit(offered, layout, config.profiles, config.conflicts)
+    files |= search_index.emit(offered, keys, memo.renders, renders)
     files |= ai_tools.emit(model, model.generator)
     provider_outputs, notes = provider_files.emit(
-        model, config, report, keys, memo.renders, renders
+        offered, config, report, keys, memo.renders, renders
     )
     files |= provider_outputs
     budget = budgets.measure(

@@ -180,12 +180,18 @@ def _compile(args: argparse.Namespace, cfg: config.Config) -> int:
     project = cfg.root.resolve()
     output = cli_report.Output.of(args)
     building = args.command == "build"
-    walk = Report(strict=cfg.strict)
-    discovery = discover.discover(cfg.source_dirs(), project, cfg.out_dir, walk)
+    walk = Report(strict=cfg.strict, ignore=frozenset(cfg.ignore))
+    discovery = discover.discover(
+        cfg.source_dirs(), project, cfg.out_dir, walk, cfg.exclude
+    )
     store = cache.Cache(project, enabled=building and not args.no_cache)
     settings = {**cfg.as_json(), "generator": store.fingerprint}
     key, hashes = cache.inputs_key(discovery, project, settings)
-    report = Report(strict=cfg.strict)
+    report = Report(
+        strict=cfg.strict,
+        ignore=frozenset(cfg.ignore),
+        warnings_as_errors=cfg.warnings_as_errors,
+    )
     if building and not args.dump_ir and _unchanged(store, key, cfg.out_dir):
         report.extend(store.state.diagnostics)
         return _finish(report, output, f"{cfg.out}/ is up to date")

@@ -11,12 +11,19 @@ from typing import Any
 
 from generator.names import DEFAULT_PROVIDER_NAME_LIMIT
 
-DEFAULT_SOURCES = ("skills",)
+# Without a sources setting: whichever of these exist, lowest precedence first.
+DEFAULT_SOURCES = (
+    ".claude/skills",
+    ".claude/agents",
+    ".claude/commands",
+    "skills",
+    "agents",
+)
 DEFAULT_OUT = "generated"
 DEFAULT_MAX_FILE_BYTES = 1024 * 1024
 
 BUILTINS = ("file", "batch", "db")
-DEFAULT_MAX_DEPTH = 3
+DEFAULT_MAX_DEPTH = 4  # seed 000's own api.github.repo.get has four levels
 DEFAULT_ALLOWLIST = ("pypi:*",)
 DEFAULT_MAX_READ_BYTES = 1024 * 1024
 DEFAULT_TIMEOUT_SEC = 30
@@ -46,6 +53,9 @@ _KEYS = {
     "discard-unowned-files",
     "out-outside-project",
     "regenerate",
+    "exclude",
+    "ignore",
+    "warnings-as-errors",
 }
 # What the agent docs tell an agent to run after changing a source (`regenerate`).
 DEFAULT_REGENERATE = "skillc build"
@@ -130,6 +140,9 @@ class Config:
     # The output's real import path and the folder it is imported from (see import_path).
     module: str = DEFAULT_OUT
     import_root: str = "."
+    exclude: tuple[str, ...] = ()  # globs of project-relative paths left out
+    ignore: tuple[str, ...] = ()  # warning codes not shown
+    warnings_as_errors: bool = False
 
     @property
     def out_dir(self) -> Path:
@@ -175,6 +188,9 @@ class Config:
             "regenerate": self.regenerate,
             "module": self.module,
             "import-root": self.import_root,
+            "exclude": list(self.exclude),
+            "ignore": list(self.ignore),
+            "warnings-as-errors": self.warnings_as_errors,
         }
 
 
@@ -203,13 +219,18 @@ def load(
         raise ConfigError(
             f"pyproject.toml: unknown [tool.skillc] key(s): {', '.join(unknown)}"
         )
-    source_list = sources or _strings(
-        table.get("sources", list(DEFAULT_SOURCES)), "sources"
+    source_list = sources or (
+        _strings(table["sources"], "sources")
+        if "sources" in table
+        else _default_sources(root)
     )
     out_dir = out or _string(table.get("out", DEFAULT_OUT), "out")
     outside = _flag(table, "out-outside-project")
     check_out(root, source_list, out_dir, outside)
     _check_paths(root, source_list, out_dir)
+    # Project-relative, whatever the command line said: no absolute path in any output.
+    source_list = [_relative(root, source) for source in source_list]
+    out_dir = _relative(root, out_dir)
     package_name = package or _string(
         table.get("package", Path(out_dir).name), "package"
     )
@@ -266,6 +287,9 @@ def load(
         regenerate=_string(table.get("regenerate", DEFAULT_REGENERATE), "regenerate"),
         module=module,
         import_root=import_root,
+        exclude=tuple(_strings(table.get("exclude", []), "exclude", empty=True)),
+        ignore=_codes(table.get("ignore", [])),
+        warnings_as_errors=_flag(table, "warnings-as-errors"),
     )
 
 
@@ -307,6 +331,28 @@ def check_out(root: Path, sources: list[str], out: str, outside: bool) -> None:
             f"output folder {out!r} is outside the project folder; choose a folder "
             "inside it (or set out-outside-project = true in [tool.skillc])"
         )
+
+
+def _default_sources(root: Path) -> list[str]:
+    found = [source for source in DEFAULT_SOURCES if (root / source).is_dir()]
+    if not found:
+        raise ConfigError(
+            f"no source folder: none of {', '.join(DEFAULT_SOURCES)} exists; "
+            "set [tool.skillc] sources or pass --source DIR"
+        )
+    return found
+
+
+def _codes(value: Any) -> tuple[str, ...]:
+    from generator.diagnostics import CODES
+
+    codes = _strings(value, "ignore", empty=True)
+    unknown = sorted(set(codes) - set(CODES))
+    if unknown:
+        raise ConfigError(
+            f"[tool.skillc] ignore: unknown diagnostic code(s) {', '.join(unknown)}"
+        )
+    return tuple(sorted(set(codes)))
 
 
 def _flag(table: dict[str, Any], key: str) -> bool:
@@ -440,6 +486,13 @@ def _strings(value: Any, key: str, empty: bool = False) -> list[str]:
     if not isinstance(value, list) or not (value or empty):
         raise ConfigError(f"[tool.skillc] {key} must be a non-empty list of strings")
     return [_string(item, key) for item in value]
+
+
+def _relative(root: Path, path: str) -> str:
+    from generator.discover import relative
+
+    project = root.resolve()
+    return relative((project / path).resolve(), project)
 
 
 def _check_paths(root: Path, sources: list[str], out: str) -> None:

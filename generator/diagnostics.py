@@ -50,11 +50,12 @@ CODES: dict[str, str] = {
     "not-a-subagent": "a Markdown file in an agents folder without frontmatter",
     "invalid-plugin": "a .claude-plugin/plugin.json that cannot be used",
     "too-many-files": "a skill folder bundles more files than are listed",
+    "empty-source": "a source root holds no skill, subagent or tool manifest",
     # tool manifests
     "manifest-invalid": "a tool manifest breaks the JSON Schema of its format",
     "schema-invalid": "an input or output schema has no clear meaning or is not valid JSON Schema",
     "schema-normalised": "a non-standard schema construct was rewritten to its one clear meaning",
-    "schema-untyped": "an input schema could not be turned into Python types",
+    "schema-untyped": "part of an input schema could only be typed loosely (Any, dict[str, Any], list[Any])",
     "duplicate-tool": "two tools or commands of one manifest have the same name",
     "install-not-allowed": "an ai-tool.yaml install source is outside the install-allowlist",
     "invalid-tool-id": "a skill script's tool id breaks the seed 001 rule",
@@ -65,6 +66,7 @@ CODES: dict[str, str] = {
     # resolution
     "duplicate-name": "two tools have the same name in one source root and namespace",
     "identifier-collision": "two names become the same Python identifier",
+    "reserved-name": "a tool or namespace named like a function of the generated package is reached as <name>_",
     "override": "a later source root overrides a tool of an earlier one",
     "shadowed": "a tool lost its name to a built-in tool and is left out",
     "provider-name-shortened": "a tool's provider name was cut to provider-name-limit",
@@ -122,8 +124,19 @@ def make(
 class Report:
     """Collects diagnostics from every stage; a stage never stops the others."""
 
-    def __init__(self, strict: bool = False) -> None:
+    def __init__(
+        self,
+        strict: bool = False,
+        ignore: frozenset[str] = frozenset(),
+        warnings_as_errors: bool = False,
+    ) -> None:
         self.strict = strict
+        # The project's choices ([tool.skillc] ignore, warnings-as-errors), applied to
+        # what the report shows and counts: warnings of an ignored code are dropped (a
+        # deviation --strict would make an error stays a warning, so it is dropped too),
+        # and the others can be made errors. Any other error is never ignored.
+        self.ignore = ignore
+        self.warnings_as_errors = warnings_as_errors
         self._items: set[Diagnostic] = set()
 
     def error(self, path: str, line: int, col: int, code: str, message: str) -> None:
@@ -134,7 +147,7 @@ class Report:
 
     def lenient(self, path: str, line: int, col: int, code: str, message: str) -> None:
         """A deviation Claude Code accepts: a warning, or an error under --strict."""
-        if self.strict:
+        if self.strict and code not in self.ignore:  # ignore lets a strict build pass
             self.error(path, line, col, code, message + " (error under --strict)")
         else:
             self.warning(path, line, col, code, message)
@@ -144,12 +157,30 @@ class Report:
 
     @property
     def items(self) -> list[Diagnostic]:
-        return sorted(self._items)
+        if not self.ignore and not self.warnings_as_errors:
+            return sorted(self._items)
+        shown = []
+        for d in self._items:
+            if d.severity is Severity.WARNING:
+                if d.code in self.ignore:
+                    continue
+                if self.warnings_as_errors:
+                    d = make(
+                        Severity.ERROR,
+                        d.path,
+                        d.line,
+                        d.col,
+                        d.code,
+                        d.message + " (warnings-as-errors)",
+                    )
+            shown.append(d)
+        return sorted(shown)
 
     @property
     def error_count(self) -> int:
-        return sum(1 for d in self._items if d.severity is Severity.ERROR)
+        shown = self.items if self.warnings_as_errors else self._items
+        return sum(1 for d in shown if d.severity is Severity.ERROR)
 
     @property
     def has_errors(self) -> bool:
-        return any(d.severity is Severity.ERROR for d in self._items)
+        return self.error_count > 0

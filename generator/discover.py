@@ -4,6 +4,8 @@
   its bundled files (a nested skill folder keeps its own);
 - a subagent is a ``*.md`` file directly inside a folder named ``agents`` that is not
   inside a skill folder (``.claude/agents/`` included);
+- a command is a ``*.md`` file in a folder named ``commands`` or below it, not inside a
+  skill folder (``.claude/commands/``, a plugin's ``commands/``);
 - a plugin is a folder holding ``.claude-plugin/plugin.json``; what lies below it belongs
   to it;
 - a tool manifest is a ``tool-manifest.yaml`` (outside a skill folder: inside one, it is
@@ -26,6 +28,7 @@ from generator.ir import Kind
 SKIP_DIRS = frozenset({"node_modules", "__pycache__", "venv"})
 VISIBLE_DOT_DIRS = frozenset({".claude", ".agents"})
 SKILL_FILE = "SKILL.md"
+COMMANDS = "commands"
 METADATA_FILE = "metadata.yaml"
 PLUGIN_MANIFEST = os.path.join(".claude-plugin", "plugin.json")
 TOOL_MANIFEST = "tool-manifest.yaml"
@@ -61,12 +64,45 @@ def relative(path: Path | str, project: Path | str) -> str:
     return Path(os.path.relpath(text, base)).as_posix()
 
 
-def discover(roots: list[Path], project: Path, skip: Path, report: Report) -> Discovery:
+def discover(
+    roots: list[Path],
+    project: Path,
+    skip: Path,
+    report: Report,
+    exclude: tuple[str, ...] = (),
+) -> Discovery:
+    """``exclude``: globs (fnmatch, ``*`` crosses ``/``) of project-relative paths; a
+    file is left out when its path or a folder above it matches one."""
     walker = _Walker(os.fspath(project), os.path.realpath(skip), report)
     for index, root in enumerate(roots):
         real = os.path.realpath(root)
+        before = len(walker.found)
         walker.walk(os.fspath(root), real, index, None, None, (real,))
-    return Discovery(tuple(walker.found), tuple(sorted(walker.inputs)))
+        if exclude:
+            walker.found = [
+                f for f in walker.found if not _excluded(f.path, project, exclude)
+            ]
+        if len(walker.found) == before:
+            walker._warn(
+                os.fspath(root),
+                "empty-source",
+                "this source root holds no skill, subagent or tool manifest",
+            )
+    inputs = sorted(
+        path
+        for path in walker.inputs
+        if not exclude or not _excluded(Path(path), project, exclude)
+    )
+    return Discovery(tuple(walker.found), tuple(inputs))
+
+
+def _excluded(path: Path, project: Path, patterns: tuple[str, ...]) -> bool:
+    import fnmatch
+
+    rel = relative(path, project)
+    parts = rel.split("/")
+    candidates = ["/".join(parts[:end]) for end in range(1, len(parts) + 1)]
+    return any(fnmatch.fnmatchcase(c, p) for c in candidates for p in patterns)
 
 
 @dataclass
@@ -127,14 +163,22 @@ class _Walker:
         elif skill is not None:
             base = folder[len(skill.folder) + 1 :].replace(os.sep, "/") + "/"
             skill.files.extend(base + name for name in sorted(files) if _bundled(name))
-        if os.path.basename(folder) == "agents" and skill is None and own is None:
+            if base == SCRIPTS:  # read for their descriptions: inputs of the build
+                self.inputs.update(
+                    os.path.join(folder, n) for n in files if is_script(base + n)
+                )
+        kind = None
+        if skill is None and own is None:
+            if os.path.basename(folder) == "agents":
+                kind = Kind.AGENT
+            elif COMMANDS in relative(folder, self.project).split("/"):
+                kind = Kind.COMMAND  # subfolders of commands/ do not change the name
+        if kind is not None:
             for name in sorted(files):
                 if name.endswith(".md"):
                     path = os.path.join(folder, name)
                     self.inputs.add(path)
-                    self.found.append(
-                        Found(Kind.AGENT, Path(path), root, _path(plugin))
-                    )
+                    self.found.append(Found(kind, Path(path), root, _path(plugin)))
         self._manifests(
             folder, files, root, plugin, own is not None or skill is not None
         )
@@ -210,17 +254,28 @@ class _Walker:
         self.report.warning(relative(folder, self.project), 1, 1, code, message)
 
 
-def is_script(name: str) -> bool:
-    """A file directly in a skill's ``scripts/`` folder that runs as a tool (seed 001)."""
-    return (
-        name.startswith(SCRIPTS)
-        and "/" not in name[len(SCRIPTS) :]
-        and name.endswith(SCRIPT_SUFFIXES)
-    )
+def is_script(name: str, path: Path | None = None) -> bool:
+    """A file directly in a skill's ``scripts/`` folder that runs as a tool (seed 001): a
+    known interpreter's extension or (when ``path`` is given) a shebang line; never
+    ``__init__.py`` nor a ``_private`` helper."""
+    if not name.startswith(SCRIPTS) or "/" in name[len(SCRIPTS) :]:
+        return False
+    base = name[len(SCRIPTS) :]
+    if base.startswith(("_", ".")):
+        return False
+    if base.endswith(SCRIPT_SUFFIXES):
+        return True
+    if path is None or "." in base:
+        return path is None and "." not in base  # maybe a shebang script: look
+    try:
+        with path.open("rb") as handle:
+            return handle.read(2) == b"#!"
+    except OSError:
+        return False
 
 
 def has_tools(files: tuple[str, ...]) -> bool:
-    """Whether a skill brings tools: a tool-manifest.yaml or scripts."""
+    """Whether a skill may bring tools: a tool-manifest.yaml or scripts."""
     return TOOL_MANIFEST in files or any(is_script(name) for name in files)
 
 

@@ -12,6 +12,7 @@ import dataclasses
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from generator.names import Identifier
@@ -20,6 +21,9 @@ from generator.names import Identifier
 class Kind(enum.Enum):
     SKILL = "skill"
     AGENT = "agent"
+    COMMAND = (
+        "command"  # a Claude Code command: .claude/commands/*.md, a plugin's commands/
+    )
     TOOL = "tool"  # a callable tool: from a manifest, a skill's script, or a built-in
 
 
@@ -45,21 +49,30 @@ class Definition:
     body: str  # a skill's instructions, a subagent's system prompt
     source: Position
     root: int  # index of its source root; later roots take precedence
-    skill_dir: str | None
-    files: tuple[str, ...]  # bundled files, relative to skill_dir
-    arguments: tuple[str, ...]  # named positional arguments (Claude Code ``arguments``)
-    argument_hint: str | None
     allowed_tools: tuple[str, ...]
     model: str | None
-    version: str | None
-    tags: tuple[str, ...]
-    license: str | None
-    compatibility: str | None
-    metadata: Mapping[str, str]
     # Every other key kept: Claude Code extensions, metadata.yaml fields.
     extra: Mapping[str, Any]
+    skill_dir: str | None = None  # a skill's folder (subagents and commands have none)
+    files: tuple[str, ...] = ()  # bundled files, relative to skill_dir
+    arguments: tuple[str, ...] = ()  # named positional arguments (``arguments``)
+    argument_hint: str | None = None
+    version: str | None = None
+    tags: tuple[str, ...] = ()
+    license: str | None = None
+    compatibility: str | None = None
+    metadata: Mapping[str, str] = dataclasses.field(
+        default_factory=lambda: MappingProxyType({})
+    )
     # sha256 of everything its loader read; set by the pipeline.
     digest: str = ""
+    # disable-model-invocation: true -> False: in the package (a person runs it), not in
+    # provider files, find_tool or agent docs. user-invocable: false is recorded.
+    model_invocable: bool = True
+    user_invocable: bool = True
+    command: bool = (
+        False  # a command file (commands/*.md), which a skill of its name beats
+    )
 
 
 @dataclass(frozen=True)
@@ -132,6 +145,13 @@ class Tool:
     parameters: tuple[Parameter, ...] = ()
     aliases: tuple[str, ...] = ()  # dotted names below the package
     provider_name: str = ""  # for providers that reject dots: "s3__file__read"
+    dotted_name: str = ""  # for Gemini and MCP, which keep dots: "s3.file.read"
+
+    @property
+    def model_invocable(self) -> bool:
+        """Whether models are offered the tool (disable-model-invocation: true says no)."""
+        d = self.definition
+        return not isinstance(d, Definition) or d.model_invocable
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import dataclasses
 import json
 import warnings
 from collections.abc import Mapping
@@ -66,6 +67,56 @@ def type_schema(schema: Mapping[str, Any]) -> Typed:
         tuple(sorted(imports & used)),
         annotations,
     )
+
+
+def type_loosely(schema: Mapping[str, Any]) -> tuple[Typed, list[tuple[str, str]]]:
+    """``type_schema``, but a tool is never lost for typing: when the whole schema cannot
+    be typed, the properties that cannot be typed alone get a looser type
+    (``dict[str, Any]``, ``list[Any]`` or ``Any``) and the others are typed together (or,
+    if that still fails, each alone or loosely too). Returns the types and, for each
+    loosened property, its JSON path and the reason."""
+    try:
+        return type_schema(schema), []
+    except Exception as exc:  # noqa: BLE001 - datamodel-code-generator's errors vary
+        whole = _reason(exc)
+    properties: dict[str, Any] = dict(schema.get("properties") or {})
+    reasons: dict[str, str] = {}
+    alone: dict[str, Typed] = {}
+    for name, prop in properties.items():
+        try:
+            alone[name] = type_schema({"type": "object", "properties": {name: prop}})
+        except Exception as exc:  # noqa: BLE001
+            reasons[name] = _reason(exc)
+    try:
+        rest = {k: v for k, v in properties.items() if k not in reasons}
+        typed = type_schema({**schema, "properties": rest})
+    except Exception:  # noqa: BLE001 - then only what types alone, without models
+        typed = Typed("", (), {})
+        for name, one in alone.items():
+            if one.models or name not in one.annotations:
+                reasons[name] = "its types need models of their own; " + whole
+            else:
+                typed = Typed(
+                    "",
+                    tuple(sorted({*typed.typing_names, *one.typing_names})),
+                    {**typed.annotations, name: one.annotations[name]},
+                )
+    annotations = dict(typed.annotations)
+    loosened = []
+    for name in properties:
+        if name not in reasons:
+            continue
+        prop = properties[name]
+        kind = prop.get("type") if isinstance(prop, Mapping) else None
+        loose = {"object": "dict[str, Any]", "array": "list[Any]"}.get(str(kind), "Any")
+        annotations[name] = loose
+        loosened.append((f"properties.{name}", f"typed as {loose}: {reasons[name]}"))
+    return dataclasses.replace(typed, annotations=annotations), loosened
+
+
+def _reason(exc: Exception) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 200 else text[:199] + "…"
 
 
 def _generate(schema: dict[str, Any]) -> str:

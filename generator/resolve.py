@@ -4,7 +4,9 @@
   ``task.<plugin>.<name>``;
 - a later source root overrides an earlier root's tool of the same name (recorded);
 - two tools of one name in one root and namespace, or two names that become the same
-  Python identifier, are errors naming both files.
+  Python identifier, are errors naming both files;
+- a tool and a namespace may share a name (``todo`` beside ``todo.add``): the namespace
+  is callable and runs the tool.
 """
 
 from __future__ import annotations
@@ -29,8 +31,11 @@ from generator.ir import (
 )
 from generator.names import (
     DEFAULT_PROVIDER_NAME_LIMIT,
+    NAMESPACE_HELP,
+    PACKAGE_ATTRIBUTES,
     PARAMETER_RESERVED,
     Identifier,
+    dotted_name,
     identifier,
     provider_name,
 )
@@ -38,8 +43,8 @@ from generator.names import (
 TASK = Identifier("task")
 # Built-in tools come from this pseudo source root; they win every name conflict.
 BUILTIN_ROOT = -1
-# namespace.category.action (seed 000): deeper names are an error unless configured.
-MAX_DEPTH = 3
+# Seed 000's api.github.repo.get: deeper names are an error unless configured.
+MAX_DEPTH = 4
 TASK_SUMMARY = "Skills and subagents: each call returns the instructions to carry out."
 # Level 1 entries must stay under 100 tokens; the estimate below is conservative, and this
 # budget leaves room for tokenizers that count differently.
@@ -68,18 +73,20 @@ def resolve(
     by dotted namespace."""
     named = [
         _name(d)
-        for d in sorted(
-            definitions, key=lambda d: (d.root, d.source.path, d.source.line)
+        for d in sorted(  # commands first: a skill of the same name wins over one
+            definitions,
+            key=lambda d: (not _command(d), d.root, d.source.path, d.source.line),
         )
         if _within_depth(d, max_depth, report)
     ]
+    named = [_escape_reserved(item, report) for item in named]
     winners: dict[tuple[tuple[Identifier, ...], str], _Named] = {}
     overrides: list[Override] = []
     shadowed: list[Shadowed] = []
-    seen_in_root: dict[tuple[int, tuple[Identifier, ...], str], _Named] = {}
+    seen_in_root: dict[tuple[int, tuple[Identifier, ...], str, bool], _Named] = {}
     for item in named:
         d = item.definition
-        key = (d.root, item.namespace, d.name)
+        key = (d.root, item.namespace, d.name, _command(d))
         if key in seen_in_root:
             first = seen_in_root[key].definition
             report.error(
@@ -113,11 +120,15 @@ def resolve(
                 1,
                 1,
                 "override",
-                f"overrides {previous.definition.source.path} (a later source root wins)",
+                f"overrides {previous.definition.source.path} "
+                + (
+                    "(a skill wins over a command of its name)"
+                    if _command(previous.definition)
+                    else "(a later source root wins)"
+                ),
             )
         winners[(item.namespace, d.name)] = item
     survivors = _drop_identifier_collisions(list(winners.values()), report)
-    survivors = _drop_namespace_clashes(survivors, report)
     tools = _drop_alias_clashes(
         sorted((_tool(item, report) for item in survivors), key=lambda t: t.qualname),
         report,
@@ -144,8 +155,9 @@ def _provider_names(
     for tool in tools:
         d = tool.definition
         script_id = d.provider_id if isinstance(d, Function) else None
-        chosen = script_id or provider_name(tool.qualname, limit)
-        if script_id is None and chosen != tool.qualname.replace(".", "__"):
+        original = _original_name(d)
+        chosen = script_id or provider_name(original, limit)
+        if script_id is None and chosen != provider_name(original, 1 << 16):
             report.warning(
                 d.source.path,
                 d.source.line,
@@ -166,8 +178,24 @@ def _provider_names(
             )
             continue
         taken[chosen] = tool
-        result.append(dataclasses.replace(tool, provider_name=chosen))
+        result.append(
+            dataclasses.replace(
+                tool, provider_name=chosen, dotted_name=dotted_name(original, chosen)
+            )
+        )
     return tuple(result)
+
+
+def _command(d: Definition | Function) -> bool:
+    return isinstance(d, Definition) and d.command
+
+
+def _original_name(d: Definition | Function) -> str:
+    """The dotted name as its authors wrote it: provider names derive from it, never
+    from the Python identifiers (``s3.file.list`` stays ``s3__file__list``)."""
+    if isinstance(d, Function):
+        return ".".join(d.path)
+    return ".".join((TASK, *([d.plugin] if d.plugin else []), d.name))
 
 
 def _within_depth(d: Definition | Function, max_depth: int, report: Report) -> bool:
@@ -178,8 +206,9 @@ def _within_depth(d: Definition | Function, max_depth: int, report: Report) -> b
         d.source.line,
         d.source.col,
         "namespace-too-deep",
-        f"{'.'.join(d.path)} has {len(d.path)} dotted levels; the limit is {max_depth} "
-        "(namespace.category.action; raise it with max-namespace-depth)",
+        f"{'.'.join(d.path)} has {len(d.path)} dotted levels; the limit is {max_depth}: "
+        f"raise it with max-namespace-depth = {len(d.path)} under [tool.skillc] in "
+        "pyproject.toml",
     )
     return False
 
@@ -240,27 +269,39 @@ def _drop_identifier_collisions(items: list[_Named], report: Report) -> list[_Na
     return kept
 
 
-def _drop_namespace_clashes(items: list[_Named], report: Report) -> list[_Named]:
-    """A tool may not take the name of a plugin's namespace beside it."""
-    namespaces = {item.namespace for item in items}
-    kept = []
-    for item in items:
-        if (*item.namespace, item.py_name) in namespaces:
-            report.error(
-                item.definition.source.path,
-                item.definition.source.line,
-                item.definition.source.col,
-                "identifier-collision",
-                f"{_qualname(item)} is also the name of a namespace",
-            )
-            continue
-        kept.append(item)
-    return kept
+def _escape_reserved(item: _Named, report: Report) -> _Named:
+    """The documented escape for names the package itself uses: a tool or namespace
+    named ``help`` below the top is reached as ``help_`` (``help()`` is its namespace's),
+    and a top-level namespace named like a package function (``dispatch``, ``list``...)
+    as ``dispatch_``; a warning says so. Provider names keep the original name."""
+    path = (*item.namespace, item.py_name)
+    escaped = tuple(
+        (
+            Identifier(part + "_")
+            if (depth == 0 and part in PACKAGE_ATTRIBUTES)
+            or (depth > 0 and part == NAMESPACE_HELP)
+            else part
+        )
+        for depth, part in enumerate(path)
+    )
+    if escaped == path:
+        return item
+    d = item.definition
+    report.warning(
+        d.source.path,
+        d.source.line,
+        d.source.col,
+        "reserved-name",
+        f"{'.'.join(path)} is reached as {'.'.join(escaped)}: the package's own "
+        f"help(), list(), dispatch()... keep their names",
+    )
+    return _Named(escaped[:-1], escaped[-1], d)
 
 
 def _drop_alias_clashes(tools: list[Tool], report: Report) -> tuple[Tool, ...]:
     """An alias may not take a tool's, a namespace's or another alias's name."""
     taken: dict[str, str] = {t.qualname: t.qualname for t in tools}
+    taken |= {name: f"the package's own {name}()" for name in PACKAGE_ATTRIBUTES}
     for tool in tools:
         for depth in range(1, len(tool.namespace) + 1):
             taken.setdefault(".".join(tool.namespace[:depth]), "a namespace")
@@ -268,6 +309,8 @@ def _drop_alias_clashes(tools: list[Tool], report: Report) -> tuple[Tool, ...]:
     for tool in tools:
         kept = []
         for alias in tool.aliases:
+            if alias.rpartition(".")[2] in (NAMESPACE_HELP, "list"):
+                taken.setdefault(alias, f"the {alias}() of its namespace")
             if alias in taken:
                 d = tool.definition
                 report.error(

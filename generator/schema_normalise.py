@@ -22,7 +22,6 @@ Complaint = Callable[[str, Path, str], None]
 TYPE_ALIASES = {
     "dict": "object",
     "map": "object",
-    "hashmap": "object",
     "object": "object",
     "float": "number",
     "double": "number",
@@ -39,7 +38,22 @@ TYPE_ALIASES = {
     "tuple": "array",
     "null": "null",
     "none": "null",
+    # Java-ish and other language names seen in real catalogues
+    "arraylist": "array",
+    "set": "array",
+    "char": "string",
+    "character": "string",
+    "short": "integer",
+    "byte": "integer",
+    "biginteger": "integer",
+    "bigdecimal": "number",
+    "hashmap": "object",
+    "dictionary": "object",
 }
+# Where a schema keeps its own boolean required (Draft 3) for its parent to read.
+OWN_FLAG = "\0required"
+# Drafts older than 2020-12 whose forms are rewritten (boolean exclusiveMinimum, ...).
+LEGACY_DRAFTS = ("draft-03", "draft-04", "draft-06", "draft-07", "2019-09")
 ANY_TYPES = frozenset({"any"})
 META_SCHEMA = "https://json-schema.org/draft/2020-12/schema"
 # Inlining references is bounded: a schema that expands past this many nodes is refused.
@@ -65,6 +79,9 @@ def normalise(schema: Any, complain: Complaint) -> dict[str, Any] | None:
         complain(severity, path, message)
 
     walker = _Walker(schema, note)
+    draft = schema.get("$schema")
+    if isinstance(draft, str) and any(d in draft for d in LEGACY_DRAFTS):
+        note("warning", ("$schema",), f"a {draft} schema is read as 2020-12")
     try:
         result = walker.node(copy.deepcopy(dict(schema)), (), ())
     except _TooLarge:
@@ -72,6 +89,9 @@ def normalise(schema: Any, complain: Complaint) -> dict[str, Any] | None:
         return None
     if errors or not isinstance(result, dict):
         return None
+    if isinstance(draft, str) and any(d in draft for d in LEGACY_DRAFTS):
+        del result["$schema"]
+    walker.loose_flag(result, ())
     if result.get("type") is None and "properties" in result:
         note("warning", ("type",), "the root has properties but no type: object")
         result["type"] = "object"
@@ -147,6 +167,19 @@ class _Walker:
                 schema = self.inline(schema, path, refs)
                 refs = (*refs, str(schema.pop("\0ref", "")))
             return self.node(schema, path, refs)
+        self.legacy(schema, path)
+        # A property's own required: true (Draft 3) is its parent's to read.
+        own_flag = schema.pop("required", None)
+        if isinstance(own_flag, str) and own_flag.lower() in ("true", "false"):
+            self.complain(
+                "warning",
+                (*path, "required"),
+                f"required: {own_flag!r} is read as {own_flag.lower()}",
+            )
+            own_flag = own_flag.lower() == "true"
+        if own_flag is not None and not isinstance(own_flag, bool):
+            schema["required"] = own_flag
+            own_flag = None
         if "type" in schema:
             self.type(schema, path)
         if schema.pop("nullable", None) is True:
@@ -164,8 +197,14 @@ class _Walker:
             )
             schema["prefixItems"] = schema.pop("items")
         for key in ("properties", "$defs", "definitions", "patternProperties"):
+            if key in schema and schema[key] is None:
+                self.complain("warning", (*path, key), f"{key}: null is read as none")
+                del schema[key]
             if key in schema:
                 schema[key] = self.table(schema[key], (*path, key), refs)
+                if key != "properties":
+                    for name, sub in schema[key].items():
+                        self.loose_flag(sub, (*path, key, name))
         for key in (
             "items",
             "additionalProperties",
@@ -175,19 +214,65 @@ class _Walker:
         ):
             if isinstance(schema.get(key), (dict, bool)):
                 schema[key] = self.node(schema[key], (*path, key), refs)
+                self.loose_flag(schema[key], (*path, key))
         for key in ("anyOf", "oneOf", "allOf", "prefixItems"):
             if isinstance(schema.get(key), list):
                 schema[key] = [
                     self.node(item, (*path, key, i), refs)
                     for i, item in enumerate(schema[key])
                 ]
+                for i, item in enumerate(schema[key]):
+                    self.loose_flag(item, (*path, key, i))
         if isinstance(schema.get("properties"), dict):
             self.required(schema, path)
         if "default" in schema:
             self.default(schema, path)
         schema.pop("$defs", None)  # every reference into them is inlined by now
         schema.pop("definitions", None)
+        if own_flag is not None:
+            schema[OWN_FLAG] = own_flag
         return schema
+
+    def loose_flag(self, schema: Any, path: Path) -> None:
+        """A boolean required outside a property (Draft 3) has no meaning: dropped."""
+        if isinstance(schema, dict) and OWN_FLAG in schema:
+            self.complain(
+                "warning",
+                (*path, "required"),
+                "required: true/false outside a property's schema means nothing; dropped",
+            )
+            del schema[OWN_FLAG]
+
+    def legacy(self, schema: dict[str, Any], path: Path) -> None:
+        """Draft 4-7 forms with one 2020-12 reading."""
+        for key, bound in (
+            ("exclusiveMinimum", "minimum"),
+            ("exclusiveMaximum", "maximum"),
+        ):
+            flag = schema.get(key)
+            if not isinstance(flag, bool):
+                continue
+            del schema[key]
+            if flag and isinstance(schema.get(bound), (int, float)):
+                schema[key] = schema.pop(bound)
+            self.complain(
+                "warning",
+                (*path, key),
+                f"{key}: {str(flag).lower()} (Draft 4) becomes "
+                + (f"{key}: {schema[key]}" if key in schema else "nothing"),
+            )
+        examples = schema.get("examples")
+        if examples is not None and not isinstance(examples, list):
+            self.complain(
+                "warning",
+                (*path, "examples"),
+                "examples is not a list; read as a list of one",
+            )
+            schema["examples"] = [examples]
+        if "id" in schema and isinstance(schema["id"], str) and "$id" not in schema:
+            if schema["id"].startswith(("http:", "https:", "urn:", "#")):
+                self.complain("warning", (*path, "id"), "id (Draft 4) becomes $id")
+                schema["$id"] = schema.pop("id")
 
     def table(self, value: Any, path: Path, refs: tuple[str, ...]) -> dict[str, Any]:
         if not isinstance(value, dict):
@@ -239,6 +324,10 @@ class _Walker:
     def type(self, schema: dict[str, Any], path: Path) -> None:
         value = schema["type"]
         names = value if isinstance(value, list) else [value]
+        if not names:
+            self.complain("warning", (*path, "type"), "type [] is read as any value")
+            del schema["type"]
+            return
         result: list[str] = []
         for name in names:
             if not isinstance(name, str):
@@ -246,17 +335,16 @@ class _Walker:
                     "error", (*path, "type"), f"type {name!r} is not a type name"
                 )
                 return
-            standard = TYPE_ALIASES.get(name.lower())
-            if name.lower() in ANY_TYPES:
-                self.complain(
-                    "warning", (*path, "type"), f"type {name!r} means any value"
-                )
-                del schema["type"]
-                return
+            standard = TYPE_ALIASES.get(name.strip().lower())
             if standard is None:
-                self.complain(
-                    "error", (*path, "type"), f"type {name!r} is not a JSON Schema type"
+                # "any", "", or a name with no JSON Schema reading: any value, loosely.
+                reason = (
+                    "means any value"
+                    if name.strip().lower() in ANY_TYPES
+                    else "is not a JSON Schema type; read as any value"
                 )
+                self.complain("warning", (*path, "type"), f"type {name!r} {reason}")
+                del schema["type"]
                 return
             if standard != name:
                 self.complain(
@@ -303,9 +391,8 @@ class _Walker:
         for name, prop in properties.items():
             if not isinstance(prop, dict):
                 continue
-            flag = prop.get("required")
+            flag = prop.pop(OWN_FLAG, None)
             if isinstance(flag, bool):
-                del prop["required"]
                 self.complain(
                     "warning",
                     (*path, "properties", name, "required"),

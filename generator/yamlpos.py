@@ -30,8 +30,8 @@ _Loader.add_constructor(
     "tag:yaml.org,2002:timestamp", lambda loader, node: loader.construct_scalar(node)
 )
 
-# A YAML alias bomb expands a handful of lines into billions of nodes. Real frontmatter
-# has a few dozen nodes; the walk stops at this many visits.
+# A YAML alias bomb expands a handful of lines into billions of nodes. Real documents
+# repeat a few anchored nodes; the walk stops once aliases add this many visits.
 MAX_NODE_VISITS = 20_000
 # Collections nested deeper than this are refused before they are composed: libyaml's
 # composer recurses on the C stack and crashes the process at about 25,000 levels, and
@@ -150,13 +150,18 @@ def _check_nodes(
 ) -> bool:
     """Bound the expanded size (alias bombs), reject duplicate keys and numbers that are
     not finite (``.inf``, ``.nan``, ``1e999``: neither JSON nor a Python literal)."""
-    visits = 0
+    # Count what aliases add, not the document's own nodes: a big manifest with no
+    # alias is fine (its size is bounded by max-file-bytes); a node met again is an alias.
+    seen_nodes: set[int] = set()
+    expanded = 0
     stack = [root]
     ok = True
     while stack:
         node = stack.pop()
-        visits += 1
-        if visits > MAX_NODE_VISITS:
+        if id(node) in seen_nodes:
+            expanded += 1
+        seen_nodes.add(id(node))
+        if expanded > MAX_NODE_VISITS:
             line, col = node_position(root, line_offset)
             report.error(
                 path,

@@ -9,13 +9,13 @@ from typing import Any, Generic, NamedTuple, ParamSpec
 from ._runtime import HelpText, shown, task_runner
 
 P = ParamSpec("P")
-PACKAGE_DIR = Path(__file__).resolve().parent
 
 
 class Invocation(NamedTuple):
     """What calling a task tool produces: the instructions to carry out, ready to use.
 
-    Paths are relative to the generated package's folder; ``path()`` resolves them.
+    Paths are relative to the skill's folder, found below the source root (see
+    ``_settings``); ``path()`` resolves them.
     """
 
     tool: str
@@ -99,7 +99,9 @@ class TaskSpec(NamedTuple):
 
 
 def _resolve(skill_dir: str | None, file: str = "") -> Path:
-    return (PACKAGE_DIR / (skill_dir or "") / file).resolve()
+    from . import _settings
+
+    return _settings.source_dir(skill_dir, file)
 
 
 def _named_given(named: Mapping[str, str | None]) -> bool:

@@ -7,6 +7,10 @@ frontmatter with yaml.CSafeLoader); each time is the median of several runs, wit
 run before every run, so that drift in the machine's speed moves the floor too. The same
 corpus is discovered by skillkit 0.4.0, a runtime skill loader, when it is installed.
 
+Compile rate: the share of each real source in ../shared/corpus (skills, a plugin
+marketplace's skills and subagents, four sources of function definitions in manifests of
+200) that compiles (`python tests/bench.py --only compile-rate` prints only these).
+
 find_tool: recall@1, recall@3 and MRR on tests/eval/find_tool.yaml beside plain BM25;
 the time of one query over 2,000 tools beside plain BM25's; and the context saved by
 Level 1 entries plus find_tool over sending every full tool schema.
@@ -114,14 +118,39 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--skills", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument(
+        "--only",
+        choices=("compile-rate",),
+        help="print one section only (compile-rate: the real corpora)",
+    )
     args = parser.parse_args()
-    rows = build_figures(args)
-    rows += find_tool_figures(args.runs)
+    rows = [] if args.only else build_figures(args)
+    rows += [] if args.only else find_tool_figures(args.runs)
+    rows += compile_rate_figures()
     print(f"\n{'figure':<52}{'value':>12}{'ratio':>10}{'target':>10}  met")
     for name, value, unit, ratio, target, met in rows:
         shown = f"{value:.3f} {unit}" if unit else f"{value:.3f}"
         ratio_text = "" if ratio is None else f"{ratio:.2f}"
         print(f"{name:<52}{shown:>12}{ratio_text:>10}{target:>10}  {met}")
+
+
+def compile_rate_figures() -> list[Row]:
+    """The share of each real source (../shared/corpus) that compiles: every skill and
+    subagent is the target, and 99% of function definitions."""
+    import corpus_rates
+
+    if not corpus_rates.CORPUS.is_dir():
+        print("compile rate: ../shared/corpus is not beside this checkout; skipped")
+        return []
+    with tempfile.TemporaryDirectory() as tmp:
+        rates = corpus_rates.rates(Path(tmp))
+    rows: list[Row] = []
+    for rate in rates:
+        goal = 0.99 if rate.kind == "functions" else 1.0
+        name = f"compiled: {rate.source} {rate.kind} {rate.compiled}/{rate.total}"
+        met = "yes" if rate.ratio >= goal else "NO"
+        rows.append((name, 100 * rate.ratio, "%", None, f">= {goal:.0%}", met))
+    return rows
 
 
 def _met(ratio: float, goal: float, at_least: bool = False) -> tuple[str, str]:

@@ -50,44 +50,44 @@ CASES: list[tuple[str, dict[str, str | bytes], str, int]] = [
     (
         "missing-name",
         {"s/SKILL.md": "---\ndescription: x\n---\n"},
-        "skills/s/SKILL.md:1:1: error[missing-name]",
-        1,
+        "skills/s/SKILL.md:1:1: warning[missing-name]: name is missing or empty; the folder name 's' is used",
+        0,
     ),
     (
         "empty-name",
         {"s/SKILL.md": "---\nname: ''\ndescription: x\n---\n"},
-        "skills/s/SKILL.md:2:7: error[missing-name]",
-        1,
+        "skills/s/SKILL.md:2:7: warning[missing-name]",
+        0,
     ),
     (
         "empty-frontmatter",
         {"s/SKILL.md": "---\n---\nBody.\n"},
-        "skills/s/SKILL.md:1:1: error[missing-description]",
-        1,
+        "skills/s/SKILL.md:1:1: warning[missing-description]: description is missing or empty; Claude Code, and Level 1, use 'Body.'",
+        0,
     ),
     (
         "missing-description",
         {"s/SKILL.md": "---\nname: s\n---\n"},
-        "skills/s/SKILL.md:1:1: error[missing-description]",
-        1,
+        "skills/s/SKILL.md:1:1: warning[missing-description]",
+        0,
     ),
     (
         "empty-description",
         {"s/SKILL.md": "---\nname: s\ndescription:\n---\n"},
-        "skills/s/SKILL.md:3:13: error[missing-description]",
-        1,
+        "skills/s/SKILL.md:3:13: warning[missing-description]",
+        0,
     ),
     (
         "invalid-name",
         {"Bad/SKILL.md": "---\nname: Bad--Name\ndescription: x\n---\n"},
-        "skills/Bad/SKILL.md:2:7: error[invalid-name]",
-        1,
+        "skills/Bad/SKILL.md:2:7: warning[invalid-name]: name 'Bad--Name' is read as 'bad-name'",
+        0,
     ),
     (
         "name-too-long",
         {"s/SKILL.md": f"---\nname: {'a' * 65}\ndescription: x\n---\n"},
-        "skills/s/SKILL.md:2:7: error[invalid-name]: name is 65 characters; the limit is 64",
-        1,
+        "skills/s/SKILL.md:2:7: warning[invalid-name]: name is 65 characters; the spec allows 64",
+        0,
     ),
     (
         "name-not-folder",
@@ -158,9 +158,9 @@ CASES: list[tuple[str, dict[str, str | bytes], str, int]] = [
         "identifier-collision",
         {
             "a-b/SKILL.md": OK.format(name="a-b"),
-            "agents/a_b.md": "---\nname: a_b\ndescription: An agent.\n---\nPrompt.\n",
+            "agents/a_b.md": "---\nname: a.b\ndescription: An agent.\n---\nPrompt.\n",
         },
-        "skills/agents/a_b.md:1:1: error[identifier-collision]: 'a_b' and 'a-b' (skills/a-b/SKILL.md:1:1) both become task.a_b",
+        "skills/agents/a_b.md:1:1: error[identifier-collision]: 'a.b' and 'a-b' (skills/a-b/SKILL.md:1:1) both become task.a_b",
         1,
     ),
     (
@@ -178,8 +178,8 @@ CASES: list[tuple[str, dict[str, str | bytes], str, int]] = [
     (
         "agent-name-with-space",
         {"agents/x.md": "---\nname: my agent\ndescription: d\n---\n"},
-        "skills/agents/x.md:2:7: error[invalid-name]",
-        1,
+        "skills/agents/x.md:2:7: warning[invalid-name]: subagent name 'my agent' is read as 'my-agent'",
+        0,
     ),
     (
         "agent-without-frontmatter",
@@ -228,7 +228,18 @@ def test_diagnostic(
 
 
 @pytest.mark.parametrize(
-    "case", ["name-not-folder", "description-too-long", "version-key", "flow-style"]
+    "case",
+    [
+        "name-not-folder",
+        "description-too-long",
+        "version-key",
+        "flow-style",
+        "missing-name",
+        "missing-description",
+        "invalid-name",
+        "name-too-long",
+        "agent-name-with-space",
+    ],
 )
 def test_claude_code_deviations_are_errors_under_strict(
     skills_project: Path, capsys: pytest.CaptureFixture[str], case: str
@@ -292,7 +303,7 @@ def test_error_leaves_previous_output_intact(
     write_skill(skills_project / "skills", "s", OK.format(name="s"))
     assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
     before = tree(skills_project / "generated")
-    write_skill(skills_project / "skills", "t", "---\nname: t\n---\n")  # no description
+    write_skill(skills_project / "skills", "t", "---\nname: t\nmetadata: 1\n---\n")
     write_skill(
         skills_project / "skills",
         "s",
@@ -308,13 +319,11 @@ def test_keep_going_writes_valid_tools_and_reports_invalid(
     skills_project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     write_skill(skills_project / "skills", "good", OK.format(name="good"))
-    write_skill(skills_project / "skills", "bad", "---\nname: bad\n---\n")
+    write_skill(skills_project / "skills", "bad", "---\nname: bad\nmetadata: 1\n---\n")
     code, _ = run_skillc(capsys, "-C", str(skills_project), "build", "--keep-going")
     assert code == 1
     report = (skills_project / "generated" / "report.json").read_text()
-    assert (
-        '"path": "skills/bad/SKILL.md"' in report and '"missing-description"' in report
-    )
+    assert '"path": "skills/bad/SKILL.md"' in report and '"invalid-field"' in report
     assert (skills_project / "generated" / "task" / "_good.py").is_file()
     assert not (skills_project / "generated" / "task" / "_bad.py").exists()
 
@@ -324,7 +333,13 @@ def test_github_error_format(
 ) -> None:
     write_skill(skills_project / "skills", "s", "---\nname: s\n---\n")
     code, err = run_skillc(
-        capsys, "-C", str(skills_project), "validate", "--error-format", "github"
+        capsys,
+        "-C",
+        str(skills_project),
+        "validate",
+        "--strict",
+        "--error-format",
+        "github",
     )
     assert code == 1
     assert (

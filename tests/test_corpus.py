@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import SHARED, run_mypy, run_python
+from corpus_rates import recreate_stand_ins
 
 CORPUS = SHARED / "corpus" / "skills"
 pytestmark = pytest.mark.skipif(
@@ -19,17 +20,6 @@ pytestmark = pytest.mark.skipif(
 DIAGNOSTIC = re.compile(
     r"^(?P<path>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|warning)\[(?P<code>[a-z0-9-]+)\]: .+$"
 )
-
-
-def recreate_stand_ins(root: Path) -> None:
-    """Empty stand-ins for the files FILES.txt lists but the corpus left out (scripts...)."""
-    for listing in root.rglob("FILES.txt"):
-        for line in listing.read_text(encoding="utf-8").splitlines():
-            name = line.split("\t", 1)[-1].strip()
-            target = listing.parent / name
-            if name and not target.exists():
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.touch()
 
 
 @pytest.fixture(scope="module")

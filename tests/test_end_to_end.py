@@ -149,7 +149,7 @@ print(inv.skill_dir, inv.files, inv.path(inv.files[0]).is_file())
     )
     assert (
         out.strip()
-        == "../plugins/review-kit/skills/code-reviewer ('scripts/check.py',) True"
+        == "plugins/review-kit/skills/code-reviewer ('scripts/check.py',) True"
     )
 
 

@@ -140,7 +140,7 @@ def test_arguments_are_validated_before_anything_runs(runner: Any) -> None:
 
 
 def test_http_json_text_and_redirect(runner: Any) -> None:
-    assert runner.web.get_json(id_=7).data == {"path": "/json/7"}
+    assert runner.web.get_json(id=7).data == {"path": "/json/7"}
     assert runner.web.text().data == "plain ünïcode"
     assert runner.web.moved().data == {"path": "/json/moved"}
 
@@ -203,7 +203,7 @@ def test_events_carry_structured_fields(
 ) -> None:
     with caplog.at_level(logging.INFO, logger="runner.tools"):
         runner.web.always_503()
-        runner.web.get_json(id_=1)
+        runner.web.get_json(id=1)
     events = [(r.event, r.status, r.error_code, r.attempt) for r in caplog.records]  # type: ignore[attr-defined]
     assert events == [
         ("tool.retry", "retrying", "http-503", 1),
@@ -220,7 +220,7 @@ def test_async_calls(runner: Any) -> None:
     async def both() -> list[Any]:
         return list(
             await asyncio.gather(
-                runner.web.get_json.acall(id_=1), runner.scripter.ok_json.acall(page=1)
+                runner.web.get_json.acall(id=1), runner.scripter.ok_json.acall(page=1)
             )
         )
 

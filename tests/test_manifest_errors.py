@@ -28,8 +28,8 @@ CASES: list[tuple[str, dict[str, str], str, int]] = [
     (
         "missing-description",
         {"a.tools.yaml": "namespace: ns\ntools:\n  - name: t\n" + PY},
-        "skills/a.tools.yaml:3:5: error[manifest-invalid]: tools[0]: 'description' is a required property",
-        1,
+        "skills/a.tools.yaml:3:5: warning[missing-description]: 't' has no description; Level 1 shows its name",
+        0,
     ),
     (
         "bad-executor-type",
@@ -58,8 +58,8 @@ CASES: list[tuple[str, dict[str, str], str, int]] = [
     (
         "unknown-type",
         {"a.tools.yaml": tools("{type: object, properties: {x: {type: banana}}}")},
-        "skills/a.tools.yaml:5:57: error[schema-invalid]: tools[0].input_schema.properties.x.type: type 'banana' is not a JSON Schema type",
-        1,
+        "skills/a.tools.yaml:5:57: warning[schema-normalised]: tools[0].input_schema.properties.x.type: type 'banana' is not a JSON Schema type; read as any value",
+        0,
     ),
     (
         "remote-ref",
@@ -158,9 +158,9 @@ CASES: list[tuple[str, dict[str, str], str, int]] = [
         "script-id-bad-characters",
         {
             "pdf/SKILL.md": "---\nname: pdf\ndescription: D.\n---\nB.\n",
-            "pdf/scripts/extract-text.py": "",
+            "pdf/scripts/extract.v2.py": "",
         },
-        "skills/pdf/scripts/extract-text.py:1:1: error[invalid-tool-id]: skill 'pdf', script 'scripts/extract-text.py': tool id 'pdf__extract-text' must match",
+        "skills/pdf/scripts/extract.v2.py:1:1: error[invalid-tool-id]: skill 'pdf', script 'scripts/extract.v2.py': tool id 'pdf__extract.v2' must match",
         1,
     ),
     (
@@ -199,8 +199,11 @@ CASES: list[tuple[str, dict[str, str], str, int]] = [
     ),
     (
         "too-deep",
-        {"a.tools.yaml": "namespace: a.b.c\n" + TOOL.format(rest=PY).split("\n", 1)[1]},
-        "skills/a.tools.yaml:3:11: error[namespace-too-deep]: a.b.c.t has 4 dotted levels; the limit is 3",
+        {
+            "a.tools.yaml": "namespace: a.b.c.d\n"
+            + TOOL.format(rest=PY).split("\n", 1)[1]
+        },
+        "skills/a.tools.yaml:3:11: error[namespace-too-deep]: a.b.c.d.t has 5 dotted levels; the limit is 4: raise it with max-namespace-depth = 5 under [tool.skillc] in pyproject.toml",
         1,
     ),
     (
@@ -221,16 +224,6 @@ CASES: list[tuple[str, dict[str, str], str, int]] = [
             + PY
         },
         "skills/a.tools.yaml:3:11: error[identifier-collision]: alias ns.u of ns.t is already ns.u",
-        1,
-    ),
-    (
-        "tool-is-namespace",
-        {
-            "a.tools.yaml": TOOL.format(rest=PY)
-            + "  - name: t.deeper\n    description: D.\n"
-            + PY
-        },
-        "skills/a.tools.yaml:3:11: error[identifier-collision]: ns.t is also the name of a namespace",
         1,
     ),
     (
@@ -270,12 +263,15 @@ def test_a_deeper_namespace_is_allowed_when_configured(
     skills_project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (skills_project / "pyproject.toml").write_text(
-        '[tool.skillc]\nsources = ["skills"]\nmax-namespace-depth = 4\n'
+        '[tool.skillc]\nsources = ["skills"]\nmax-namespace-depth = 5\n'
     )
     populate(
         skills_project,
-        {"a.tools.yaml": "namespace: a.b.c\n" + TOOL.format(rest=PY).split("\n", 1)[1]},
+        {
+            "a.tools.yaml": "namespace: a.b.c.d\n"
+            + TOOL.format(rest=PY).split("\n", 1)[1]
+        },
     )
     code, err = run_skillc(capsys, "-C", str(skills_project), "build")
     assert code == 0, err
-    assert (skills_project / "generated" / "a" / "b" / "c" / "_t.py").is_file()
+    assert (skills_project / "generated" / "a" / "b" / "c" / "d" / "_t.py").is_file()

@@ -131,11 +131,11 @@ def test_stdio_server_lists_calls_and_refuses(kit: Path, mode: str) -> None:
         assert tools["s3.file.read"].input_schema["required"] == ["bucket", "key"]
 
         prompts = {p.name: p for p in (await client.list_prompts()).prompts}
-        assert "task.pdf_extractor" in prompts
-        assert [a.name for a in prompts["task.pdf_extractor"].arguments] == [
+        assert "task.pdf-extractor" in prompts
+        assert [a.name for a in prompts["task.pdf-extractor"].arguments] == [
             "arguments"
         ]
-        prompt = await client.get_prompt("task.pdf_extractor", {"arguments": "a.pdf"})
+        prompt = await client.get_prompt("task.pdf-extractor", {"arguments": "a.pdf"})
         assert "extract_text" in prompt.messages[0].content.text
 
         # A read-only tool: its string output is structured as {"result": ...}, which

@@ -233,7 +233,7 @@ def test_round_trip_openai_chat_and_responses(built: Path) -> None:
         {
             "type": "function_call",
             "call_id": "call_2",
-            "name": "task__pdf_extractor",
+            "name": "task__pdf-extractor",
             "arguments": json.dumps({"arguments": "report.pdf"}),
         }
     )
@@ -386,7 +386,7 @@ hint = "read the file and keep its last lines"
         "file__grep",
         "file__read",
         "file__write",
-        "task__pdf_extractor",
+        "task__pdf-extractor",
         "file__tail",
     }
     assert [e["name"] for e in agents[1:] if "defer_loading" not in e] == ["file__read"]

@@ -40,8 +40,12 @@ def test_tool_list_forms(text: str, expected: tuple[str, ...]) -> None:
         ("PM2.5", "pm2_5"),
         ("maxTurns", "max_turns"),
         ("2fa-helper", "_2fa_helper"),
-        ("help", "help_"),
-        ("list", "list_"),
+        ("help", "help"),  # the resolver reports a tool named help; not the sanitiser
+        ("list", "list"),  # seed 000: s3.file.list, crm.contact.get(id=...)
+        ("id", "id"),
+        ("type", "type"),
+        ("case", "case_"),
+        ("_", "unnamed"),
         ("café", "cafe"),
         ("技能", "u6280_u80fd"),
         ("---", "unnamed"),
@@ -59,9 +63,29 @@ def test_kebab_fast_path_agrees_with_the_full_rules(name: str) -> None:
     assert name.replace("-", "_") == _normalise(name)
 
 
-def test_parameter_names_avoid_builtins() -> None:
-    assert identifier("id", PARAMETER_RESERVED) == "id_"
-    assert identifier("dir") == "dir"  # an attribute may be called dir (file.dir)
+def test_only_keywords_and_soft_keywords_change() -> None:
+    for name in ("id", "list", "type", "filter", "input", "dir", "help", "dispatch"):
+        assert identifier(name, PARAMETER_RESERVED) == name
+    for name in ("from", "class", "match", "case", "lambda"):
+        assert identifier(name, PARAMETER_RESERVED) == name + "_"
+
+
+@pytest.mark.parametrize(
+    ("skill", "script", "expected"),
+    [
+        ("PDF-Extractor", "extract", "pdf-extractor"),
+        ("csv_parser", "Parse-Rows", "csv-parser"),
+        ("Zoho Desk Automation", "x", "zoho-desk-automation"),
+        ("-leading--double-", "x", "leading-double"),
+        ("12306-mcp", "x", "12306-mcp"),
+    ],
+)
+def test_seed_001_normalisation(skill: str, script: str, expected: str) -> None:
+    from generator.names import script_name, skill_name
+
+    assert skill_name(skill) == expected
+    assert script_name("bundle-artifact") == "bundle_artifact"
+    assert script_name("Parse-Rows") == "parse_rows"
 
 
 def test_summary_is_short_and_cut_at_a_sentence() -> None:
@@ -195,3 +219,13 @@ def test_readme_lists_every_diagnostic_code() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     for code, meaning in CODES.items():
         assert f"| `{code}` | {meaning} |" in readme
+
+
+def test_provider_names_come_from_original_names() -> None:
+    from generator.names import provider_name
+
+    assert provider_name("s3.file.list") == "s3__file__list"  # not list_
+    assert provider_name("task.code-reviewer") == "task__code-reviewer"
+    assert provider_name("ns.Get weather") == "ns__Get_weather"
+    assert provider_name("task.技能") == "task__u6280u80fd"
+    assert provider_name("task.技术") != provider_name("task.技能")

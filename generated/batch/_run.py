@@ -100,7 +100,7 @@ _SPEC = _tools.ToolSpec(
             },
         },
     },
-    skill_dir="../<skillc>/builtins",
+    skill_dir=None,
     skill=None,
     returns="dict[str, Any]",
 )

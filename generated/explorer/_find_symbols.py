@@ -60,7 +60,7 @@ _SPEC = _tools.ToolSpec(
         },
     },
     output_schema=None,
-    skill_dir="../skills/explorer",
+    skill_dir="skills/explorer",
     skill="explorer",
     returns="Any",
 )

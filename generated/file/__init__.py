@@ -5,26 +5,30 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .._runtime import (
-    HelpText,
-    ToolList,
-    entries,
-    lazy_attribute,
-    namespace_help,
-    shown,
-)
+from .. import _runtime
+from .._runtime import HelpText, ToolList
 
 if TYPE_CHECKING:
-    from ._dir import dir as dir
     from ._edit import edit as edit
     from ._glob import glob as glob
     from ._grep import grep as grep
     from ._read import read as read
     from ._write import write as write
+    from ..file._dir import dir_ as dir
 
+# Aliases are re-exported by name (an import under another name is not, for mypy).
+__all__ = [
+    "dir",
+    "edit",
+    "glob",
+    "grep",
+    "help",
+    "list",
+    "read",
+    "write",
+]
 NAMESPACE = "file"
 _TOOLS = (
-    "dir",
     "edit",
     "glob",
     "grep",
@@ -32,23 +36,28 @@ _TOOLS = (
     "write",
 )
 _CHILDREN = ()
-_ALIASES: dict[str, tuple[str, str]] = {}
+# Aliases, and tools whose function has another name in its module (dir_ for dir).
+_ALIASES = {
+    "dir": ("file._dir", "dir_"),
+}
 
 
 def help() -> HelpText:
     """Level 1: one line for each tool in this namespace, printed and returned."""
-    return shown(namespace_help(NAMESPACE))
+    return _runtime.shown(_runtime.namespace_help(NAMESPACE))
 
 
 def list() -> ToolList:
     """Level 1 entries of the tools in this namespace."""
-    return entries(NAMESPACE)
+    return _runtime.entries(NAMESPACE)
 
 
 if not TYPE_CHECKING:
 
     def __getattr__(name: str) -> object:
-        return lazy_attribute(__name__, name, _TOOLS, _CHILDREN, globals(), _ALIASES)
+        return _runtime.lazy_attribute(
+            __name__, name, _TOOLS, _CHILDREN, globals(), _ALIASES
+        )
 
     def __dir__() -> object:
         return sorted({*globals(), *_TOOLS, *_CHILDREN, *_ALIASES})

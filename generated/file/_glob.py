@@ -70,7 +70,7 @@ _SPEC = _tools.ToolSpec(
             "type": "string",
         },
     },
-    skill_dir="../<skillc>/builtins",
+    skill_dir=None,
     skill=None,
     returns="list[str]",
 )

@@ -78,7 +78,7 @@ SPEC = TaskSpec(
         "Bash(git log:*)",
     ),
     model=None,
-    skill_dir="../skills/code-reviewer",
+    skill_dir="skills/code-reviewer",
     files=(),
 )
 

@@ -67,7 +67,7 @@ SPEC = TaskSpec(
         "Glob",
     ),
     model=None,
-    skill_dir="../skills/explorer",
+    skill_dir="skills/explorer",
     files=(
         "scripts/find_symbols.py",
         "tool-manifest.yaml",

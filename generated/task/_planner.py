@@ -73,7 +73,7 @@ SPEC = TaskSpec(
         "Glob",
     ),
     model=None,
-    skill_dir="../skills/planner",
+    skill_dir="skills/planner",
     files=("references/plan-template.md",),
 )
 

@@ -73,7 +73,7 @@ SPEC = TaskSpec(
         "Glob",
     ),
     model=None,
-    skill_dir="../skills/security-analyzer",
+    skill_dir="skills/security-analyzer",
     files=(),
 )
 

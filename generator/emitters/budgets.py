@@ -1,5 +1,7 @@
 """Context budgets in ``report.json``: the tokens of each tool's Level 1 entry and Level 2
 spec, and of each provider file, with a warning past 100 (Level 1) or 5,000 (Level 2).
+A skill's or subagent's Level 2 is what a call loads: its spec, its instructions (the
+body) and the list of its bundled files.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from generator.diagnostics import Report
-from generator.ir import Model, Tool
+from generator.ir import Definition, Model, Tool
 
 LEVEL1_LIMIT = 100
 LEVEL2_LIMIT = 5000
@@ -44,6 +46,9 @@ def measure(
         if key not in previous:
             path = "".join(f"{p}/" for p in tool.namespace) + f"_{tool.py_name}.py"
             level2_text = level2(files[path]) if path in files else ""
+            task = tool.definition
+            if isinstance(task, Definition):  # what a call loads: instructions, files
+                level2_text = "\n".join([level2_text, task.body, *task.files])
             previous[key] = f"{count(level1(tool))} {count(level2_text)}"
         renders[key] = previous[key]
         one, two = renders[key].split()

@@ -13,7 +13,7 @@ from typing import Any
 from generator.diagnostics import Diagnostic, Severity
 from generator.emitters.providers.schemas import Notes
 from generator.emitters.python_package import Layout
-from generator.ir import Function, Model, Tool, to_json
+from generator.ir import Definition, Function, Model, Tool, to_json
 
 LOCK = "skillc.lock.json"
 REPORT = "report.json"
@@ -86,6 +86,12 @@ def _tool(tool: Tool) -> dict[str, Any]:
         "source_name": d.name,
         "source": d.source.path,
     }
+    if isinstance(d, Definition):
+        # Recorded only when set: out of provider files and find_tool; hidden from /menus.
+        if not d.model_invocable:
+            entry["disable_model_invocation"] = True
+        if not d.user_invocable:
+            entry["user_invocable"] = False
     if isinstance(d, Function):
         entry |= {"origin": d.origin, "executor": d.executor.type}
         if tool.aliases:

@@ -14,16 +14,19 @@ from typing import Any
 
 from generator import pylit, pytypes, render
 from generator.ir import Function, Parameter, Tool
+from generator.names import function_name
 
 LINE_LENGTH = pylit.LINE_LENGTH
 
 
 def module(
     tool: Tool, header: str, dots: str, package: str, skill_dir: str | None
-) -> str:
+) -> tuple[str, list[tuple[str, str]]]:
+    """The module's text, and each property whose type was loosened (its JSON path and
+    why)."""
     d = tool.definition
     assert isinstance(d, Function)
-    typed = pytypes.type_schema(d.input_schema)
+    typed, loosened = pytypes.type_loosely(d.input_schema)
     annotations = {p.name: _annotation(p, typed.annotations) for p in tool.parameters}
     signature = [_parameter(p, annotations[p.name]) for p in tool.parameters]
     view = {
@@ -43,6 +46,7 @@ def module(
         "skill": d.skill,
         "py_name": tool.py_name,
         "returns": output_type(d.output_schema),
+        "function": function_name(tool.py_name),
         "signature": signature,
         "docstring": _docstring(tool),
         "sends": [(p.name, p.py_name) for p in tool.parameters],
@@ -61,7 +65,7 @@ def module(
         import black
 
         text = black.format_str(text, mode=black.Mode())
-    return text
+    return text, loosened
 
 
 JSON_TYPES = {

@@ -4,14 +4,14 @@ the system prompt. ``tools``, ``model``, ``color`` and every other key are kept.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
-from types import MappingProxyType
 
 from generator import discover
 from generator.diagnostics import Report
 from generator.ir import Definition, Kind, Position
-from generator.loaders.fields import read_document
+from generator.loaders.fields import Document, has_frontmatter, read_document
+from generator.loaders.skill import NAME_RULE
+from generator.names import skill_name
 
 KNOWN_KEYS = frozenset(
     {
@@ -33,7 +33,6 @@ KNOWN_KEYS = frozenset(
         "initialPrompt",
     }
 )
-NAME_RULE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
 def load_agent(
@@ -46,7 +45,7 @@ def load_agent(
     path, root = found.path, found.root
     rel = discover.relative(path, project)
     errors = report.error_count
-    if not _has_frontmatter(path):
+    if not has_frontmatter(path):
         # Claude Code treats such files as documentation, not subagents.
         report.warning(
             rel, 1, 1, "not-a-subagent", "no frontmatter: not a subagent; skipped"
@@ -63,22 +62,7 @@ def load_agent(
                 f"unknown subagent key {key!r}; it is kept but not used",
                 at_key=True,
             )
-    name = doc.text("name", required="missing-name")
-    if name is not None:
-        name = name.strip()
-        if name.startswith("-") or ":" in name or not _is_token(name):
-            doc.error(
-                "name",
-                "invalid-name",
-                f"subagent name {name!r} may not start with '-', or contain ':', "
-                "white space or control characters",
-            )
-        elif not NAME_RULE.match(name):
-            doc.lenient(
-                "name",
-                "invalid-name",
-                f"subagent name {name!r} should be lowercase letters, digits and hyphens",
-            )
+    name = _name(doc, path.stem, plugin is not None)
     description = doc.text("description", required="missing-description")
     definition = Definition(
         kind=Kind.AGENT,
@@ -89,30 +73,46 @@ def load_agent(
         body=doc.body,
         source=Position(rel),
         root=root,
-        skill_dir=None,
-        files=(),
-        arguments=(),
-        argument_hint=None,
         allowed_tools=doc.tool_list("tools"),
         model=doc.text("model"),
-        version=None,
-        tags=(),
-        license=None,
-        compatibility=None,
-        metadata=MappingProxyType({}),
         extra=doc.extra(frozenset({"name", "description", "tools", "model"})),
     )
     return None if report.error_count > errors else definition
 
 
-def _is_token(name: str) -> bool:
-    return all(char.isprintable() and not char.isspace() for char in name)
-
-
-def _has_frontmatter(path: Path) -> bool:
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(8)
-    except OSError:
-        return True  # let the reader report why it cannot be read
-    return head.removeprefix(b"\xef\xbb\xbf").startswith(b"---")
+def _name(doc: Document, stem: str, in_plugin: bool) -> str | None:
+    """The subagent's ``name``, normalised as skill names are. Claude Code skips a file
+    without one (a plugin's loads under its file name) and one with ``:`` in it."""
+    raw = doc.text("name")
+    if raw is None:
+        if not in_plugin:
+            doc.error(
+                "name" if "name" in doc.data else None,
+                "missing-name",
+                "name is missing or empty",
+            )
+            return None
+        raw = stem
+        doc.lenient(
+            None, "missing-name", f"name is missing; the file name {stem!r} is used"
+        )
+    if ":" in raw or not raw.isprintable():
+        doc.error(
+            "name",
+            "invalid-name",
+            f"subagent name {raw!r} may not contain ':' (plugin ids use it) or "
+            "control characters",
+        )
+        return None
+    name = skill_name(raw)
+    if not name:
+        doc.error("name", "invalid-name", f"subagent name {raw!r} gives no name")
+        return None
+    if name != raw or not NAME_RULE.match(name):
+        reading = f"is read as {name!r}" if name != raw else "is used as it is"
+        doc.lenient(
+            "name",
+            "invalid-name",
+            f"subagent name {raw!r} {reading} (lowercase letters, digits and hyphens)",
+        )
+    return name

@@ -57,7 +57,7 @@ def load(
     ]
     functions: list[Function] = []
     seen: dict[str, int] = {}
-    for index, command in enumerate(data["commands"]):
+    for index, command in doc.entries("commands"):
         at: manifest.JsonPath = ("commands", index)
         ident = command["id"]
         if manifest.duplicate(doc, seen, ident, (*at, "id"), "command id", "used"):

@@ -221,3 +221,12 @@ def read_document(
     data = {str(key): value for key, value in located.data.items()}
     origins = {key: (rel, located) for key in data}
     return Document(rel, data, parts.body, report, origins)
+
+
+def has_frontmatter(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(8)
+    except OSError:
+        return True  # let the reader report why it cannot be read
+    return head.removeprefix(b"\xef\xbb\xbf").startswith(b"---")

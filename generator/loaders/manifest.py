@@ -4,6 +4,7 @@ with each diagnostic at the file position of the YAML node it is about."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from collections.abc import Mapping
@@ -15,6 +16,8 @@ from generator import frontmatter, schema_normalise, schema_support, yamlpos
 from generator.diagnostics import Report
 
 JsonPath = tuple[str | int, ...]
+# The lists whose entries fail alone: a manifest's tools, an ai-tool.yaml's commands.
+ENTRY_LISTS = ("tools", "commands")
 SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
 
 
@@ -26,6 +29,29 @@ class Manifest:
     data: dict[str, Any]
     located: yamlpos.Located
     report: Report
+    # Entries of the tools (or commands) list that break the format: each is left out
+    # alone, with its diagnostics, and the others compile.
+    bad: frozenset[JsonPath] = frozenset()
+
+    def entries(self, key: str) -> list[tuple[int, Any]]:
+        """The usable entries of the list under ``key``, with their indexes."""
+        return [
+            (index, item)
+            for index, item in enumerate(self.data.get(key) or [])
+            if (key, index) not in self.bad
+        ]
+
+    def description(self, entry: dict[str, Any], at: JsonPath, name: str) -> str:
+        """An entry's description; an empty one (MCP allows it) is a warning, and the
+        name stands in for it."""
+        text = str(entry.get("description") or "").strip()
+        if not text:
+            self.warning(
+                (*at, "description") if "description" in entry else at,
+                "missing-description",
+                f"{name!r} has no description; Level 1 shows its name",
+            )
+        return text or name
 
     def where(self, path: JsonPath) -> tuple[str, int, int]:
         return (self.path, *yamlpos.locate(self.located.root, path))
@@ -106,6 +132,7 @@ def read(
         return None
     manifest = Manifest(rel, located.data, located, report)
     ok = True
+    bad: set[JsonPath] = set()
     for error in _validator(schema_name).iter_errors(located.data):
         where = tuple(error.absolute_path)
         manifest.error(
@@ -113,8 +140,11 @@ def read(
             "manifest-invalid",
             f"{_json_path(where) or 'the file'}: {_message(error)}",
         )
-        ok = False
-    return manifest if ok else None
+        if len(where) >= 2 and where[0] in ENTRY_LISTS and isinstance(where[1], int):
+            bad.add(where[:2])
+        else:
+            ok = False
+    return dataclasses.replace(manifest, bad=frozenset(bad)) if ok else None
 
 
 @functools.cache

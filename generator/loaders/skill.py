@@ -11,8 +11,8 @@ merged in; on a key both files set, SKILL.md wins and the clash is a warning.
 
 from __future__ import annotations
 
+import dataclasses
 import re
-import unicodedata
 from pathlib import Path
 from types import MappingProxyType
 
@@ -20,6 +20,7 @@ from generator import discover, frontmatter, yamlpos
 from generator.diagnostics import Report
 from generator.ir import Definition, Kind, Position
 from generator.loaders.fields import Document, read_document
+from generator.names import skill_name
 
 SPEC_KEYS = frozenset(
     {"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
@@ -101,9 +102,17 @@ def load_skill(
             )
     doc.check_flow_style()
 
-    name = _name(doc, folder.name)
-    description = doc.text("description", required="missing-description")
-    if description is not None and len(description) > MAX_DESCRIPTION:
+    identity = _identity(doc, folder.name)
+    name = _name(doc, identity)
+    description = doc.text("description")
+    if description is None:
+        description = first_line(doc.body) or name or identity
+        doc.lenient(
+            "description" if "description" in doc.data else None,
+            "missing-description",
+            f"description is missing or empty; Claude Code, and Level 1, use {description!r}",
+        )
+    elif len(description) > MAX_DESCRIPTION:
         doc.lenient(
             "description",
             "description-too-long",
@@ -111,10 +120,11 @@ def load_skill(
         )
     definition = Definition(
         kind=Kind.SKILL,
-        name=folder.name if plugin is None else name or "",
-        display_name=name or "",
+        # Claude Code names project skills by their folder, plugin skills by ``name``.
+        name=identity if plugin is None or not name else name,
+        display_name=doc.text("name") or identity,
         plugin=plugin,
-        description=description or "",
+        description=description,
         body=doc.body,
         source=Position(rel),
         root=root,
@@ -131,8 +141,12 @@ def load_skill(
         metadata=MappingProxyType(_metadata(doc)),
         extra=doc.extra(TAKEN),
     )
-    for key in ("disable-model-invocation", "user-invocable", "background"):
-        doc.flag(key)
+    doc.flag("background")
+    definition = dataclasses.replace(
+        definition,
+        model_invocable=doc.flag("disable-model-invocation") is not True,
+        user_invocable=doc.flag("user-invocable") is not False,
+    )
     # Every field is read first, so that one run reports every problem of the file.
     return None if report.error_count > errors else definition
 
@@ -149,31 +163,71 @@ def _bundled(files: tuple[str, ...], rel: str, report: Report) -> tuple[str, ...
     return files[:MAX_BUNDLED_FILES]
 
 
-def _name(doc: Document, folder: str) -> str | None:
-    name = doc.text("name", required="missing-name")
-    if name is None:
+def _identity(doc: Document, folder: str) -> str:
+    """The folder's name, normalised as seed 001 says (``PDF_Tools`` -> ``pdf-tools``)."""
+    identity = skill_name(folder)
+    if not identity:
+        doc.error(None, "invalid-name", f"folder name {folder!r} gives no skill name")
+    elif identity != folder:
+        doc.lenient(
+            None,
+            "invalid-name",
+            f"folder name {folder!r} is read as {identity!r} (lowercase letters, "
+            "digits and single hyphens)",
+        )
+    return identity or folder
+
+
+def _name(doc: Document, identity: str) -> str | None:
+    """The frontmatter name, normalised (None when it is missing or gives nothing):
+    Claude Code loads ``Zoho Desk Automation``, ``zoho_mail``, ``-x`` and ``12306-mcp``.
+    """
+    raw = doc.text("name")
+    if raw is None:
+        doc.lenient(
+            "name" if "name" in doc.data else None,
+            "missing-name",
+            f"name is missing or empty; the folder name {identity!r} is used",
+        )
         return None
-    name = name.strip()
+    name = skill_name(raw)
+    if not NAME_RULE.match(name):
+        doc.lenient(
+            "name",
+            "invalid-name",
+            f"name {raw!r} has no usable reading as lowercase letters, digits and "
+            f"hyphens; the folder name {identity!r} is used",
+        )
+        return None
+    if name != raw:
+        doc.lenient(
+            "name",
+            "invalid-name",
+            f"name {raw!r} is read as {name!r} (lowercase letters, digits and single "
+            "hyphens, not starting or ending with a hyphen)",
+        )
     if len(name) > MAX_NAME:
-        doc.error(
+        doc.lenient(
             "name",
             "invalid-name",
-            f"name is {len(name)} characters; the limit is {MAX_NAME}",
+            f"name is {len(name)} characters; the spec allows {MAX_NAME}",
         )
-    elif not NAME_RULE.match(name):
-        doc.error(
-            "name",
-            "invalid-name",
-            f"name {name!r} must be lowercase letters, digits and single hyphens, "
-            "not starting or ending with a hyphen",
-        )
-    elif unicodedata.normalize("NFKC", folder) != name:
+    if name != identity:
         doc.lenient(
             "name",
             "name-folder-mismatch",
-            f"name {name!r} differs from its folder {folder!r} (Claude Code names project skills by their folder)",
+            f"name {name!r} differs from its folder {identity!r} (Claude Code names project skills by their folder)",
         )
     return name
+
+
+def first_line(body: str) -> str:
+    """The first line of text of a Markdown body, without heading marks."""
+    for line in body.splitlines():
+        text = line.strip().lstrip("#").strip()
+        if text:
+            return text
+    return ""
 
 
 def _metadata(doc: Document) -> dict[str, str]:

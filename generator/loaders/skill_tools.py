@@ -1,9 +1,13 @@
 """A skill's own tools: its ``tool-manifest.yaml`` and the scripts in its ``scripts/``
-folder (seed 001). Each script becomes the tool ``<skill>.<script>``, with the provider id
-``skill-name__script_name`` (lowercase, ``^[a-z0-9-]+__[a-z0-9_]+$``, at most 60
-characters); a tool of the skill's tool-manifest.yaml gets an id the same way. A script
-that a manifest entry runs takes that entry's parameters; any other takes a free-form
-list of string arguments.
+folder (seed 001). Each runnable script directly in ``scripts/`` (a known interpreter's
+extension, or a shebang line; not ``__init__.py`` nor a ``_private`` helper) becomes the
+tool ``<skill>.<script>``, with the provider id ``skill-name__script_name``: the skill
+part lowercase with ``-`` for ``_``, the script part lowercase with ``_`` for ``-``
+(``web-artifacts-builder__bundle_artifact``), matching ``^[a-z0-9-]+__[a-z0-9_]+$`` in at
+most 60 characters; a tool of the skill's tool-manifest.yaml gets an id the same way.
+A script's description is its module docstring or leading comment block. A script that
+a manifest entry runs takes that entry's parameters (and description); any other takes
+a free-form list of string arguments.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from generator import discover
 from generator.diagnostics import Report
 from generator.ir import Executor, Function, Position
 from generator.loaders import tool_manifest
+from generator.names import script_name, skill_name
 
 PROVIDER_ID = re.compile(r"^[a-z0-9-]+__[a-z0-9_]+$")
 PROVIDER_ID_LIMIT = 60
@@ -60,9 +65,10 @@ def load(
         if (tool_id := _tool_id(skill, f.name, f.source, report)) is not None
     ]
     for script in files:
-        if not discover.is_script(script) or script in used:
+        path = skill_file.parent / script
+        if script in used or not discover.is_script(script, path):
             continue
-        stem = posixpath.splitext(posixpath.basename(script))[0]
+        stem = script_name(posixpath.splitext(posixpath.basename(script))[0])
         where = Position(posixpath.join(folder, script))
         provider_id = _tool_id(skill, stem, where, report, script)
         if provider_id is None:
@@ -72,7 +78,8 @@ def load(
                 name=stem,
                 path=(skill, stem),
                 origin="script",
-                description=f"Run the {script} script of the {skill} skill.",
+                description=script_description(path)
+                or f"Run the {script} script of the {skill} skill.",
                 input_schema=FREE_FORM,
                 author_schema={},
                 output_schema=None,
@@ -102,7 +109,7 @@ def _tool_id(
     """Seed 001's id: the skill's name lowercased with ``-`` for ``_``, ``__``, the tool's
     name lowercased; it must match ``^[a-z0-9-]+__[a-z0-9_]+$`` and fit 60 characters.
     """
-    tool_id = f"{skill.lower().replace('_', '-')}__{name.lower()}"
+    tool_id = f"{skill_name(skill)}__{script_name(name)}"
     if len(tool_id) > PROVIDER_ID_LIMIT:
         reason = f"is {len(tool_id)} characters; the limit is {PROVIDER_ID_LIMIT}"
     elif not PROVIDER_ID.match(tool_id):
@@ -118,3 +125,36 @@ def _tool_id(
         f"skill {skill!r}, {what}: tool id {tool_id!r} {reason}",
     )
     return None
+
+
+def script_description(path: Path, limit: int = 4096) -> str:
+    """A script's module docstring (Python) or leading comment block (``#`` or ``//``
+    lines after the shebang), as one paragraph; "" when it has none."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(limit).decode("utf-8", "replace")
+    except OSError:
+        return ""
+    lines = head.splitlines()
+    if lines and lines[0].startswith("#!"):
+        lines = lines[1:]
+    text = "\n".join(lines).lstrip()
+    if path.suffix == ".py" and text[:3] in ('"""', "'''"):
+        end = text.find(text[:3], 3)
+        return _paragraph(text[3:end] if end > 0 else "")
+    comment: list[str] = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        marker = next((m for m in ("#", "//") if stripped.startswith(m)), None)
+        if marker is None or stripped.startswith(("# -*-", "#!")):
+            if marker is None:
+                break
+            continue
+        comment.append(stripped[len(marker) :].strip())
+    return _paragraph("\n".join(comment))
+
+
+def _paragraph(text: str) -> str:
+    """The first paragraph, on one line."""
+    first = text.strip().split("\n\n", 1)[0]
+    return " ".join(first.split())

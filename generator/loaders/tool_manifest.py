@@ -55,7 +55,7 @@ def load(
     functions: list[Function] = []
     entries: set[str] = set()
     seen: dict[str, int] = {}
-    for index, tool in enumerate(doc.data.get("tools") or []):
+    for index, tool in doc.entries("tools"):
         at: manifest.JsonPath = ("tools", index)
         name = tool["name"]
         if manifest.duplicate(doc, seen, name, (*at, "name"), "tool"):
@@ -83,7 +83,7 @@ def load(
                 name=name,
                 path=(*owner.namespace, *name.split(".")),
                 origin="tool-manifest",
-                description=tool["description"],
+                description=doc.description(tool, at, name),
                 input_schema=schema,
                 author_schema=author if isinstance(author, dict) else {},
                 output_schema=None,

@@ -37,7 +37,7 @@ def load(
     runtime = doc.data.get("runtime") or {}
     functions: list[Function] = []
     seen: dict[str, int] = {}
-    for index, tool in enumerate(doc.data["tools"]):
+    for index, tool in doc.entries("tools"):
         at: manifest.JsonPath = ("tools", index)
         name = tool["name"]
         if manifest.duplicate(doc, seen, name, (*at, "name"), "tool"):
@@ -60,7 +60,7 @@ def load(
                 name=name,
                 path=(*namespace, *name.split(".")),
                 origin=origin,
-                description=tool["description"],
+                description=doc.description(tool, at, name),
                 input_schema=schema,
                 author_schema=author if isinstance(author, dict) else {},
                 output_schema=output,
@@ -77,7 +77,8 @@ def load(
                 read_only=tool.get("read_only"),
                 timeout_sec=tool.get("timeout_sec", runtime.get("default_timeout_sec")),
                 retry=manifest.retry(tool.get("retry") or runtime.get("default_retry")),
-                skill_dir=folder,
+                # The built-ins run in the package; others in their manifest's folder.
+                skill_dir=None if origin == "builtin" else folder,
             )
         )
     return str(doc.data.get("description") or ""), functions

@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.ir import Definition, Function, Kind, Tool
-from generator.names import dotted_name
 
 OPENAI_DESCRIPTION_LIMIT = 1024
 ROOT_UNIONS = ("anyOf", "oneOf", "allOf")
@@ -104,4 +103,4 @@ def capped(text: str, limit: int = OPENAI_DESCRIPTION_LIMIT) -> str:
 
 
 def gemini_mcp_name(tool: Tool) -> str:
-    return dotted_name(tool.qualname, tool.provider_name)
+    return tool.dotted_name

@@ -6,13 +6,12 @@ from __future__ import annotations
 from typing import Final
 
 NAMES: Final[tuple[str, ...]] = (
-    "code-reviewer__check\tcode_reviewer.check\tcode_reviewer.check",
-    "task__doc_writer\ttask.doc_writer\ttask.doc_writer",
+    "code-reviewer__check\tcode-reviewer.check\tcode_reviewer.check",
+    "task__doc-writer\ttask.doc-writer\ttask.doc_writer",
     "task__greeter\ttask.greeter\ttask.greeter",
-    "task__o_brien_x_y\ttask.o_brien_x_y\ttask.o_brien_x_y",
-    "task__release_notes\ttask.release_notes\ttask.release_notes",
-    "task__review_kit__code_reviewer\ttask.review_kit.code_reviewer\ttask.review_kit.code_reviewer",
-    "task__review_kit__security_reviewer\ttask.review_kit.security_reviewer\ttask.review_kit.security_reviewer",
-    "task__shared_name\ttask.shared_name\ttask.shared_name",
-    "task__tricky_text\ttask.tricky_text\ttask.tricky_text",
+    "task__o_brien___-x_y\ttask__o_brien___-x_y\ttask.o_brien_x_y",
+    "task__review-kit__code-reviewer\ttask.review-kit.code-reviewer\ttask.review_kit.code_reviewer",
+    "task__review-kit__security-reviewer\ttask.review-kit.security-reviewer\ttask.review_kit.security_reviewer",
+    "task__shared-name\ttask.shared-name\ttask.shared_name",
+    "task__tricky-text\ttask.tricky-text\ttask.tricky_text",
 )

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from . import task as task
     from . import weather as weather
     from .file._edit import edit as edit_file
-    from .file._dir import dir as list_dir
+    from .file._dir import dir_ as list_dir
     from .file._read import read as read_file
     from .s3.file._read import read as s3_read
     from .file._grep import grep as search_files
@@ -89,7 +89,7 @@ _CHILDREN = (
 )
 _ALIASES: dict[str, tuple[str, str]] = {
     "edit_file": ("file._edit", "edit"),
-    "list_dir": ("file._dir", "dir"),
+    "list_dir": ("file._dir", "dir_"),
     "read_file": ("file._read", "read"),
     "s3_read": ("s3.file._read", "read"),
     "search_files": ("file._grep", "grep"),

@@ -22,7 +22,7 @@ TOOLS: Final[tuple[str, ...]] = (
     "orchestrator.status\torchestrator:status\tShow current workflow state",
     "pdf_extractor.convert\tconvert\tRun the scripts/convert.sh script of the pdf-extractor skill.",
     "pdf_extractor.extract_text\textract_text\tExtract the text of a PDF, page by page.",
-    "s3.file.list_\tlist\tList the objects under a prefix.",
+    "s3.file.list\tlist\tList the objects under a prefix.",
     "s3.file.read\tread\tRead an object from a bucket.",
     "task.pdf_extractor\tpdf-extractor\tExtract text and tables from PDF files.",
     "weather.current\tcurrent\tCurrent weather for a city.",

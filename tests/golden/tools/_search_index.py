@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Final
 
-TOOLS: Final = [
+TOOLS: Final[list[str]] = [
     "batch.run",
     "batch.script",
     "db.insert",
@@ -22,12 +22,12 @@ TOOLS: Final = [
     "orchestrator.status",
     "pdf_extractor.convert",
     "pdf_extractor.extract_text",
-    "s3.file.list_",
+    "s3.file.list",
     "s3.file.read",
     "task.pdf_extractor",
     "weather.current",
 ]
-LENGTHS: Final = [
+LENGTHS: Final[list[float]] = [
     45.1,
     34.6,
     38.6,
@@ -50,7 +50,7 @@ LENGTHS: Final = [
     39.2,
 ]
 AVERAGE: Final = 39.995
-POSTINGS: Final = {
+POSTINGS: Final[dict[str, str]] = {
     "0": "8 6 p",
     "1": "3 5 e|15 6 p",
     "100": "8 5 e",

@@ -2,13 +2,23 @@
 """Settings of the tool calls and built-in tools, from [tool.skillc]; change them with
 ``configure()``. Paths are relative to this package's folder until ``configure()`` sets
 absolute ones.
+
+Skill folders (bundled files, scripts) are found below the source root: the project
+folder, recorded relative to this package. A package installed or moved away from its
+sources finds them once told where they are: ``configure(source_root=...)``, or the
+environment variable ``SKILLC_SOURCE_ROOT``.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
+# The project folder, relative to this package (or absolute, once configured).
+SOURCE_ROOT = ".."
+if os.environ.get("SKILLC_SOURCE_ROOT"):  # a package installed away from its sources
+    SOURCE_ROOT = str(Path(os.environ["SKILLC_SOURCE_ROOT"]).resolve())
 FILE_ROOT = "../workspace"
 DB_PATH = "../workspace/app.sqlite"
 MAX_READ_BYTES = 1048576
@@ -31,11 +41,13 @@ def configure(
     max_output_bytes: int | None = None,
     max_redirects: int | None = None,
     cross_origin_redirects: str | None = None,
+    source_root: str | Path | None = None,
 ) -> None:
     """Change a setting for this process: the built-ins' root folder, database or read
-    limit, the default timeout, the output limit, or how HTTP redirects are followed."""
+    limit, the default timeout, the output limit, how HTTP redirects are followed, or
+    where the skill folders are."""
     global FILE_ROOT, DB_PATH, MAX_READ_BYTES, DEFAULT_TIMEOUT_SEC, MAX_OUTPUT_BYTES
-    global MAX_REDIRECTS, CROSS_ORIGIN_REDIRECTS
+    global MAX_REDIRECTS, CROSS_ORIGIN_REDIRECTS, SOURCE_ROOT
     if file_root is not None:
         FILE_ROOT = str(Path(file_root).resolve())
     if db_path is not None:
@@ -52,6 +64,8 @@ def configure(
         if cross_origin_redirects not in ("drop-credentials", "refuse"):
             raise ValueError("cross_origin_redirects: 'drop-credentials' or 'refuse'")
         CROSS_ORIGIN_REDIRECTS = cross_origin_redirects
+    if source_root is not None:
+        SOURCE_ROOT = str(Path(source_root).resolve())
 
 
 def root() -> Path:
@@ -60,3 +74,10 @@ def root() -> Path:
 
 def database() -> Path:
     return (_HERE / DB_PATH).resolve()
+
+
+def source_dir(folder: str | None, file: str = "") -> Path:
+    """A skill's folder (project-relative) or a file in it, below the source root; this
+    package's own folder when there is no skill folder."""
+    base = _HERE if folder is None else _HERE / SOURCE_ROOT / folder
+    return (base / file).resolve()

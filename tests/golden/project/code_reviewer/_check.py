@@ -54,7 +54,7 @@ _SPEC = _tools.ToolSpec(
         },
     },
     output_schema=None,
-    skill_dir="../plugins/review-kit/skills/code-reviewer",
+    skill_dir="plugins/review-kit/skills/code-reviewer",
     skill="code-reviewer",
     returns="Any",
 )

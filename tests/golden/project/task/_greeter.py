@@ -51,7 +51,7 @@ SPEC = TaskSpec(
         "Bash(echo:*)",
     ),
     model="haiku",
-    skill_dir="../skills/greeter",
+    skill_dir="skills/greeter",
     files=(),
 )
 

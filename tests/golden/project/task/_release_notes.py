@@ -42,7 +42,7 @@ SPEC = TaskSpec(
         "Read",
     ),
     model=None,
-    skill_dir="../skills/release-notes",
+    skill_dir="skills/release-notes",
     files=(),
 )
 

@@ -36,7 +36,7 @@ SPEC = TaskSpec(
     arguments=(),
     allowed_tools=(),
     model=None,
-    skill_dir="../overrides/shared-name",
+    skill_dir="overrides/shared-name",
     files=(),
 )
 

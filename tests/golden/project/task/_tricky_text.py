@@ -41,7 +41,7 @@ SPEC = TaskSpec(
     arguments=(),
     allowed_tools=(),
     model=None,
-    skill_dir="../skills/tricky-text",
+    skill_dir="skills/tricky-text",
     files=(),
 )
 

@@ -71,7 +71,7 @@ _SPEC = _tools.ToolSpec(
     output_schema={
         "type": "integer",
     },
-    skill_dir="../<skillc>/builtins",
+    skill_dir=None,
     skill=None,
     returns="int",
 )

@@ -82,7 +82,7 @@ _SPEC = _tools.ToolSpec(
             "type": "object",
         },
     },
-    skill_dir="../<skillc>/builtins",
+    skill_dir=None,
     skill=None,
     returns="list[dict[str, Any]]",
 )

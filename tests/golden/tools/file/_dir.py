@@ -62,14 +62,14 @@ _SPEC = _tools.ToolSpec(
             "type": "string",
         },
     },
-    skill_dir="../<skillc>/builtins",
+    skill_dir=None,
     skill=None,
     returns="list[str]",
 )
 
 
 @_tools.callable_tool(_SPEC)
-def dir(
+def dir_(
     *,
     path: str = ".",
     hidden: bool = False,

@@ -79,7 +79,7 @@ _SPEC = _tools.ToolSpec(
         "type": "integer",
         "description": "Occurrences replaced.",
     },
-    skill_dir="../<skillc>/builtins",
+    skill_dir=None,
     skill=None,
     returns="int",
 )

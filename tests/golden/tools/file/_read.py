@@ -76,7 +76,7 @@ _SPEC = _tools.ToolSpec(
     output_schema={
         "type": "string",
     },
-    skill_dir="../<skillc>/builtins",
+    skill_dir=None,
     skill=None,
     returns="str",
 )

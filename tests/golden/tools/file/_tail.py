@@ -54,7 +54,7 @@ _SPEC = _tools.ToolSpec(
         ],
     },
     output_schema=None,
-    skill_dir="../overrides",
+    skill_dir="overrides",
     skill=None,
     returns="Any",
 )

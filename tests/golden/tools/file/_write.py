@@ -68,7 +68,7 @@ _SPEC = _tools.ToolSpec(
         "type": "integer",
         "description": "Characters written.",
     },
-    skill_dir="../<skillc>/builtins",
+    skill_dir=None,
     skill=None,
     returns="int",
 )

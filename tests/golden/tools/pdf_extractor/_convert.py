@@ -54,7 +54,7 @@ _SPEC = _tools.ToolSpec(
         },
     },
     output_schema=None,
-    skill_dir="../manifests/pdf-extractor",
+    skill_dir="manifests/pdf-extractor",
     skill="pdf-extractor",
     returns="Any",
 )

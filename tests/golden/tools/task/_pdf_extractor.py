@@ -37,7 +37,7 @@ SPEC = TaskSpec(
     arguments=(),
     allowed_tools=(),
     model=None,
-    skill_dir="../manifests/pdf-extractor",
+    skill_dir="manifests/pdf-extractor",
     files=(
         "scripts/convert.sh",
         "scripts/extract_text.py",

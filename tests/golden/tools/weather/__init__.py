@@ -5,14 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .._runtime import (
-    HelpText,
-    ToolList,
-    entries,
-    lazy_attribute,
-    namespace_help,
-    shown,
-)
+from .. import _runtime
+from .._runtime import HelpText, ToolList
 
 if TYPE_CHECKING:
     from ._current import current as current
@@ -25,18 +19,20 @@ _ALIASES: dict[str, tuple[str, str]] = {}
 
 def help() -> HelpText:
     """Level 1: one line for each tool in this namespace, printed and returned."""
-    return shown(namespace_help(NAMESPACE))
+    return _runtime.shown(_runtime.namespace_help(NAMESPACE))
 
 
 def list() -> ToolList:
     """Level 1 entries of the tools in this namespace."""
-    return entries(NAMESPACE)
+    return _runtime.entries(NAMESPACE)
 
 
 if not TYPE_CHECKING:
 
     def __getattr__(name: str) -> object:
-        return lazy_attribute(__name__, name, _TOOLS, _CHILDREN, globals(), _ALIASES)
+        return _runtime.lazy_attribute(
+            __name__, name, _TOOLS, _CHILDREN, globals(), _ALIASES
+        )
 
     def __dir__() -> object:
         return sorted({*globals(), *_TOOLS, *_CHILDREN, *_ALIASES})

@@ -131,7 +131,7 @@ _SPEC = _tools.ToolSpec(
         ],
     },
     output_schema=None,
-    skill_dir="../manifests/weather",
+    skill_dir="manifests/weather",
     skill=None,
     returns="Any",
 )

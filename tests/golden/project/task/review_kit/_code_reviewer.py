@@ -37,7 +37,7 @@ SPEC = TaskSpec(
     arguments=(),
     allowed_tools=(),
     model=None,
-    skill_dir="../plugins/review-kit/skills/code-reviewer",
+    skill_dir="plugins/review-kit/skills/code-reviewer",
     files=("scripts/check.py",),
 )
 

@@ -5,53 +5,42 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..._runtime import (
-    HelpText,
-    ToolList,
-    entries,
-    lazy_attribute,
-    namespace_help,
-    shown,
-)
+from ... import _runtime
+from ..._runtime import HelpText, ToolList
 
 if TYPE_CHECKING:
-    from ._list_ import list_ as list_
     from ._read import read as read
     from ...s3.file._read import read as get
+    from ...s3.file._list import list_ as list
 
 # Aliases are re-exported by name (an import under another name is not, for mypy).
 __all__ = [
     "get",
     "help",
     "list",
-    "list_",
     "read",
 ]
 NAMESPACE = "s3.file"
-_TOOLS = (
-    "list_",
-    "read",
-)
+_TOOLS = ("read",)
 _CHILDREN = ()
-_ALIASES: dict[str, tuple[str, str]] = {
+# Aliases, and tools whose function has another name in its module (dir_ for dir).
+_ALIASES = {
     "get": ("s3.file._read", "read"),
+    "list": ("s3.file._list", "list_"),
 }
 
 
 def help() -> HelpText:
     """Level 1: one line for each tool in this namespace, printed and returned."""
-    return shown(namespace_help(NAMESPACE))
-
-
-def list() -> ToolList:
-    """Level 1 entries of the tools in this namespace."""
-    return entries(NAMESPACE)
+    return _runtime.shown(_runtime.namespace_help(NAMESPACE))
 
 
 if not TYPE_CHECKING:
 
     def __getattr__(name: str) -> object:
-        return lazy_attribute(__name__, name, _TOOLS, _CHILDREN, globals(), _ALIASES)
+        return _runtime.lazy_attribute(
+            __name__, name, _TOOLS, _CHILDREN, globals(), _ALIASES
+        )
 
     def __dir__() -> object:
         return sorted({*globals(), *_TOOLS, *_CHILDREN, *_ALIASES})

@@ -15,7 +15,7 @@ _HELP = (
     "  bucket: str (required)  The bucket.\n"
     "  key: str (required)  The object's key.\n"
     '  class_: Literal["STANDARD", "GLACIER"] | None = None [sent as \'class\']  Storage class.\n'
-    "  range_: list[Any] | None = None [sent as 'range']\n"
+    "  range: list[Any] | None = None\n"
     "  model_config: dict[str, Any] | None = None\n"
     "\n"
     "Returns: a ToolResult[dict[str, Any]] (ok, data, error, attempts, latency_ms).\n"
@@ -53,7 +53,7 @@ _SPEC = _tools.ToolSpec(
         "bucket": "bucket",
         "key": "key",
         "class_": "class",
-        "range_": "range",
+        "range": "range",
         "model_config": "model_config",
     },
     input_schema={
@@ -103,7 +103,7 @@ _SPEC = _tools.ToolSpec(
             },
         },
     },
-    skill_dir="../manifests",
+    skill_dir="manifests",
     skill=None,
     returns="dict[str, Any]",
 )
@@ -115,7 +115,7 @@ def read(
     bucket: str,
     key: str,
     class_: Literal["STANDARD", "GLACIER"] | None = None,
-    range_: list[Any] | None = None,
+    range: list[Any] | None = None,
     model_config: dict[str, Any] | None = None,
 ) -> _tools.Arguments[dict[str, Any]]:
     """Read an object from a bucket.
@@ -124,7 +124,7 @@ def read(
         bucket: The bucket.
         key: The object's key.
         class_ (sent as 'class'): Storage class.
-        range_ (sent as 'range'): (no description)
+        range: (no description)
         model_config: (no description)
 
     Returns: ToolResult[dict[str, Any]]; its data is the tool's output.
@@ -134,7 +134,7 @@ def read(
             "bucket": bucket,
             "key": key,
             "class": class_,
-            "range": range_,
+            "range": range,
             "model_config": model_config,
         }
     )

@@ -7,7 +7,7 @@ from typing import Any
 from ... import _tools
 
 _HELP = (
-    "s3.file.list_: tool 'list' (cli executor)\n"
+    "s3.file.list: tool 'list' (cli executor)\n"
     "\n"
     "List the objects under a prefix.\n"
     "\n"
@@ -18,14 +18,14 @@ _HELP = (
     "Returns: a ToolResult[Any] (ok, data, error, attempts, latency_ms).\n"
     "\n"
     "Usage:\n"
-    "  s3.file.list_(bucket=...)\n"
-    "  python -m kit call s3.file.list_ --bucket ...\n"
+    "  s3.file.list(bucket=...)\n"
+    "  python -m kit call s3.file.list --bucket ...\n"
     "\n"
     "Source: manifests/s3.tools.yaml:23:11"
 )
 
 _SPEC = _tools.ToolSpec(
-    qualname="s3.file.list_",
+    qualname="s3.file.list",
     name="list",
     summary="List the objects under a prefix.",
     help=_HELP,
@@ -60,7 +60,7 @@ _SPEC = _tools.ToolSpec(
         ],
     },
     output_schema=None,
-    skill_dir="../manifests",
+    skill_dir="manifests",
     skill=None,
     returns="Any",
 )

@@ -1,0 +1,58 @@
+"""Claude Code commands: ``.claude/commands/*.md`` and a plugin's ``commands/``. A command
+takes the same frontmatter as a skill (``name`` and ``paths`` are ignored): it is named by
+its file, its description defaults to the first line of its body, and it compiles to a
+``task`` tool like a skill without a folder of its own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator import discover, frontmatter
+from generator.diagnostics import Report
+from generator.ir import Definition, Kind, Position
+from generator.loaders.fields import Document, has_frontmatter, read_document
+from generator.loaders.skill import TAKEN, first_line
+from generator.names import skill_name
+
+
+def load_command(
+    found: discover.Found,
+    project: Path,
+    plugin: str | None,
+    report: Report,
+    max_bytes: int,
+) -> Definition | None:
+    rel = discover.relative(found.path, project)
+    errors = report.error_count
+    if has_frontmatter(found.path):
+        doc = read_document(found.path, rel, report, max_bytes)
+    else:  # a command's frontmatter is optional: the whole file is its prompt
+        text = frontmatter.read(found.path, rel, report, max_bytes)
+        doc = None if text is None else Document(rel, {}, text, report)
+    if doc is None:
+        return None
+    name = skill_name(found.path.stem)
+    if not name:
+        doc.error(None, "invalid-name", f"file name {found.path.name!r} gives no name")
+        return None
+    description = doc.text("description") or first_line(doc.body) or name
+    definition = Definition(
+        kind=Kind.SKILL,
+        name=name,
+        display_name=name,
+        plugin=plugin,
+        description=description,
+        body=doc.body,
+        source=Position(rel),
+        root=found.root,
+        arguments=doc.words("arguments"),
+        argument_hint=doc.text("argument-hint"),
+        allowed_tools=doc.tool_list("allowed-tools"),
+        model=doc.text("model"),
+        extra=doc.extra(TAKEN | {"paths"}),
+        model_invocable=doc.flag("disable-model-invocation") is not True,
+        user_invocable=doc.flag("user-invocable") is not False,
+        command=True,
+    )
+    return None if report.error_count > errors else definition
