@@ -23,28 +23,28 @@ PROVIDER_SDKS = [
 @nox.session
 def generate(session: nox.Session) -> None:
     """Compile skills/ into generated/ (extra arguments go to `skillc build`)."""
-    session.install(".[tokens]")
+    session.install(".[tokens,embed]")
     session.run("skillc", "build", *session.posargs)
 
 
 @nox.session
 def check(session: nox.Session) -> None:
     """Fail when generated/ is not what a build would write."""
-    session.install(".[tokens]")
+    session.install(".[tokens,embed]")
     session.run("skillc", "build", "--check", *session.posargs)
 
 
 @nox.session
 def tests(session: nox.Session) -> None:
     """The test suite, against skillc installed as a wheel (templates included)."""
-    session.install(".[test,tokens]", *TEST_TOOLS, *PROVIDER_SDKS)
+    session.install(".[test,tokens,embed]", *TEST_TOOLS, *PROVIDER_SDKS)
     session.run("pytest", *session.posargs)
 
 
 @nox.session
 def lint(session: nox.Session) -> None:
     """black --check, and mypy --strict on the generator and on generated/."""
-    session.install(".[test,tokens]", *TEST_TOOLS)
+    session.install(".[test,tokens,embed]", *TEST_TOOLS)
     session.run(
         "black", "--check", "generator", "templates", "tests", "noxfile.py", "generated"
     )
@@ -56,5 +56,5 @@ def lint(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """Build-time and import-time figures, each as a ratio to a floor measured in the same run."""
     # skillkit 0.4.0 for the start-up comparison; it imports aiofiles without declaring it.
-    session.install(".[tokens]", "skillkit==0.4.0", "aiofiles")
+    session.install(".[tokens,embed]", "skillkit==0.4.0", "aiofiles")
     session.run("python", "tests/bench.py", *session.posargs)

@@ -257,7 +257,8 @@ def emit(
     keys = {t.qualname: python_package.render_key(t, layout) for t in model.tools}
     files = python_package.emit(model, layout, keys, memo.renders, renders, report)
     files |= agent_docs.emit(model, layout, config.profiles, config.conflicts)
-    files |= search_index.emit(model, keys, memo.renders, renders)
+    table = search_index.load_table(config.find_tool, report)
+    files |= search_index.emit(model, keys, memo.renders, renders, table)
     files |= ai_tools.emit(model, model.generator)
     provider_outputs, notes = provider_files.emit(
         model, config, report, keys, memo.renders, renders
@@ -272,7 +273,9 @@ def emit(
         (keys, memo.renders, renders),
     )
     memo.renders = renders
-    files |= lock_report.emit_report(model, report.items, notes, budget)
+    files |= lock_report.emit_report(
+        model, report.items, notes, budget, search_index.summary(table)
+    )
     digests = {path: lock_report.sha256(text) for path, text in files.items()}
     lock = lock_report.emit_lock(model, layout, config.as_json(), digests)
     files |= lock

@@ -132,6 +132,9 @@ def _run(args: argparse.Namespace) -> int:
     discovery = discover.discover(cfg.source_dirs(), project, cfg.out_dir, walk)
     store = cache.Cache(project, enabled=building and not args.no_cache)
     settings = {**cfg.as_json(), "generator": store.fingerprint}
+    from generator.emitters.search_index import table_key
+
+    settings["find-tool-table"] = table_key(cfg.find_tool)
     key, hashes = cache.inputs_key(discovery, project, settings)
     report = Report(strict=cfg.strict)
     if building and not args.dump_ir and _unchanged(store, key, cfg.out_dir):

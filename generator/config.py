@@ -39,8 +39,10 @@ _KEYS = {
     "profiles",
     "conflicts",
     "token-counter",
+    "find-tool",
 }
 TOKEN_COUNTERS = ("estimate", "o200k_base")
+FIND_TOOL_METHODS = ("hybrid", "lexical")
 PROVIDERS = (
     "anthropic",
     "openai",
@@ -113,6 +115,7 @@ class Config:
     profiles: tuple[Profile, ...] = ()
     conflicts: tuple[Conflict, ...] = ()
     token_counter: str = "estimate"
+    find_tool: str = "hybrid"  # "lexical" without numpy or the token table
 
     @property
     def out_dir(self) -> Path:
@@ -155,6 +158,7 @@ class Config:
                 for c in self.conflicts
             ],
             "token-counter": self.token_counter,
+            "find-tool": self.find_tool,
         }
 
 
@@ -238,6 +242,7 @@ def load(
         profiles=_profiles(table.get("profiles", {})),
         conflicts=_conflicts(table.get("conflicts", [])),
         token_counter=_choice(table, "token-counter", TOKEN_COUNTERS),
+        find_tool=_choice(table, "find-tool", FIND_TOOL_METHODS),
     )
 
 

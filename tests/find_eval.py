@@ -225,6 +225,16 @@ def measure(find: Finder, pairs: list[tuple[str, str]]) -> tuple[float, float, f
     return hits1 / count, hits3 / count, reciprocal / count
 
 
+def method(catalogue: Catalogue, name: str) -> Finder:
+    """The package's own ranking by one method: "lexical", "dense" or "hybrid"."""
+    search = importlib.import_module(f"{catalogue.package.__name__}._search")
+
+    def find(purpose: str, k: int) -> list[str]:
+        return [match.name for match in search.find(purpose, k, method=name)]
+
+    return find
+
+
 def find_tool(catalogue: Catalogue) -> Finder:
     def find(purpose: str, k: int) -> list[str]:
         return [match.name for match in catalogue.package.find_tool(purpose, k)]

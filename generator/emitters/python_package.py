@@ -26,6 +26,7 @@ RUNTIME = (
     "_validate.py",
     "_dispatch.py",
     "_search.py",
+    "_embed.py",
     "_cli.py",
 )
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Final
 
-TOOLS: Final = [
+METHOD: Final = "hybrid"
+TOOLS: Final[list[str]] = [
     "code_reviewer.check",
     "task.doc_writer",
     "task.greeter",
@@ -16,19 +17,19 @@ TOOLS: Final = [
     "task.shared_name",
     "task.tricky_text",
 ]
-LENGTHS: Final = [
-    36.0,
-    39.0,
-    36.2,
-    47.0,
-    42.0,
+LENGTHS: Final[list[float]] = [
+    33.0,
+    38.0,
+    35.2,
+    46.0,
     41.0,
-    43.0,
-    35.0,
-    45.0,
+    38.0,
+    40.0,
+    34.0,
+    42.0,
 ]
-AVERAGE: Final = 40.467
-POSTINGS: Final = {
+AVERAGE: Final = 38.578
+POSTINGS: Final[dict[str, str]] = {
     "=adding": "1 10 d",
     "=after": "1 10 d|8 10 d",
     "=args": "0 6 p",
@@ -48,7 +49,7 @@ POSTINGS: Final = {
     "=problems": "6 10 d",
     "=publishing": "4 10 d",
     "=quotes": "3 20 d|8 20 d",
-    "=reviewer": "0 50 n|5 80 n|6 80 n",
+    "=reviewer": "0 40 s|5 80 n|6 80 n",
     "=reviews": "5 10 d|6 10 d",
     "=scripts": "0 10 d",
     "=shared": "7 80 n",
@@ -64,13 +65,11 @@ POSTINGS: Final = {
     "backslash": "3 10 d|8 10 d",
     "before": "4 10 d",
     "brien": "3 80 n",
-    "c": "8 10 d",
     "carry": "3 10 d",
     "check": "0 90 n",
-    "code": "0 50 n|5 90 n|6 10 d",
+    "code": "0 40 s|5 90 n|6 10 d",
     "command": "0 6 p",
     "commit": "4 10 d",
-    "d": "8 10 d",
     "demo": "2 20 g",
     "doc": "1 80 n",
     "document": "1 10 d",
@@ -80,13 +79,12 @@ POSTINGS: Final = {
     "here": "8 10 d",
     "id": "8 10 d",
     "import": "8 10 d",
-    "kit": "5 40 n|6 40 n",
+    "kit": "5 30 s|6 30 s",
     "last": "4 10 d",
     "lat": "7 10 d",
     "line": "0 6 p|8 10 d",
     "module": "1 10 d",
     "mood": "2 11 p",
-    "n": "8 10 d",
     "name": "2 10 d|3 10 d|7 80 n",
     "namespace": "5 10 d",
     "need": "2 10 d",
@@ -105,7 +103,7 @@ POSTINGS: Final = {
     "py": "0 10 d",
     "quote": "3 20 d|8 20 d",
     "release": "4 100 n",
-    "review": "0 50 n|5 130 n|6 130 n",
+    "review": "0 40 s|5 120 n|6 120 n",
     "root": "7 10 d",
     "run": "0 10 d",
     "script": "0 26 d",
@@ -121,15 +119,87 @@ POSTINGS: Final = {
     "system": "8 10 d",
     "tab": "8 10 d",
     "tag": "4 10 d",
-    "task": "1 40 n|2 40 n|3 40 n|4 40 n|5 40 n|6 40 n|7 40 n|8 40 n",
+    "task": "1 30 s|2 30 s|3 30 s|4 30 s|5 30 s|6 30 s|7 30 s|8 30 s",
     "text": "8 90 n",
     "they": "0 6 p",
     "tricky": "8 80 n",
     "triple": "3 10 d|8 10 d",
+    "unicøde": "8 10 d",
     "version": "7 10 d",
     "whose": "3 10 d",
     "writ": "1 80 n",
     "write": "1 10 d",
     "x": "3 80 n",
     "y": "3 80 n",
+}
+NAMES: Final[dict[str, list[int]]] = {
+    "code-reviewer": [
+        5,
+    ],
+    "code_reviewer": [
+        5,
+    ],
+    "code_reviewer.check": [
+        0,
+    ],
+    "doc-writer": [
+        1,
+    ],
+    "doc_writer": [
+        1,
+    ],
+    'o\'brien"""-x\\y': [
+        3,
+    ],
+    "o_brien_x_y": [
+        3,
+    ],
+    "release-notes": [
+        4,
+    ],
+    "release_notes": [
+        4,
+    ],
+    "security-reviewer": [
+        6,
+    ],
+    "security_reviewer": [
+        6,
+    ],
+    "shared-name": [
+        7,
+    ],
+    "shared_name": [
+        7,
+    ],
+    "task.doc_writer": [
+        1,
+    ],
+    "task.greeter": [
+        2,
+    ],
+    "task.o_brien_x_y": [
+        3,
+    ],
+    "task.release_notes": [
+        4,
+    ],
+    "task.review_kit.code_reviewer": [
+        5,
+    ],
+    "task.review_kit.security_reviewer": [
+        6,
+    ],
+    "task.shared_name": [
+        7,
+    ],
+    "task.tricky_text": [
+        8,
+    ],
+    "tricky-text": [
+        8,
+    ],
+    "tricky_text": [
+        8,
+    ],
 }
