@@ -178,7 +178,10 @@ def find(purpose: str, k: int = 5, method: str | None = None) -> list[Match]:
     if lexical and weight < 1:
         at = numpy.fromiter(lexical, dtype=numpy.int64, count=len(lexical))
         fused[at] += (1 - weight) * numpy.fromiter(lexical.values(), dtype=float)
-    top = numpy.argsort(-fused, kind="stable")[:k]  # TOOLS is sorted: ties by name
+    top = numpy.arange(len(fused))
+    if k < len(fused):  # the k best in linear time, then only they are sorted
+        top = numpy.argpartition(-fused, k)[:k]
+    top = sorted(top, key=lambda i: (-fused[i], i))  # TOOLS is sorted: ties by name
     return [
         _match(int(i), min(1.0, float(fused[i])), matched.get(int(i), []))
         for i in top
