@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Final
 
+METHOD: Final = "hybrid"
 TOOLS: Final[list[str]] = [
     "batch.run",
     "batch.script",
@@ -27,27 +28,27 @@ TOOLS: Final[list[str]] = [
     "task.test_runner",
 ]
 LENGTHS: Final[list[float]] = [
-    45.1,
-    34.6,
-    38.6,
+    44.1,
+    33.6,
+    37.6,
+    42.4,
+    50.2,
     43.4,
-    52.2,
-    44.4,
-    47.8,
-    38.4,
-    54.8,
-    52.9,
-    50.0,
-    56.5,
-    44.5,
-    42.0,
-    62.0,
-    58.5,
-    64.6,
-    71.5,
-    53.0,
+    46.8,
+    37.4,
+    53.8,
+    51.9,
+    49.0,
+    55.5,
+    43.5,
+    41.0,
+    61.0,
+    57.5,
+    63.6,
+    70.5,
+    52.0,
 ]
-AVERAGE: Final = 50.253
+AVERAGE: Final = 49.2
 POSTINGS: Final[dict[str, str]] = {
     "0": "9 6 p",
     "1": "3 5 e",
@@ -80,7 +81,7 @@ POSTINGS: Final[dict[str, str]] = {
     "=entries": "5 10 d",
     "=errors": "11 6 p",
     "=exactly": "6 10 d",
-    "=explorer": "4 40 n|15 80 n",
+    "=explorer": "4 30 s|15 80 n",
     "=explores": "15 10 d",
     "=files": "7 10 d|8 46 n|14 20 d|15 10 d|16 10 d|17 10 d",
     "=filtered": "4 10 d",
@@ -160,7 +161,7 @@ POSTINGS: Final[dict[str, str]] = {
     "authentic": "17 10 d",
     "bas": "9 6 p",
     "bash": "1 10 d",
-    "batch": "0 45 n|1 40 n",
+    "batch": "0 35 s|1 30 s",
     "before": "14 10 d|15 10 d|16 10 d|17 10 d",
     "bin": "0 6 p",
     "branch": "14 10 d",
@@ -189,7 +190,7 @@ POSTINGS: Final[dict[str, str]] = {
     "cwd": "0 6 p",
     "database": "2 20 g|3 20 g",
     "date": "12 25 t",
-    "db": "2 40 n|3 45 n",
+    "db": "2 30 s|3 35 s",
     "defin": "4 10 d",
     "deserializ": "17 10 d",
     "diagnos": "18 10 d",
@@ -208,13 +209,13 @@ POSTINGS: Final[dict[str, str]] = {
     "evidence": "17 10 d",
     "exact": "6 26 d",
     "exit": "0 10 d",
-    "explor": "4 40 n|15 80 n",
+    "explor": "4 30 s|15 80 n",
     "explore": "15 10 d",
     "expression": "8 16 d",
     "fail": "12 10 d",
     "failure": "18 10 d",
     "feature": "15 10 d|16 21 d",
-    "file": "1 10 d|5 60 n|6 116 n|7 70 n|8 122 n|9 126 n|10 116 n|14 30 d|15 10 d|16 20 d|17 10 d",
+    "file": "1 10 d|5 50 s|6 106 n|7 60 s|8 112 n|9 116 n|10 106 n|14 30 d|15 10 d|16 20 d|17 10 d",
     "filter": "4 10 d",
     "find": "4 80 n|7 10 d|14 10 d|15 10 d",
     "first": "9 6 p",
@@ -335,7 +336,7 @@ POSTINGS: Final[dict[str, str]] = {
     "shell": "0 52 g|1 20 g",
     "siz": "16 10 d",
     "skill": "11 35 t|13 35 t",
-    "skillc": "11 90 n|12 85 n|13 80 n",
+    "skillc": "11 80 n|12 75 n|13 70 n",
     "slash": "5 10 d",
     "smallest": "18 10 d",
     "so": "16 10 d",
@@ -355,7 +356,7 @@ POSTINGS: Final[dict[str, str]] = {
     "suite": "18 10 d",
     "symbol": "4 80 n",
     "table": "2 22 d",
-    "task": "14 40 n|15 40 n|16 40 n|17 40 n|18 40 n",
+    "task": "14 30 s|15 30 s|16 30 s|17 30 s|18 30 s",
     "test": "14 10 d|16 10 d|18 90 n",
     "text": "4 6 p|6 16 d|8 10 d|9 10 d|10 10 d",
     "than": "16 10 d",
@@ -385,4 +386,99 @@ POSTINGS: Final[dict[str, str]] = {
     "writ": "13 10 d",
     "write": "10 130 n|11 6 p|12 10 d|16 10 d",
     "yet": "16 10 d",
+}
+NAMES: Final[dict[str, list[int]]] = {
+    "batch.run": [
+        0,
+    ],
+    "batch.script": [
+        1,
+    ],
+    "code-reviewer": [
+        14,
+    ],
+    "code_reviewer": [
+        14,
+    ],
+    "db.insert": [
+        2,
+    ],
+    "db.query": [
+        3,
+    ],
+    "edit_file": [
+        6,
+    ],
+    "explorer.find_symbols": [
+        4,
+    ],
+    "file.dir": [
+        5,
+    ],
+    "file.edit": [
+        6,
+    ],
+    "file.glob": [
+        7,
+    ],
+    "file.grep": [
+        8,
+    ],
+    "file.read": [
+        9,
+    ],
+    "file.write": [
+        10,
+    ],
+    "find_symbols": [
+        4,
+    ],
+    "list_dir": [
+        5,
+    ],
+    "read_file": [
+        9,
+    ],
+    "search_files": [
+        8,
+    ],
+    "security-analyzer": [
+        17,
+    ],
+    "security_analyzer": [
+        17,
+    ],
+    "skillc.build": [
+        11,
+    ],
+    "skillc.check": [
+        12,
+    ],
+    "skillc.validate": [
+        13,
+    ],
+    "task.code_reviewer": [
+        14,
+    ],
+    "task.explorer": [
+        15,
+    ],
+    "task.planner": [
+        16,
+    ],
+    "task.security_analyzer": [
+        17,
+    ],
+    "task.test_runner": [
+        18,
+    ],
+    "test-runner": [
+        18,
+    ],
+    "test_runner": [
+        18,
+    ],
+    "write_file": [
+        10,
+    ],
 }

@@ -305,7 +305,8 @@ def emit(
         model, tools=tuple(t for t in model.tools if t.model_invocable)
     )
     files |= agent_docs.emit(offered, layout, config.profiles, config.conflicts)
-    files |= search_index.emit(offered, keys, memo.renders, renders)
+    table = search_index.load_table(config.find_tool, report)
+    files |= search_index.emit(offered, keys, memo.renders, renders, table)
     files |= ai_tools.emit(model, model.generator)
     provider_outputs, notes = provider_files.emit(
         offered, config, report, keys, memo.renders, renders
@@ -320,7 +321,9 @@ def emit(
         (keys, memo.renders, renders),
     )
     memo.renders = renders
-    files |= lock_report.emit_report(model, report.items, notes, budget)
+    files |= lock_report.emit_report(
+        model, report.items, notes, budget, search_index.summary(table)
+    )
     digests = {path: lock_report.sha256(text) for path, text in files.items()}
     lock = lock_report.emit_lock(model, layout, config.as_json(), digests)
     files |= lock

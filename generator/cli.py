@@ -186,6 +186,9 @@ def _compile(args: argparse.Namespace, cfg: config.Config) -> int:
     )
     store = cache.Cache(project, enabled=building and not args.no_cache)
     settings = {**cfg.as_json(), "generator": store.fingerprint}
+    from generator.emitters.search_index import table_key
+
+    settings["find-tool-table"] = table_key(cfg.find_tool)
     key, hashes = cache.inputs_key(discovery, project, settings)
     report = Report(
         strict=cfg.strict,

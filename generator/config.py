@@ -56,10 +56,12 @@ _KEYS = {
     "exclude",
     "ignore",
     "warnings-as-errors",
+    "find-tool",
 }
 # What the agent docs tell an agent to run after changing a source (`regenerate`).
 DEFAULT_REGENERATE = "skillc build"
 TOKEN_COUNTERS = ("estimate", "o200k_base")
+FIND_TOOL_METHODS = ("hybrid", "lexical")
 PROVIDERS = (
     "anthropic",
     "openai",
@@ -143,6 +145,7 @@ class Config:
     exclude: tuple[str, ...] = ()  # globs of project-relative paths left out
     ignore: tuple[str, ...] = ()  # warning codes not shown
     warnings_as_errors: bool = False
+    find_tool: str = "hybrid"  # "lexical" without numpy or the token table
 
     @property
     def out_dir(self) -> Path:
@@ -191,6 +194,7 @@ class Config:
             "exclude": list(self.exclude),
             "ignore": list(self.ignore),
             "warnings-as-errors": self.warnings_as_errors,
+            "find-tool": self.find_tool,
         }
 
 
@@ -290,6 +294,7 @@ def load(
         exclude=tuple(_strings(table.get("exclude", []), "exclude", empty=True)),
         ignore=_codes(table.get("ignore", [])),
         warnings_as_errors=_flag(table, "warnings-as-errors"),
+        find_tool=_choice(table, "find-tool", FIND_TOOL_METHODS),
     )
 
 

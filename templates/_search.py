@@ -1,23 +1,34 @@
 """``find_tool(purpose)``: rank tools by how well they fit a purpose in plain words.
 
-BM25F over fields with weights (a tool's name and aliases count most, then its
-triggers and tags, then its description, then its parameters and examples), with light
-stemming and a few verb synonyms. The index is a literal written at build time
-(``_search_index.py``); a query only splits the purpose and adds up postings. skillc uses
-the same ``terms()`` at build time, so both sides agree on every word.
+Lexical: BM25F over fields with weights (a tool's name and aliases count most, then its
+triggers and tags, its namespace, its description, then its parameters and examples),
+with light stemming, a few verb synonyms and a boost for a tool named exactly. The index
+is a literal written at build time (``_search_index.py``); a query only splits the
+purpose and adds up postings. skillc uses the same ``terms()`` at build time, so both
+sides agree on every word.
+
+Hybrid (when the package was built with vectors, and numpy and the token table are
+there): each tool's vector was computed at build time (``_search_vectors.py``); the
+query is embedded with the static table (``_embed.py``) and its cosine to every tool is
+fused with the lexical relevance. Without them, the ranking is lexical (said once).
 """
 
 from __future__ import annotations
 
+import base64
 import math
 import re
-from typing import NamedTuple
+import unicodedata
+import warnings
+from pathlib import Path
+from typing import Any, NamedTuple
 
 # Field codes, their weights, and their names in reasons.
-FIELDS = {"n": 4.0, "t": 2.5, "g": 2.0, "d": 1.0, "p": 0.6, "e": 0.5}
+FIELDS = {"n": 4.0, "s": 3.0, "t": 2.5, "g": 2.0, "d": 1.0, "p": 0.6, "e": 0.5}
 FIELD_NAMES = {
     "n": "name",
     "t": "triggers",
+    "s": "namespace",
     "g": "tags",
     "d": "description",
     "p": "parameters",
@@ -55,7 +66,13 @@ for _group in SYNONYMS:
         _SYNONYMS[_word] = _SYNONYMS.get(_word, ()) + tuple(
             w for w in _group if w != _word
         )
-_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_TOKEN = re.compile(r"[^\W_]+")  # letters and digits: "_", "-", "." and spaces split
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")  # camelCase, HTTPServer
+# Lexical weight beside the cosine in hybrid ranking (chosen on the dev part of
+# tests/eval/find_tool_heldout.yaml), and the cosine counted as no fit at all.
+DENSE_WEIGHT = 0.6
+COSINE_FLOOR = 0.1
+EXACT_NAME = 0.5  # relevance added when the purpose names the tool
 _SUFFIXES = (
     "ations",
     "ation",
@@ -73,11 +90,16 @@ _SUFFIXES = (
 
 
 class Match(NamedTuple):
-    """One ranked tool: its dotted name, a relevance in 0..1, and why it matched."""
+    """One ranked tool: its dotted name, a relevance in 0..1 (comparable across
+    purposes), why it matched (the fields whose words matched, or "semantic"), where to
+    call it in Python, its name in its source, and its name for each provider."""
 
     name: str
     relevance: float
     reason: str
+    path: str = ""
+    original: str = ""
+    providers: dict[str, str] = {}
 
 
 def stem(word: str) -> str:
@@ -99,16 +121,33 @@ def stem(word: str) -> str:
     return word
 
 
+def words(text: str) -> list[str]:
+    """Lowercased words: camelCase, snake_case, kebab-case and dotted names split,
+    accents stripped; a run of CJK characters (written without spaces) becomes its
+    characters and their pairs."""
+    result: list[str] = []
+    for token in _TOKEN.findall(text):
+        if token.isascii():
+            result += [w.lower() for w in _WORD.findall(token)]
+            continue
+        plain = unicodedata.normalize("NFD", token.lower())
+        plain = "".join(c for c in plain if unicodedata.category(c) != "Mn")
+        if any(unicodedata.east_asian_width(c) == "W" for c in plain):
+            result += list(plain) + [plain[i : i + 2] for i in range(len(plain) - 1)]
+        else:
+            result.append(plain)
+    return result
+
+
 def terms(text: str, stemmed: bool = True) -> list[str]:
-    """Words of ``text``: camelCase and snake_case split, lowercased, stop words out;
-    ``stemmed``: each as its stem, and also as written (``=alerts``) when that differs,
-    so the exact form counts for more than a word that only shares the stem."""
-    words = [w.lower() for w in _WORD.findall(text)]
-    words = [w for w in words if w not in STOP]
+    """Words of ``text`` (see ``words``), stop words out; ``stemmed``: each as its
+    stem, and also as written (``=alerts``) when that differs, so the exact form counts
+    for more than a word that only shares the stem."""
+    words_ = [w for w in words(text) if w not in STOP]
     if not stemmed:
-        return words
+        return words_
     result = []
-    for word in words:
+    for word in words_:
         root = stem(word)
         result.append(root)
         if root != word:
@@ -116,8 +155,43 @@ def terms(text: str, stemmed: bool = True) -> list[str]:
     return result
 
 
-def find(purpose: str, k: int = 5) -> list[Match]:
-    from ._search_index import AVERAGE, LENGTHS, POSTINGS, TOOLS
+METHODS = ("lexical", "dense", "hybrid")
+
+
+def find(purpose: str, k: int = 5, method: str | None = None) -> list[Match]:
+    """The ``k`` tools that fit ``purpose`` best, best first. ``method``: "lexical",
+    "dense" or "hybrid"; by default the one the package was built for."""
+    from ._search_index import METHOD, TOOLS
+
+    chosen = method or METHOD
+    if chosen not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(METHODS)}")
+    lexical, matched = _lexical(purpose)
+    cosines = _cosines(purpose) if chosen != "lexical" else None
+    if cosines is None:
+        ranked = sorted(lexical.items(), key=lambda item: (-item[1], TOOLS[item[0]]))
+        return [_match(i, score, matched.get(i, [])) for i, score in ranked[:k]]
+    weight = 1.0 if chosen == "dense" else DENSE_WEIGHT
+    numpy = _state["numpy"]
+    fused = numpy.clip((cosines - COSINE_FLOOR) / (1 - COSINE_FLOOR), 0, 1) * weight
+    if lexical and weight < 1:
+        at = numpy.fromiter(lexical, dtype=numpy.int64, count=len(lexical))
+        fused[at] += (1 - weight) * numpy.fromiter(lexical.values(), dtype=float)
+    top = numpy.arange(len(fused))
+    if k < len(fused):  # the k best in linear time, then only they are sorted
+        top = numpy.argpartition(-fused, k)[:k]
+    top = sorted(top, key=lambda i: (-fused[i], i))  # TOOLS is sorted: ties by name
+    return [
+        _match(int(i), min(1.0, float(fused[i])), matched.get(int(i), []))
+        for i in top
+        if fused[i] > 0
+    ]
+
+
+def _lexical(purpose: str) -> tuple[dict[int, float], dict[int, list[Any]]]:
+    """Each matching tool's BM25F relevance in 0..1 (its score over the score of a tool
+    that fits every word), and the words that matched it, field by field."""
+    from ._search_index import AVERAGE, LENGTHS, NAMES, POSTINGS, TOOLS
 
     raw = terms(purpose, stemmed=False)
     query: dict[str, float] = {}
@@ -149,23 +223,105 @@ def find(purpose: str, k: int = 5) -> list[Match]:
             gain = weight * idf * tf * (K1 + 1) / (tf + norm)
             scores[index] = scores.get(index, 0.0) + gain
             matched.setdefault(index, []).append((gain, term, field))
-    ranked = sorted(scores.items(), key=lambda item: (-item[1], TOOLS[item[0]]))[:k]
-    return [
-        Match(
-            TOOLS[index],
-            round(min(1.0, score / ideal), 3) if ideal else 0.0,
-            _reason(matched[index]),
+    relevance = {i: min(1.0, s / ideal) if ideal else 0.0 for i, s in scores.items()}
+    for token in re.findall(r"[\w.-]+", purpose.lower()):  # a tool named exactly
+        for index in NAMES.get(token.strip(".-"), ()):
+            relevance[index] = min(1.0, relevance.get(index, 0.0) + EXACT_NAME)
+            matched.setdefault(index, []).append((math.inf, token, "n"))
+    return relevance, matched
+
+
+_state: dict[str, Any] = {}
+
+
+def _cosines(purpose: str) -> Any:
+    """The cosine of the purpose to every tool (numpy), or None when the package has
+    no vectors, numpy or the token table is missing, or the purpose has no known
+    token; loaded on first use, and a missing piece is said once."""
+    if "vectors" not in _state:
+        _state["vectors"] = _load()
+    loaded = _state["vectors"]
+    if loaded is None:
+        return None
+    table, vectors = loaded
+    query = table.query(purpose)
+    if query is None:
+        return None
+    # einsum's own loop: a BLAS product would wake BLAS threads, which on a busy machine
+    # costs milliseconds for a product of a tenth of one.
+    return _state["numpy"].einsum("ij,j->i", vectors, query)
+
+
+def _load() -> Any:
+    from . import _search_vectors as built
+
+    if not built.MODEL:
+        return None
+    from . import _embed
+
+    try:
+        numpy = _embed._numpy()
+    except ImportError:
+        _say("numpy is not installed (pip install numpy)")
+        return None
+    folder = _embed.locate(Path(__file__).parent)
+    if folder is None:
+        _say("the token table is not found (pip install skillc)")
+        return None
+    _state["numpy"] = numpy
+    table = _embed.Table(folder)
+    if table.model != built.MODEL:
+        _say(
+            f"the token table is {table.model}, the tools were built with {built.MODEL}"
         )
-        for index, score in ranked
-    ]
+        return None
+    rows = b"".join(base64.b64decode(row) for row in built.VECTORS)
+    vectors = numpy.frombuffer(rows, numpy.int8).reshape(-1, built.DIM)
+    scales = numpy.array(built.SCALES, dtype=numpy.float32)
+    return table, vectors.astype(numpy.float32) * scales[:, None]
+
+
+def _say(why: str) -> None:
+    warnings.warn(f"find_tool ranks lexically: {why}", RuntimeWarning, stacklevel=4)
+
+
+def _match(index: int, relevance: float, matched: list[Any]) -> Match:
+    from ._index import TOOLS as LEVEL1
+    from ._search_index import TOOLS
+
+    if "names" not in _state:
+        from ._names import NAMES
+
+        sources = {}
+        for line in LEVEL1:
+            dotted, source = line.split("\t")[:2]
+            sources[dotted] = source
+        providers = {}
+        for line in NAMES:
+            flat, dotted = line.split("\t")[:2]
+            providers[dotted] = {
+                **dict.fromkeys(("anthropic", "openai", "bedrock"), flat),
+                **dict.fromkeys(("gemini", "mcp"), dotted),
+            }
+        _state["names"] = sources, providers
+    sources, providers = _state["names"]
+    name = TOOLS[index]
+    return Match(
+        name,
+        round(relevance, 3),
+        _reason(matched) or "semantic",
+        f"{__package__}.{name}",
+        sources.get(name, name),
+        providers.get(name, {}),
+    )
 
 
 def _reason(matched: list[tuple[float, str, str]]) -> str:
     by_field: dict[str, list[str]] = {}
     for _, term, field in sorted(matched, key=lambda m: (-FIELDS[m[2]], -m[0])):
-        words = by_field.setdefault(FIELD_NAMES[field], [])
-        if term.lstrip("=") not in words:
-            words.append(term.lstrip("="))
+        found = by_field.setdefault(FIELD_NAMES[field], [])
+        if term.lstrip("=") not in found:
+            found.append(term.lstrip("="))
     return "; ".join(
-        f"{field}: {', '.join(words[:4])}" for field, words in by_field.items()
+        f"{field}: {', '.join(found[:4])}" for field, found in by_field.items()
     )

@@ -16,21 +16,25 @@ FUNCTIONS = (
     Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "functions"
 )
 SOURCES = ("bfcl-sample", "github-mcp-server")
+# Every catalogue of the folder: the held-out find_tool evaluation uses them all.
+ALL_SOURCES = (*SOURCES, "docker-mcp-registry", "tooluniverse")
 
 
-def definitions() -> dict[str, list[dict[str, Any]]]:
+def definitions(
+    sources: tuple[str, ...] = SOURCES,
+) -> dict[str, list[dict[str, Any]]]:
     return {
         source: json.loads((FUNCTIONS / f"{source}.json").read_text(encoding="utf-8"))
-        for source in SOURCES
+        for source in sources
     }
 
 
-def write_manifests(skills: Path) -> dict[str, str]:
+def write_manifests(skills: Path, sources: tuple[str, ...] = SOURCES) -> dict[str, str]:
     """One manifest per source and round: names that repeat (or differ only in case,
     which one identifier cannot hold) go to the next round's namespace. Returns each
     definition's dotted name in the package, keyed by source and index."""
     placed: dict[str, str] = {}
-    for source, items in definitions().items():
+    for source, items in definitions(sources).items():
         rounds: dict[int, list[dict[str, Any]]] = collections.defaultdict(list)
         seen: collections.Counter[str] = collections.Counter()
         for index, item in enumerate(items):

@@ -44,7 +44,8 @@ def test_matches_have_relevance_in_order_and_a_reason(
     relevances = [m.relevance for m in matches]
     assert relevances == sorted(relevances, reverse=True)
     assert all(0 <= r <= 1 for r in relevances)
-    assert catalogues[0].package.find_tool("zzzz qqqq") == []
+    # Nothing fits: at best a faint semantic likeness, far below a real fit.
+    assert all(m.relevance < 0.2 for m in catalogues[0].package.find_tool("zzzz qqqq"))
 
 
 def test_find_from_the_shell(

@@ -51,6 +51,7 @@ def emit_report(
     diagnostics: list[Diagnostic],
     providers: Notes,
     budgets: dict[str, Any],
+    find_tool: dict[str, str] | None = None,
 ) -> dict[str, str]:
     report = {
         "generator": model.generator,
@@ -75,6 +76,10 @@ def emit_report(
         "budgets": budgets,
         "invalid": to_json(model.invalid),
     }
+    if (
+        find_tool is not None
+    ):  # how find_tool ranks: "hybrid" (and its model) or "lexical"
+        report["find_tool"] = find_tool
     return {REPORT: dumps(report)}
 
 

@@ -27,6 +27,7 @@ RUNTIME = (
     "_patterns.py",
     "_dispatch.py",
     "_search.py",
+    "_embed.py",
     "_cli.py",
     "_mcp.py",
 )

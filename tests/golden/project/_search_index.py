@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Final
 
+METHOD: Final = "hybrid"
 TOOLS: Final[list[str]] = [
     "code_reviewer.check",
     "task.doc_writer",
@@ -16,16 +17,16 @@ TOOLS: Final[list[str]] = [
     "task.tricky_text",
 ]
 LENGTHS: Final[list[float]] = [
-    36.0,
-    39.0,
-    36.2,
-    47.0,
-    41.0,
-    43.0,
-    35.0,
-    45.0,
+    33.0,
+    38.0,
+    35.2,
+    46.0,
+    38.0,
+    40.0,
+    34.0,
+    42.0,
 ]
-AVERAGE: Final = 40.275
+AVERAGE: Final = 38.275
 POSTINGS: Final[dict[str, str]] = {
     "=adding": "1 10 d",
     "=after": "1 10 d|7 10 d",
@@ -42,7 +43,7 @@ POSTINGS: Final[dict[str, str]] = {
     "=passed": "0 6 p",
     "=problems": "5 10 d",
     "=quotes": "3 20 d|7 20 d",
-    "=reviewer": "0 50 n|4 80 n|5 80 n",
+    "=reviewer": "0 40 s|4 80 n|5 80 n",
     "=reviews": "4 10 d|5 10 d",
     "=scripts": "0 10 d",
     "=shared": "6 80 n",
@@ -57,12 +58,10 @@ POSTINGS: Final[dict[str, str]] = {
     "ascii": "7 10 d",
     "backslash": "3 10 d|7 10 d",
     "brien": "3 80 n",
-    "c": "7 10 d",
     "carry": "3 10 d",
     "check": "0 90 n",
-    "code": "0 50 n|4 90 n|5 10 d",
+    "code": "0 40 s|4 90 n|5 10 d",
     "command": "0 6 p",
-    "d": "7 10 d",
     "demo": "2 20 g",
     "doc": "1 80 n",
     "document": "1 10 d",
@@ -71,12 +70,11 @@ POSTINGS: Final[dict[str, str]] = {
     "here": "7 10 d",
     "id": "7 10 d",
     "import": "7 10 d",
-    "kit": "4 40 n|5 40 n",
+    "kit": "4 30 s|5 30 s",
     "lat": "6 10 d",
     "line": "0 6 p|7 10 d",
     "module": "1 10 d",
     "mood": "2 11 p",
-    "n": "7 10 d",
     "name": "2 10 d|3 10 d|6 80 n",
     "namespace": "4 10 d",
     "need": "2 10 d",
@@ -92,7 +90,7 @@ POSTINGS: Final[dict[str, str]] = {
     "public": "1 10 d",
     "py": "0 10 d",
     "quote": "3 20 d|7 20 d",
-    "review": "0 50 n|4 130 n|5 130 n",
+    "review": "0 40 s|4 120 n|5 120 n",
     "root": "6 10 d",
     "run": "0 10 d",
     "script": "0 26 d",
@@ -106,15 +104,78 @@ POSTINGS: Final[dict[str, str]] = {
     "subagent": "5 10 d",
     "system": "7 10 d",
     "tab": "7 10 d",
-    "task": "1 40 n|2 40 n|3 40 n|4 40 n|5 40 n|6 40 n|7 40 n",
+    "task": "1 30 s|2 30 s|3 30 s|4 30 s|5 30 s|6 30 s|7 30 s",
     "text": "7 90 n",
     "they": "0 6 p",
     "tricky": "7 80 n",
     "triple": "3 10 d|7 10 d",
+    "unicøde": "7 10 d",
     "version": "6 10 d",
     "whose": "3 10 d",
     "writ": "1 80 n",
     "write": "1 10 d",
     "x": "3 80 n",
     "y": "3 80 n",
+}
+NAMES: Final[dict[str, list[int]]] = {
+    "code-reviewer": [
+        4,
+    ],
+    "code_reviewer": [
+        4,
+    ],
+    "code_reviewer.check": [
+        0,
+    ],
+    "doc-writer": [
+        1,
+    ],
+    "doc_writer": [
+        1,
+    ],
+    'o\'brien"""-x\\y': [
+        3,
+    ],
+    "o_brien_x_y": [
+        3,
+    ],
+    "security-reviewer": [
+        5,
+    ],
+    "security_reviewer": [
+        5,
+    ],
+    "shared-name": [
+        6,
+    ],
+    "shared_name": [
+        6,
+    ],
+    "task.doc_writer": [
+        1,
+    ],
+    "task.greeter": [
+        2,
+    ],
+    "task.o_brien_x_y": [
+        3,
+    ],
+    "task.review_kit.code_reviewer": [
+        4,
+    ],
+    "task.review_kit.security_reviewer": [
+        5,
+    ],
+    "task.shared_name": [
+        6,
+    ],
+    "task.tricky_text": [
+        7,
+    ],
+    "tricky-text": [
+        7,
+    ],
+    "tricky_text": [
+        7,
+    ],
 }

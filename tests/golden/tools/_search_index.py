@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Final
 
+METHOD: Final = "hybrid"
 TOOLS: Final[list[str]] = [
     "batch.run",
     "batch.script",
@@ -28,28 +29,28 @@ TOOLS: Final[list[str]] = [
     "weather.current",
 ]
 LENGTHS: Final[list[float]] = [
-    45.1,
-    34.6,
-    38.6,
+    44.1,
+    33.6,
+    37.6,
+    42.4,
     43.4,
-    44.4,
-    47.8,
-    38.4,
-    54.8,
-    52.9,
-    17.8,
-    50.0,
-    20.0,
-    33.8,
-    49.5,
-    31.0,
-    36.2,
-    27.2,
-    68.2,
-    27.0,
-    39.2,
+    46.8,
+    37.4,
+    53.8,
+    51.9,
+    16.8,
+    49.0,
+    19.0,
+    32.8,
+    48.5,
+    29.0,
+    34.2,
+    24.2,
+    65.2,
+    26.0,
+    37.2,
 ]
-AVERAGE: Final = 39.995
+AVERAGE: Final = 38.645
 POSTINGS: Final[dict[str, str]] = {
     "0": "8 6 p",
     "1": "3 5 e|15 6 p",
@@ -58,7 +59,7 @@ POSTINGS: Final[dict[str, str]] = {
     "2": "19 12 p",
     "2026": "17 5 e",
     "22": "17 5 e",
-    "3": "16 40 n|17 125 n",
+    "3": "16 30 s|17 115 n",
     "5": "19 12 p",
     "50": "8 5 e",
     "=args": "1 6 p|14 6 p",
@@ -105,7 +106,7 @@ POSTINGS: Final[dict[str, str]] = {
     "=units": "19 6 p",
     "=users": "3 5 e",
     "=values": "2 6 p|3 6 p",
-    "=weather": "19 50 n",
+    "=weather": "19 40 s",
     "=working": "0 6 p",
     "above": "19 6 p",
     "all": "5 16 d",
@@ -117,7 +118,7 @@ POSTINGS: Final[dict[str, str]] = {
     "away": "11 10 d",
     "bas": "8 6 p|15 6 p",
     "bash": "1 10 d",
-    "batch": "0 45 n|1 40 n",
+    "batch": "0 35 s|1 30 s",
     "bin": "0 6 p",
     "bucket": "16 6 p|17 27 d",
     "case": "7 6 p",
@@ -135,7 +136,7 @@ POSTINGS: Final[dict[str, str]] = {
     "cwd": "0 6 p",
     "database": "2 20 g|3 20 g",
     "day": "19 6 p",
-    "db": "2 40 n|3 45 n",
+    "db": "2 30 s|3 35 s",
     "description": "12 6 p",
     "dir": "4 120 n|10 6 p",
     "dot": "4 6 p",
@@ -148,9 +149,9 @@ POSTINGS: Final[dict[str, str]] = {
     "exit": "0 10 d",
     "expression": "7 16 d",
     "extract": "15 90 n|18 10 d",
-    "extractor": "14 50 n|15 40 n|18 80 n",
+    "extractor": "14 40 s|15 30 s|18 80 n",
     "feature": "12 5 e",
-    "file": "1 10 d|4 60 n|5 116 n|6 70 n|7 122 n|8 126 n|9 50 n|10 116 n|15 6 p|16 40 n|17 105 n|18 10 d",
+    "file": "1 10 d|4 50 s|5 106 n|6 60 s|7 112 n|8 116 n|9 40 s|10 106 n|15 6 p|16 30 s|17 95 n|18 10 d",
     "find": "6 10 d",
     "first": "8 6 p",
     "fold": "0 12 p|1 6 p|4 32 d|5 6 p|6 18 p|7 12 p|8 6 p|10 22 d",
@@ -199,7 +200,7 @@ POSTINGS: Final[dict[str, str]] = {
     "ops": "4 20 g|5 20 g|6 20 g|7 20 g|8 20 g|10 20 g|17 20 g",
     "opt": "19 6 p",
     "optional": "8 10 d",
-    "orchestrator": "11 80 n|12 110 n|13 110 n",
+    "orchestrator": "11 70 n|12 100 n|13 100 n",
     "page": "15 32 d",
     "param": "3 11 p",
     "paramet": "3 10 d",
@@ -208,7 +209,7 @@ POSTINGS: Final[dict[str, str]] = {
     "pass": "1 6 p|14 6 p",
     "path": "1 12 p|4 12 p|5 12 p|6 16 d|7 16 d|8 22 p|9 6 p|10 12 p",
     "pattern": "6 22 d|7 6 p",
-    "pdf": "14 50 n|15 56 n|18 90 n",
+    "pdf": "14 40 s|15 46 s|18 90 n",
     "period": "19 6 p",
     "piece": "5 10 d",
     "placehold": "3 12 p",
@@ -233,7 +234,7 @@ POSTINGS: Final[dict[str, str]] = {
     "root": "0 6 p|1 6 p|4 6 p|5 6 p|6 6 p|7 6 p|8 6 p|10 6 p",
     "row": "2 48 d|3 16 d",
     "run": "0 101 n|1 10 d|3 10 d|14 10 d",
-    "s": "2 6 p|4 10 d|13 25 t|16 40 n|17 131 n",
+    "s": "2 6 p|4 10 d|13 25 t|16 30 s|17 121 n",
     "script": "1 96 n|14 26 d",
     "search": "6 6 p|7 62 n",
     "sec": "0 6 p|1 6 p",
@@ -258,7 +259,7 @@ POSTINGS: Final[dict[str, str]] = {
     "such": "2 6 p|6 10 d",
     "table": "2 22 d|18 10 d",
     "tail": "9 80 n",
-    "task": "12 12 p|18 40 n",
+    "task": "12 12 p|18 30 s",
     "text": "5 16 d|7 10 d|8 10 d|10 10 d|15 90 n|18 10 d",
     "they": "1 6 p|14 6 p",
     "through": "0 6 p",
@@ -271,11 +272,103 @@ POSTINGS: Final[dict[str, str]] = {
     "unless": "0 10 d|5 10 d",
     "user": "3 5 e",
     "value": "2 6 p|3 6 p",
-    "weath": "19 50 n",
+    "weath": "19 40 s",
     "whole": "10 6 p",
     "whose": "6 10 d",
     "work": "0 6 p",
     "workflow": "11 10 d|12 35 t|13 35 t",
     "write": "10 130 n",
     "x": "12 5 e",
+}
+NAMES: Final[dict[str, list[int]]] = {
+    "batch.run": [
+        0,
+    ],
+    "batch.script": [
+        1,
+    ],
+    "db.insert": [
+        2,
+    ],
+    "db.query": [
+        3,
+    ],
+    "edit_file": [
+        5,
+    ],
+    "extract_text": [
+        15,
+    ],
+    "file.dir": [
+        4,
+    ],
+    "file.edit": [
+        5,
+    ],
+    "file.glob": [
+        6,
+    ],
+    "file.grep": [
+        7,
+    ],
+    "file.read": [
+        8,
+    ],
+    "file.tail": [
+        9,
+    ],
+    "file.write": [
+        10,
+    ],
+    "list_dir": [
+        4,
+    ],
+    "orchestrator.reset": [
+        11,
+    ],
+    "orchestrator.start": [
+        12,
+    ],
+    "orchestrator.status": [
+        13,
+    ],
+    "pdf-extractor": [
+        18,
+    ],
+    "pdf_extractor": [
+        18,
+    ],
+    "pdf_extractor.convert": [
+        14,
+    ],
+    "pdf_extractor.extract_text": [
+        15,
+    ],
+    "read_file": [
+        8,
+    ],
+    "s3.file.get": [
+        17,
+    ],
+    "s3.file.list": [
+        16,
+    ],
+    "s3.file.read": [
+        17,
+    ],
+    "s3_read": [
+        17,
+    ],
+    "search_files": [
+        7,
+    ],
+    "task.pdf_extractor": [
+        18,
+    ],
+    "weather.current": [
+        19,
+    ],
+    "write_file": [
+        10,
+    ],
 }

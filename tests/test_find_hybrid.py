@@ -1,0 +1,188 @@
+"""Hybrid find_tool: the held-out evaluation (purposes others' tools were not written
+for), the token table's tokenizer, vectors compiled at build time, the lexical floor
+without numpy, and results an agent can use."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import warnings
+from pathlib import Path
+
+import pytest
+
+import find_eval
+from conftest import REPO, run_mypy, run_python, run_skillc
+from generator.emitters import search_index
+
+needs_corpus = pytest.mark.skipif(
+    not find_eval.PLUGINS.is_dir(),
+    reason="../shared/corpus is not beside this checkout",
+)
+# Blocks numpy in a fresh process, as if it were not installed.
+WITHOUT_NUMPY = "import sys; sys.modules['numpy'] = None\n"
+
+
+def repo_project(tmp_path: Path, extra: str = "") -> Path:
+    project = tmp_path / "repo"
+    project.mkdir()
+    shutil.copytree(REPO / "skills", project / "skills")
+    (project / "pyproject.toml").write_text(
+        '[tool.skillc]\nsources = ["skills"]\nbuiltins = ["file", "batch", "db"]\n'
+        + extra
+    )
+    return project
+
+
+@needs_corpus
+def test_heldout_hybrid_beats_plain_bm25_by_far(tmp_path: Path) -> None:
+    catalogue = find_eval.heldout_catalogue(tmp_path)
+    test = find_eval.heldout("test")
+    dev = find_eval.heldout("dev")
+    assert len(test) + len(dev) >= 150
+    assert sum(p.hard for p in test + dev) >= 20
+    assert sum(p.lang != "en" for p in test + dev) >= 10
+    assert find_eval.overlap_shares(catalogue.model, test + dev)[0] < 0.3
+    plain = find_eval.scores(find_eval.bm25(catalogue.model), test)
+    hybrid = find_eval.scores(find_eval.method(catalogue, "hybrid"), test)
+    lexical = find_eval.scores(find_eval.method(catalogue, "lexical"), test)
+    assert hybrid["recall@3"] >= plain["recall@3"] + 0.1
+    assert hybrid["recall@10"] >= plain["recall@10"] + 0.1
+    assert hybrid["MRR"] > lexical["MRR"] > plain["MRR"] - 0.05
+
+
+def test_tokenizer_matches_bert_uncased_wordpiece() -> None:
+    """Ids as the teacher's own tokenizer (tokenizers, tokenizer.json) gives them."""
+    table = search_index.load_table("hybrid", _report())
+    assert table is not None
+    tokenize = table.inner.tokenize
+    assert tokenize("Hello, World! café naïve") == [7592, 1010, 2088, 999, 7668, 15743]
+    assert tokenize("get_file_contents") == [2131, 1035, 5371, 1035, 8417]
+    assert tokenize("x" * 101) == [tokenize.unknown]
+
+
+def _report():  # type: ignore[no-untyped-def]
+    from generator.diagnostics import Report
+
+    return Report()
+
+
+def test_vectors_are_compiled_deterministically_and_loaded_lazily(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = repo_project(tmp_path)
+    status, err = run_skillc(capsys, "-C", str(project), "build")
+    assert status == 0 and "find-tool-lexical" not in err, err
+    out = project / "generated"
+    first = (out / "_search_vectors.py").read_text()
+    report = json.loads((out / "report.json").read_text())
+    assert report["find_tool"]["method"] == "hybrid"
+    assert report["find_tool"]["model"].startswith("minilm-static-256-")
+    other = tmp_path / "again"
+    shutil.copytree(
+        project, other, ignore=shutil.ignore_patterns("generated", ".skillc-cache")
+    )
+    status, err = run_skillc(capsys, "-C", str(other), "build", "--no-cache")
+    assert status == 0, err
+    assert (other / "generated" / "_search_vectors.py").read_text() == first
+    # Importing the package loads neither numpy nor the vectors; the first query does.
+    probe = run_python(
+        "import sys, generated\n"
+        "assert 'numpy' not in sys.modules and 'generated._search_vectors' not in sys.modules\n"
+        "m = generated.find_tool('put text into a file on disk')[0]\n"
+        "assert 'numpy' in sys.modules\n"
+        "print(m.name, m.path, m.original, m.providers['anthropic'], m.relevance)",
+        project,
+    )
+    assert probe.returncode == 0, probe.stderr
+    assert probe.stdout.split()[:4] == [
+        "file.write",
+        "generated.file.write",
+        "write",
+        "file__write",
+    ]
+
+
+def test_without_numpy_the_build_and_the_package_rank_lexically_and_say_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = repo_project(tmp_path)
+    built = run_python(
+        WITHOUT_NUMPY
+        + "from generator import cli\nsys.exit(cli.main(['build', '--no-cache']))",
+        project,
+    )
+    assert built.returncode == 0, built.stderr
+    assert built.stderr.count("warning[find-tool-lexical]") == 1
+    out = project / "generated"
+    assert json.loads((out / "report.json").read_text())["find_tool"] == {
+        "method": "lexical"
+    }
+    assert "VECTORS: Final[list[str]] = []" in (out / "_search_vectors.py").read_text()
+    # Built hybrid, then used where numpy is missing: lexical, with one warning.
+    status, err = run_skillc(capsys, "-C", str(project), "build", "--no-cache")
+    assert status == 0, err
+    used = run_python(
+        WITHOUT_NUMPY + "import generated\n"
+        "for _ in range(3): m = generated.find_tool('read a file')\n"
+        "print(m[0].name)",
+        project,
+    )
+    assert used.returncode == 0, used.stderr
+    assert used.stdout.split() == ["file.read"]
+    assert used.stderr.count("find_tool ranks lexically: numpy is not installed") == 1
+
+
+def test_find_tool_lexical_config_writes_no_vectors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = repo_project(tmp_path, 'find-tool = "lexical"\n')
+    status, err = run_skillc(capsys, "-C", str(project), "build")
+    assert status == 0 and "find-tool-lexical" not in err, err
+    out = project / "generated"
+    assert json.loads((out / "report.json").read_text())["find_tool"] == {
+        "method": "lexical"
+    }
+    assert 'MODEL: Final = ""' in (out / "_search_vectors.py").read_text()
+    (project / "pyproject.toml").write_text(
+        (project / "pyproject.toml").read_text().replace("lexical", "semantic")
+    )
+    status, err = run_skillc(capsys, "-C", str(project), "build")
+    assert status == 2 and "find-tool must be one of hybrid, lexical" in err
+
+
+def test_a_package_without_tools_type_checks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = tmp_path / "empty"
+    (project / "skills").mkdir(parents=True)
+    (project / "pyproject.toml").write_text('[tool.skillc]\nsources = ["skills"]\n')
+    status, err = run_skillc(capsys, "-C", str(project), "build")
+    assert status == 0, err
+    checked = run_mypy(project, "generated")
+    assert checked.returncode == 0, checked.stdout
+    used = run_python("import generated; print(generated.find_tool('x'))", project)
+    assert used.stdout.strip() == "[]", used.stderr
+
+
+def test_relevance_is_comparable_and_an_exact_name_wins(tmp_path: Path) -> None:
+    project = repo_project(tmp_path)
+    from generator import cli
+
+    with warnings.catch_warnings():
+        assert cli.main(["-C", str(project), "build"]) == 0
+    probe = run_python(
+        "import generated\n"
+        "good = generated.find_tool('run a shell command')\n"
+        "bad = generated.find_tool('bake a chocolate cake with cherries')\n"
+        "named = generated.find_tool('db.insert')\n"
+        "print(good[0].name, good[0].relevance > (bad[0].relevance if bad else 0))\n"
+        "print(named[0].name, named[0].reason)\n"
+        "print(all(0 <= m.relevance <= 1 and type(m.relevance) is float for m in good))",
+        project,
+    )
+    assert probe.returncode == 0, probe.stderr
+    first, second, third = probe.stdout.splitlines()
+    assert first == "batch.run True"
+    assert second.startswith("db.insert name: db.insert")
+    assert third == "True"
