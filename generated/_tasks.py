@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+import re
 from pathlib import Path
 from typing import Any, Generic, NamedTuple, ParamSpec
 
 from ._runtime import HelpText, shown, task_runner
 
 P = ParamSpec("P")
+_SHELL = re.compile(r"!`([^`\n]+)`")
 
 
 class Invocation(NamedTuple):
@@ -28,6 +30,9 @@ class Invocation(NamedTuple):
     model: str | None
     skill_dir: str | None
     files: tuple[str, ...]
+    # The body's !`cmd` lines as written (before argument substitution): never run by
+    # skillc; a runner decides (Claude Code needs Bash in allowed_tools for them).
+    shell_commands: tuple[str, ...] = ()
 
     def path(self, file: str = "") -> Path:
         """The absolute path of a bundled file (of the skill folder for ``""``)."""
@@ -44,6 +49,7 @@ class Invocation(NamedTuple):
             "model": self.model,
             "skill_dir": self.skill_dir,
             "files": list(self.files),
+            "shell_commands": list(self.shell_commands),
         }
 
 
@@ -61,13 +67,22 @@ class TaskSpec(NamedTuple):
     model: str | None
     skill_dir: str | None
     files: tuple[str, ...]
+    plugin_dir: str | None = None  # the plugin's folder, for ${CLAUDE_PLUGIN_ROOT}
+
+    def body(self) -> str:
+        """The instructions, ``${CLAUDE_PLUGIN_ROOT}`` resolved (below the source root:
+        never a path of the machine that built the package)."""
+        if self.plugin_dir is None:
+            return self.instructions
+        root = str(_resolve(self.plugin_dir))
+        return self.instructions.replace("${CLAUDE_PLUGIN_ROOT}", root)
 
     def invocation(
         self, arguments: str | Sequence[str], named: Mapping[str, str | None]
     ) -> Invocation:
         if self.kind == "agent":
             prompt = arguments if isinstance(arguments, str) else " ".join(arguments)
-            return self._invocation(self.instructions, (), prompt)
+            return self._invocation(self.body(), (), prompt)
         values = _split_arguments(arguments)
         for index, name in enumerate(self.arguments):
             value = named.get(name)
@@ -80,7 +95,7 @@ class TaskSpec(NamedTuple):
             else None
         )
         folder = str(_resolve(self.skill_dir))
-        text = substitute(self.instructions, values, raw, self.arguments, folder)
+        text = substitute(self.body(), values, raw, self.arguments, folder)
         return self._invocation(text, tuple(values), None)
 
     def _invocation(
@@ -96,6 +111,7 @@ class TaskSpec(NamedTuple):
             model=self.model,
             skill_dir=self.skill_dir,
             files=self.files,
+            shell_commands=tuple(_SHELL.findall(self.body())),
         )
 
 
@@ -135,7 +151,6 @@ def substitute(
     placeholder. A placeholder whose argument is missing stays as written. When the body
     has no ``$ARGUMENTS`` and arguments were given, ``ARGUMENTS: <text>`` is appended.
     """
-    import re
     import shlex
 
     text = raw if raw is not None else shlex.join(values)

@@ -55,7 +55,7 @@ def compile_model(
     memo: Memo,
 ) -> Model:
     project = config.root.resolve()
-    plugins: dict[Path, Plugin | None] = {}
+    plugins: dict[Path, Plugin | None] = dict(discovery.defined)
     definitions: list[Definition] = []
     loads: dict[str, Any] = {}
     functions: list[Function] = []
@@ -95,7 +95,7 @@ def compile_model(
                 ),
             )
             functions += tools
-        plugin_name = None
+        plugin_name = plugin_dir = None
         if item.plugin is not None:
             if item.plugin not in plugins:
                 where = item.plugin
@@ -108,7 +108,7 @@ def compile_model(
             plugin = plugins[item.plugin]
             if plugin is None:
                 continue
-            plugin_name = plugin.name
+            plugin_name, plugin_dir = plugin.name, plugin.folder
         key = content_key(
             item,
             plugin_name,
@@ -137,7 +137,7 @@ def compile_model(
         definition, diagnostics = loads[key] = memo.loads[key]
         report.extend(diagnostics)
         if definition is not None:
-            definitions.append(definition)
+            definitions.append(dataclasses.replace(definition, plugin_dir=plugin_dir))
     memo.loads = loads  # keep only what this build used
     summaries |= {p.name: p.description for p in plugins.values() if p is not None}
     sources = tuple(
@@ -153,7 +153,13 @@ def compile_model(
         config.max_depth,
         config.provider_name_limit,
     )
-    return dataclasses.replace(model, invalid=_invalid(report))
+    return dataclasses.replace(
+        model,
+        invalid=_invalid(report),
+        not_compiled=discovery.not_compiled,
+        hooks=discovery.hooks,
+        mcp_servers=discovery.mcp_servers,
+    )
 
 
 Loaded = tuple[str, list[Function]]

@@ -182,7 +182,7 @@ def _compile(args: argparse.Namespace, cfg: config.Config) -> int:
     building = args.command == "build"
     walk = Report(strict=cfg.strict, ignore=frozenset(cfg.ignore))
     discovery = discover.discover(
-        cfg.source_dirs(), project, cfg.out_dir, walk, cfg.exclude
+        cfg.source_dirs(), project, cfg.out_dir, walk, cfg.exclude, cfg.max_file_bytes
     )
     store = cache.Cache(project, enabled=building and not args.no_cache)
     settings = {**cfg.as_json(), "generator": store.fingerprint}

@@ -48,7 +48,10 @@ CODES: dict[str, str] = {
     "flow-style": "a flow-style YAML list or map, which the reference validator rejects",
     "metadata-conflict": "metadata.yaml and the frontmatter give different values for a key",
     "not-a-subagent": "a Markdown file in an agents folder without frontmatter",
-    "invalid-plugin": "a .claude-plugin/plugin.json that cannot be used",
+    "invalid-plugin": "a .claude-plugin/plugin.json that cannot be used, or a bad hooks or MCP server config",
+    "invalid-plugin-path": "a plugin component path (or marketplace source) not starting with './' or holding '..'",
+    "invalid-marketplace": "a .claude-plugin/marketplace.json that cannot be used",
+    "duplicate-plugin": "two marketplace entries with the same plugin name",
     "too-many-files": "a skill folder bundles more files than are listed",
     "empty-source": "a source root holds no skill, subagent or tool manifest",
     # tool manifests

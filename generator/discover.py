@@ -6,8 +6,11 @@
   inside a skill folder (``.claude/agents/`` included);
 - a command is a ``*.md`` file in a folder named ``commands`` or below it, not inside a
   skill folder (``.claude/commands/``, a plugin's ``commands/``);
-- a plugin is a folder holding ``.claude-plugin/plugin.json``; what lies below it belongs
-  to it;
+- a plugin is a folder holding ``.claude-plugin/plugin.json``, or one listed with a local
+  source by the ``.claude-plugin/marketplace.json`` of a source root; what lies below it
+  belongs to it. Its ``agents/`` (searched at any depth, subfolders joining the name) and
+  ``commands/`` are replaced by the folders or files its ``agents`` and ``commands`` list;
+  other clients' manifests (``.codex-plugin/``...) are not read, and reported;
 - a tool manifest is a ``tool-manifest.yaml`` (outside a skill folder: inside one, it is
   the skill's), an ``ai-tool.yaml`` or a ``*.tools.yaml`` file.
 
@@ -21,9 +24,14 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from generator.diagnostics import Report
-from generator.ir import Kind
+from generator.ir import Hook, Kind, McpServer, NotCompiled
+from generator.loaders.marketplace import FILE as MARKETPLACE
+from generator.loaders.marketplace import read_marketplace
+from generator.loaders.plugin import Layout, Plugin, layout, plugin_from, read_manifest
+from generator.loaders.plugin_extras import read_extras
 
 SKIP_DIRS = frozenset({"node_modules", "__pycache__", "venv"})
 VISIBLE_DOT_DIRS = frozenset({".claude", ".agents"})
@@ -31,6 +39,8 @@ SKILL_FILE = "SKILL.md"
 COMMANDS = "commands"
 METADATA_FILE = "metadata.yaml"
 PLUGIN_MANIFEST = os.path.join(".claude-plugin", "plugin.json")
+# Other clients' plugin manifests, kept in the same repositories: never read.
+LOOKALIKES = frozenset({".codex-plugin", ".cursor-plugin", ".kimi-plugin"})
 TOOL_MANIFEST = "tool-manifest.yaml"
 AI_TOOL = "ai-tool.yaml"
 TOOLS_SUFFIX = ".tools.yaml"
@@ -48,12 +58,18 @@ class Found:
     manifest: str = (
         ""  # a tool manifest's format: "tool-manifest", "ai-tool" or "tools"
     )
+    subfolders: tuple[str, ...] = ()  # a plugin subagent's folders below agents/
 
 
 @dataclass(frozen=True, slots=True)
 class Discovery:
     found: tuple[Found, ...]
     inputs: tuple[str, ...]  # every file the loaders will read, sorted
+    # Plugins a marketplace entry defines (no plugin.json), by the key in Found.plugin.
+    defined: dict[Path, Plugin] = field(default_factory=dict)
+    not_compiled: tuple[NotCompiled, ...] = ()
+    hooks: tuple[Hook, ...] = ()
+    mcp_servers: tuple[McpServer, ...] = ()
 
 
 def relative(path: Path | str, project: Path | str) -> str:
@@ -70,13 +86,15 @@ def discover(
     skip: Path,
     report: Report,
     exclude: tuple[str, ...] = (),
+    max_bytes: int = 1 << 20,
 ) -> Discovery:
     """``exclude``: globs (fnmatch, ``*`` crosses ``/``) of project-relative paths; a
     file is left out when its path or a folder above it matches one."""
-    walker = _Walker(os.fspath(project), os.path.realpath(skip), report)
+    walker = _Walker(os.fspath(project), os.path.realpath(skip), report, max_bytes)
     for index, root in enumerate(roots):
         real = os.path.realpath(root)
         before = len(walker.found)
+        walker.marketplace(os.fspath(root))
         walker.walk(os.fspath(root), real, index, None, None, (real,))
         if exclude:
             walker.found = [
@@ -93,7 +111,14 @@ def discover(
         for path in walker.inputs
         if not exclude or not _excluded(Path(path), project, exclude)
     )
-    return Discovery(tuple(walker.found), tuple(inputs))
+    return Discovery(
+        tuple(walker.found),
+        tuple(inputs),
+        walker.defined,
+        tuple(sorted(walker.not_compiled, key=lambda n: (n.path, n.name))),
+        tuple(walker.hooks),
+        tuple(walker.servers),
+    )
 
 
 def _excluded(path: Path, project: Path, patterns: tuple[str, ...]) -> bool:
@@ -111,20 +136,95 @@ class _Skill:
     files: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True, slots=True)
+class _Plugin:
+    key: str  # its plugin.json, or marketplace.json#name for an entry-defined plugin
+    folder: str
+    layout: Layout
+
+    def kind(self, path: str, is_file: bool) -> tuple[Kind, tuple[str, ...]] | None:
+        """Whether ``path`` (a folder, or a file listed by name) holds subagents or
+        commands, with the subfolders below the listed folder."""
+        rel = os.path.relpath(path, self.folder).replace(os.sep, "/")
+        for kind, listed in (
+            (Kind.AGENT, self.layout.agents),
+            (Kind.COMMAND, self.layout.commands),
+        ):
+            for base in listed if listed is not None else (kind.value + "s",):
+                if rel == base and is_file == base.endswith(".md"):
+                    return kind, ()
+                if not is_file and rel.startswith(base + "/"):
+                    return kind, tuple(rel[len(base) + 1 :].split("/"))
+        return None
+
+
 class _Walker:
-    def __init__(self, project: str, skip: str, report: Report) -> None:
+    def __init__(self, project: str, skip: str, report: Report, max_bytes: int) -> None:
         self.project = project
+        self.max_bytes = max_bytes  # of the plugin and marketplace manifests read here
         self.skip = skip
         self.report = report
         self.found: list[Found] = []
         self.inputs: set[str] = set()
+        self.declared: dict[str, _Plugin] = {}  # folders a marketplace gives a plugin
+        self.defined: dict[Path, Plugin] = {}
+        self.not_compiled: list[NotCompiled] = []
+        self.hooks: list[Hook] = []
+        self.servers: list[McpServer] = []
+
+    def marketplace(self, root: str) -> None:
+        """Read the root's marketplace.json, if any: its local plugins are declared for
+        the walk, its remote ones reported."""
+        path = os.path.join(root, *MARKETPLACE.split("/"))
+        if not os.path.isfile(path):
+            return
+        self.inputs.add(path)
+        rel = relative(path, self.project)
+        market = read_marketplace(Path(path), rel, self.report, self.max_bytes)
+        if market is None:
+            return
+        for name, source in market.remote:
+            self.not_compiled.append(
+                NotCompiled(rel, name, f"remote source ({source}): not fetched")
+            )
+        for entry in market.entries:
+            folder = os.path.normpath(os.path.join(root, entry.folder))
+            manifest = os.path.join(folder, PLUGIN_MANIFEST)
+            if not os.path.isdir(folder):
+                self.report.error(
+                    rel,
+                    1,
+                    1,
+                    "invalid-plugin-path",
+                    f"plugin {entry.name!r}: "
+                    f"source folder {entry.folder or '.'!r} does not exist",
+                )
+                continue
+            if entry.strict and os.path.isfile(manifest):
+                continue  # its plugin.json defines it; the walk finds it
+            key = f"{path}#{entry.name}"
+            plugin = plugin_from(
+                entry.definition, rel, relative(folder, self.project), self.report
+            )
+            if plugin is None:
+                continue
+            self.defined[Path(key)] = plugin
+            self._extras(entry.name, folder, entry.definition, rel)
+            context = _Plugin(
+                key, folder, layout(entry.definition, market.text, rel, self.report)
+            )
+            self.declared.setdefault(folder, context)
+            for (
+                skill
+            ) in context.layout.skills:  # a shared folder: ./ in anthropics/skills
+                self.declared[os.path.normpath(os.path.join(folder, skill))] = context
 
     def walk(
         self,
         folder: str,
         real: str,
         root: int,
-        plugin: str | None,
+        plugin: _Plugin | None,
         skill: _Skill | None,
         ancestry: tuple[str, ...],
     ) -> None:
@@ -144,11 +244,21 @@ class _Walker:
             return
         files = {entry.name for entry in entries if _is_file(entry)}
         manifest = os.path.join(folder, PLUGIN_MANIFEST)
-        if any(entry.name == ".claude-plugin" for entry in entries) and os.path.isfile(
-            manifest
-        ):
-            plugin = manifest
-            self.inputs.add(plugin)
+        declared = self.declared.get(os.path.normpath(folder))
+        if declared is not None:
+            plugin = declared
+        elif any(
+            entry.name == ".claude-plugin" for entry in entries
+        ) and os.path.isfile(manifest):
+            rel = relative(manifest, self.project)
+            found, data, _ = read_manifest(
+                Path(manifest), rel, self.report, self.max_bytes
+            )
+            plugin = _Plugin(manifest, folder, found)
+            self.inputs.add(manifest)
+            if isinstance(data.get("name"), str):
+                self._extras(data["name"], folder, data, rel)
+        self._lookalikes(folder, entries)
         own: _Skill | None = None
         if SKILL_FILE in files:
             own = _Skill(folder)
@@ -167,20 +277,10 @@ class _Walker:
                 self.inputs.update(
                     os.path.join(folder, n) for n in files if is_script(base + n)
                 )
-        kind = None
         if skill is None and own is None:
-            if os.path.basename(folder) == "agents":
-                kind = Kind.AGENT
-            elif COMMANDS in relative(folder, self.project).split("/"):
-                kind = Kind.COMMAND  # subfolders of commands/ do not change the name
-        if kind is not None:
-            for name in sorted(files):
-                if name.endswith(".md"):
-                    path = os.path.join(folder, name)
-                    self.inputs.add(path)
-                    self.found.append(Found(kind, Path(path), root, _path(plugin)))
+            self._components(folder, files, root, plugin)
         self._manifests(
-            folder, files, root, plugin, own is not None or skill is not None
+            folder, files, root, _key(plugin), own is not None or skill is not None
         )
         inner = own or skill
         for entry in entries:
@@ -220,7 +320,7 @@ class _Walker:
                     Kind.SKILL,
                     Path(path),
                     root,
-                    _path(plugin),
+                    _key(plugin),
                     tuple(sorted(own.files)),
                 )
             )
@@ -230,7 +330,7 @@ class _Walker:
         folder: str,
         files: set[str],
         root: int,
-        plugin: str | None,
+        plugin: Path | None,
         in_skill: bool,
     ) -> None:
         """Tool manifests; a skill's own tool-manifest.yaml goes with the skill."""
@@ -247,7 +347,74 @@ class _Walker:
             self.inputs.add(path)
             if kind:
                 self.found.append(
-                    Found(Kind.TOOL, Path(path), root, _path(plugin), manifest=kind)
+                    Found(Kind.TOOL, Path(path), root, plugin, manifest=kind)
+                )
+
+    def _components(
+        self, folder: str, files: set[str], root: int, plugin: _Plugin | None
+    ) -> None:
+        """Subagents and commands: a plugin's where its layout says, elsewhere in any
+        folder named ``agents`` (not below) or in and below one named ``commands``."""
+        kind: Kind | None = None
+        subfolders: tuple[str, ...] = ()
+        if plugin is not None:
+            found = plugin.kind(folder, False)
+            if found is not None:
+                kind, subfolders = found
+                if kind is Kind.COMMAND:
+                    subfolders = ()  # subfolders of commands/ do not change the name
+        elif os.path.basename(folder) == "agents":
+            kind = Kind.AGENT
+        elif COMMANDS in relative(folder, self.project).split("/"):
+            kind = Kind.COMMAND
+        for name in sorted(files):
+            if not name.endswith(".md"):
+                continue
+            path = os.path.join(folder, name)
+            listed = None if plugin is None else plugin.kind(path, True)
+            file_kind = kind if listed is None else listed[0]
+            if file_kind is None:
+                continue
+            self.inputs.add(path)
+            self.found.append(
+                Found(
+                    file_kind,
+                    Path(path),
+                    root,
+                    _key(plugin),
+                    subfolders=subfolders if file_kind is Kind.AGENT else (),
+                )
+            )
+
+    def _extras(
+        self, name: str, folder: str, manifest: dict[str, Any], rel: str
+    ) -> None:
+        hooks, servers = read_extras(
+            name,
+            folder,
+            manifest,
+            rel,
+            lambda path: relative(path, self.project),
+            self.report,
+            self.max_bytes,
+        )
+        self.hooks += hooks
+        self.servers += servers
+        sources = {hook.source for hook in hooks} | {mcp.source for mcp in servers}
+        for source in sources - {rel}:
+            self.inputs.add(os.path.join(self.project, source))
+
+    def _lookalikes(self, folder: str, entries: list[os.DirEntry[str]]) -> None:
+        for entry in entries:
+            if entry.name in LOOKALIKES or (
+                entry.name == "plugins" and os.path.basename(folder) == ".agents"
+            ):
+                self.not_compiled.append(
+                    NotCompiled(
+                        relative(entry.path, self.project),
+                        "",
+                        "another client's plugin manifests: only .claude-plugin/ is read",
+                    )
                 )
 
     def _warn(self, folder: str, code: str, message: str) -> None:
@@ -283,8 +450,8 @@ def _bundled(name: str) -> bool:
     return not name.startswith(".") and not name.endswith(".pyc")
 
 
-def _path(text: str | None) -> Path | None:
-    return None if text is None else Path(text)
+def _key(plugin: _Plugin | None) -> Path | None:
+    return None if plugin is None else Path(plugin.key)
 
 
 def _is_file(entry: os.DirEntry[str]) -> bool:

@@ -55,6 +55,7 @@ class Definition:
     extra: Mapping[str, Any]
     skill_dir: str | None = None  # a skill's folder (subagents and commands have none)
     files: tuple[str, ...] = ()  # bundled files, relative to skill_dir
+    plugin_dir: str | None = None  # the enclosing plugin's folder, project-relative
     arguments: tuple[str, ...] = ()  # named positional arguments (``arguments``)
     argument_hint: str | None = None
     version: str | None = None
@@ -192,6 +193,41 @@ class Invalid:
 
 
 @dataclass(frozen=True)
+class Hook:
+    """A plugin's hook, carried for a host to install; skillc never runs it."""
+
+    plugin: str
+    event: str  # PreToolUse, SessionStart...
+    matcher: str
+    type: str  # command, prompt, agent or http
+    action: str  # the command, prompt or url as written (${CLAUDE_PLUGIN_ROOT} kept)
+    source: str
+
+
+@dataclass(frozen=True)
+class McpServer:
+    """A plugin's MCP server, carried for a host to start; skillc never starts it."""
+
+    plugin: str
+    name: str
+    transport: str  # stdio, http, sse...
+    target: str  # the command or the url as written
+    args: tuple[str, ...]
+    env: tuple[str, ...]  # the names of its environment variables, never their values
+    source: str
+
+
+@dataclass(frozen=True)
+class NotCompiled:
+    """An input found and left out on purpose (a remote plugin, another client's
+    manifest), with the reason, for the report."""
+
+    path: str
+    name: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class Model:
     generator: str
     sources: tuple[SourceFile, ...]
@@ -200,6 +236,9 @@ class Model:
     overrides: tuple[Override, ...]
     invalid: tuple[Invalid, ...]
     shadowed: tuple[Shadowed, ...] = ()
+    not_compiled: tuple[NotCompiled, ...] = ()
+    hooks: tuple[Hook, ...] = ()
+    mcp_servers: tuple[McpServer, ...] = ()
 
 
 def to_json(value: Any) -> Any:

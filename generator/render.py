@@ -54,6 +54,7 @@ def environment() -> jinja2.Environment:
     env.filters["pydoc"] = pylit.pydoc
     env.filters["pycomment"] = pylit.pycomment
     env.filters["pyopt"] = pylit.pyopt
+    env.filters["mdcode"] = md_code
     env.globals["pyassign"] = pylit.pyassign
     env.globals["pytuple"] = pylit.pytuple
     env.globals["pyvalue"] = pylit.pyvalue
@@ -68,3 +69,8 @@ def render(template: str, **context: object) -> str:
 def static(name: str) -> str:
     """A template file copied as it is (no Jinja syntax is read in it)."""
     return (templates_dir() / name).read_text(encoding="utf-8")
+
+
+def md_code(text: object) -> str:
+    """Untrusted text as one Markdown code span: on one line, no backtick to close it."""
+    return "`" + " ".join(str(text).split()).replace("`", "'") + "`"

@@ -16,7 +16,7 @@ from conftest import FIXTURES, GOLDEN, run_skillc, tree
 UPDATE_HINT = "if the change is intended, run: nox -s tests -- --update-goldens"
 
 
-@pytest.mark.parametrize("name", ["project", "tools"])
+@pytest.mark.parametrize("name", ["project", "tools", "market"])
 def test_fixture_project_matches_golden(
     name: str,
     tmp_path: Path,
@@ -24,7 +24,9 @@ def test_fixture_project_matches_golden(
     update_goldens: bool,
 ) -> None:
     """``project``: skills, subagents, plugins; ``tools``: every kind of tool manifest,
-    skill scripts and the built-in namespaces."""
+    skill scripts and the built-in namespaces; ``market``: a marketplace (an entry-defined
+    plugin, a plugin with custom component paths, hooks, MCP servers, a remote entry)
+    and commands, flat and in subfolders."""
     project = tmp_path / name
     shutil.copytree(FIXTURES / name, project)
     status, err = run_skillc(capsys, "-C", str(project), "build")

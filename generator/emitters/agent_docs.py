@@ -103,4 +103,7 @@ def _doc(
         sources=", ".join(f"`{source}/`" for source in layout.sources),
         regenerate=layout.regenerate,
         equivalents=_equivalents(tools, profile, conflicts),
+        # Claude Code installs a plugin's hooks; both clients start MCP servers.
+        hooks=model.hooks if profile.provider == "claude_code" else (),
+        servers=model.mcp_servers if profiles.is_cli(profile) else (),
     )

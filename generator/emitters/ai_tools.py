@@ -8,7 +8,7 @@ import shlex
 import json
 from typing import Any
 
-from generator.ir import Function, Model
+from generator.ir import Function, Model, to_json
 
 SCHEMA = "https://ai-tool-bridge.dev/schema/v1/ai-tools.json"
 
@@ -39,9 +39,11 @@ def emit(model: Model, generator: str) -> dict[str, str]:
         command["dangerous"] = d.dangerous
         command["tool"] = tool.qualname  # skillc's addition: the generated tool
         entry["commands"].append(command)
-    if not tools:
+    plugins = _plugins(model)
+    if not tools and not plugins:
         return {}
-    body = json.dumps(tools, sort_keys=True, ensure_ascii=False)
+    hashed = [tools, plugins] if plugins else tools  # seed 004's hash when no plugins
+    body = json.dumps(hashed, sort_keys=True, ensure_ascii=False)
     aggregate = {
         "$schema": SCHEMA,
         "version": "1.0",
@@ -49,4 +51,18 @@ def emit(model: Model, generator: str) -> dict[str, str]:
         "generator": generator,
         "tools": tools,
     }
+    if plugins:  # skillc's addition: what a host installs beside the tools
+        aggregate["plugins"] = plugins
     return {"ai-tools.json": json.dumps(aggregate, indent=2, ensure_ascii=False) + "\n"}
+
+
+def _plugins(model: Model) -> dict[str, Any]:
+    """Each plugin's hooks and MCP servers, by plugin name."""
+    plugins: dict[str, Any] = {}
+    for key, items in (("hooks", model.hooks), ("mcp_servers", model.mcp_servers)):
+        for item in items:
+            entry = to_json(item)
+            plugins.setdefault(entry.pop("plugin"), {}).setdefault(key, []).append(
+                entry
+            )
+    return plugins

@@ -69,6 +69,11 @@ def emit_report(
         ],
         "overrides": to_json(model.overrides),
         "shadowed": to_json(model.shadowed),
+        # Found and left out on purpose: remote plugins, other clients' manifests.
+        "not_compiled": to_json(model.not_compiled),
+        # Plugins' hooks and MCP servers, carried for a host to install, never run.
+        "hooks": to_json(model.hooks),
+        "mcp_servers": to_json(model.mcp_servers),
         # What the provider files left out (with the reason) or changed.
         "provider_left_out": providers.left_out,
         "provider_removed": providers.removed,

@@ -286,6 +286,7 @@ def _tool_module(tool: Tool, layout: Layout) -> tuple[str, str]:
         "allowed_tools": d.allowed_tools,
         "model": d.model,
         "skill_dir": skill_dir,
+        "plugin_dir": d.plugin_dir,
         "files": d.files,
         "py_name": tool.py_name,
         "function": function_name(tool.py_name),

@@ -63,6 +63,8 @@ def load_agent(
                 at_key=True,
             )
     name = _name(doc, path.stem, plugin is not None)
+    if name and found.subfolders:  # a plugin's agents/review/x.md: plugin:review:x
+        name = "-".join((*found.subfolders, name))
     description = doc.text("description", required="missing-description")
     definition = Definition(
         kind=Kind.AGENT,

@@ -1,13 +1,18 @@
-"""Claude Code plugins: ``.claude-plugin/plugin.json``. Only ``name`` matters here: it
-namespaces the plugin's skills and subagents (``task.<plugin>.<skill>``)."""
+"""Claude Code plugins: ``.claude-plugin/plugin.json``. ``name`` namespaces the plugin's
+skills, subagents and commands (``task.<plugin>.<skill>``); the component paths
+(``skills``, ``commands``, ``agents``) tell discovery where they are."""
 
 from __future__ import annotations
 
+import json
+import posixpath
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from generator import discover, frontmatter
+from generator import frontmatter
 from generator.diagnostics import Report
 
 NAME_RULE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -18,16 +23,38 @@ class Plugin:
     name: str
     description: str
     path: str
+    folder: str = (
+        ""  # the plugin's folder, project-relative (for ${CLAUDE_PLUGIN_ROOT})
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where a plugin keeps its components, relative to its folder (``./`` removed).
+    ``skills`` adds to ``skills/``; ``commands`` and ``agents`` replace their default
+    folder when set (None: the default)."""
+
+    skills: tuple[str, ...] = ()
+    commands: tuple[str, ...] | None = None
+    agents: tuple[str, ...] | None = None
 
 
 def load_plugin(
     path: Path, project: Path, report: Report, max_bytes: int
 ) -> Plugin | None:
+    from generator import discover
+
     rel = discover.relative(path, project)
     text = frontmatter.read(path, rel, report, max_bytes)
     if text is None:
         return None
     data = frontmatter.parse_json(text, rel, report)
+    folder = discover.relative(path.parent.parent, project)
+    return plugin_from(data, rel, folder, report)
+
+
+def plugin_from(data: Any, rel: str, folder: str, report: Report) -> Plugin | None:
+    """A plugin from its definition: a plugin.json or a marketplace entry."""
     name = data.get("name") if isinstance(data, dict) else None
     if not isinstance(name, str) or not name:
         report.error(rel, 1, 1, "invalid-plugin", 'plugin.json needs a "name" string')
@@ -37,4 +64,86 @@ def load_plugin(
             rel, 1, 1, "invalid-plugin", f"plugin name {name!r} is not kebab-case"
         )
     description = data.get("description")
-    return Plugin(name, description if isinstance(description, str) else "", rel)
+    return Plugin(
+        name, description if isinstance(description, str) else "", rel, folder
+    )
+
+
+def read_manifest(
+    path: Path, rel: str, report: Report, max_bytes: int
+) -> tuple[Layout, dict[str, Any], str]:
+    """A plugin.json's component paths, its data and its text; path problems are
+    reported (its JSON errors are left to ``load_plugin``, which reads it again)."""
+    quiet = Report()
+    text = frontmatter.read(path, rel, quiet, max_bytes)
+    data = None if text is None else frontmatter.parse_json(text, rel, quiet)
+    if text is None or not isinstance(data, dict):
+        return Layout(), {}, ""
+    return layout(data, text, rel, report), data, text
+
+
+def layout(data: Mapping[str, Any], text: str, rel: str, report: Report) -> Layout:
+    """``text`` is the manifest's source, to locate a bad path in it."""
+
+    def paths(key: str) -> tuple[str, ...] | None:
+        value = data.get(key)
+        if value is None:
+            return None
+        items = [value] if isinstance(value, str) else value
+        if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
+            _error(
+                rel,
+                text,
+                key,
+                None,
+                f'"{key}" must be a path or a list of paths',
+                report,
+            )
+            return None
+        kept = []
+        for item in items:
+            clean = _component_path(item, key, rel, text, report)
+            if clean is not None:
+                kept.append(clean)
+        return tuple(kept)
+
+    return Layout(paths("skills") or (), paths("commands"), paths("agents"))
+
+
+def _component_path(
+    item: str, key: str, rel: str, text: str, report: Report
+) -> str | None:
+    if item == "." and key == "skills":
+        return ""
+    if not item.startswith("./"):
+        _error(
+            rel, text, key, item, f"{key} path {item!r} must start with './'", report
+        )
+        return None
+    if ".." in item.split("/"):
+        _error(
+            rel,
+            text,
+            key,
+            item,
+            f"{key} path {item!r} leaves the plugin ('..')",
+            report,
+        )
+        return None
+    clean = posixpath.normpath(item)
+    return "" if clean == "." else clean
+
+
+def _error(
+    rel: str, text: str, key: str, needle: str | None, message: str, report: Report
+) -> None:
+    """An ``invalid-plugin-path`` error where ``needle`` is quoted after ``key`` (at
+    ``key`` when None)."""
+    start = max(text.find(json.dumps(key)), 0)
+    offset = start
+    if needle is not None:
+        offset = text.find(json.dumps(needle), start + len(json.dumps(key)))
+        offset = start if offset < 0 else offset
+    line = text.count("\n", 0, offset) + 1
+    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    report.error(rel, line, col, "invalid-plugin-path", message)

@@ -39,6 +39,7 @@ SPEC = TaskSpec(
     model=None,
     skill_dir="plugins/review-kit/skills/code-reviewer",
     files=("scripts/check.py",),
+    plugin_dir="plugins/review-kit",
 )
 
 

@@ -40,6 +40,7 @@ SPEC = TaskSpec(
     model=None,
     skill_dir=None,
     files=(),
+    plugin_dir="plugins/review-kit",
 )
 
 

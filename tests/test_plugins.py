@@ -1,0 +1,225 @@
+"""Claude Code plugins and marketplaces: component paths, entry-defined plugins, remote
+entries, hooks and MCP servers (tests/fixtures/market), and a real 91-plugin marketplace
+(../shared/corpus/plugins/wshobson-agents, skipped when absent)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import (
+    FIXTURES,
+    SHARED,
+    run_mypy,
+    run_python,
+    run_skillc,
+)
+
+WSHOBSON = SHARED / "corpus" / "plugins" / "wshobson-agents"
+
+
+def _market(tmp_path: Path) -> Path:
+    project = tmp_path / "market"
+    shutil.copytree(FIXTURES / "market", project)
+    return project
+
+
+def _report(project: Path) -> dict[str, object]:
+    data = json.loads(next(project.glob("*/report.json")).read_text())
+    assert isinstance(data, dict)
+    return data
+
+
+def test_components_marketplace_and_remote(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = _market(tmp_path)
+    status, err = run_skillc(capsys, "-C", str(project), "build")
+    assert status == 0, err
+    report = _report(project)
+    names = {t["name"]: t["source"] for t in report["tools"]}  # type: ignore[attr-defined, index]
+    assert names == {
+        # .claude/commands: a subfolder does not namespace the name
+        "task.greet": ".claude/commands/greet.md",
+        "task.component": ".claude/commands/frontend/component.md",
+        # the strict: false entry at ./ is the whole plugin: its skills and commands
+        "task.docs_kit.summarise": "market/shared-skills/summarise/SKILL.md",
+        "task.docs_kit.proofread": "market/docs-commands/proofread.md",
+        # plugin.json's paths: skills added, commands and agents replaced
+        "task.ops_kit.triage": "market/plugins/ops-kit/more-skills/triage/SKILL.md",
+        "task.ops_kit.status": "market/plugins/ops-kit/cmds/status.md",
+        "task.ops_kit.migrate": "market/plugins/ops-kit/cmds/db/migrate.md",
+        "task.ops_kit.deploy": "market/plugins/ops-kit/extra/deploy.md",
+        "task.ops_kit.reviewer": "market/plugins/ops-kit/team/reviewer.md",
+        # agents/ is recursive in a plugin, the subfolder part of the id
+        "task.ops_kit.security_auditor": "market/plugins/ops-kit/team/security/auditor.md",
+    }
+    assert report["not_compiled"] == [
+        {
+            "name": "remote-kit",
+            "path": "market/.claude-plugin/marketplace.json",
+            "reason": "remote source (github example/remote-kit): not fetched",
+        },
+        {
+            "name": "",
+            "path": "market/plugins/ops-kit/.codex-plugin",
+            "reason": "another client's plugin manifests: only .claude-plugin/ is read",
+        },
+    ]
+    assert [h["event"] for h in report["hooks"]] == ["PreToolUse"]  # type: ignore[attr-defined, index]
+    servers = [(s["plugin"], s["name"], s["transport"]) for s in report["mcp_servers"]]  # type: ignore[attr-defined, index]
+    assert servers == [
+        ("ops-kit", "metrics", "stdio"),
+        ("ops-kit", "status-page", "http"),
+    ]
+    ai_tools = json.loads((project / "out" / "ai-tools.json").read_text())
+    assert sorted(ai_tools["plugins"]["ops-kit"]) == ["hooks", "mcp_servers"]
+    claude = (project / "out" / "CLAUDE.md").read_text()
+    agents = (project / "out" / "AGENTS.md").read_text()
+    assert "PreToolUse" in claude and "PreToolUse" not in agents  # Codex has no hooks
+    assert "`ops-kit:metrics`" in claude and "`ops-kit:metrics`" in agents
+
+
+def test_plugin_root_resolves_at_call_time(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """${CLAUDE_PLUGIN_ROOT} is the plugin's folder below the package's source root when
+    the tool is called, never a path of the build; !`cmd` is marked, not run."""
+    project = _market(tmp_path)
+    config = project / "pyproject.toml"
+    config.write_text(config.read_text().replace('out = "out"', 'out = "tools"'))
+    status, err = run_skillc(capsys, "-C", str(project), "build")
+    assert status == 0, err
+    moved = tmp_path / "elsewhere"
+    code = (
+        "import os, sys, tools\n"
+        "status = tools.task.ops_kit.status.prepare('web')\n"
+        "print(status.instructions.splitlines()[0])\n"
+        "print(status.shell_commands)\n"
+        "print(tools.task.ops_kit.reviewer.prepare('x').instructions)\n"
+    )
+    result = run_python(code, project)
+    assert result.returncode == 0, result.stderr
+    plugin = project / "market" / "plugins" / "ops-kit"
+    assert result.stdout.splitlines() == [
+        f"Run {plugin}/scripts/status.sh web and explain the output.",
+        "('hostname',)",
+        f"You review operational changes. Checklists live in {plugin}/checklists.",
+    ]
+    env_moved = run_python(
+        "import os; os.environ['SKILLC_SOURCE_ROOT'] = " + repr(str(moved)) + "\n"
+        "import tools; print(tools.task.ops_kit.deploy.prepare('a b').instructions)",
+        project,
+    )
+    assert env_moved.returncode == 0, env_moved.stderr
+    for path in (project / "tools").rglob("*"):
+        if path.is_file() and path.suffix != ".pyc":
+            assert str(tmp_path) not in path.read_text(errors="replace"), path
+
+
+@pytest.mark.parametrize(
+    ("manifest", "expected"),
+    [
+        (
+            '{\n  "name": "bad",\n  "agents": ["./agents", "./../escape"]\n}\n',
+            "bad/.claude-plugin/plugin.json:3:26: error[invalid-plugin-path]: "
+            "agents path './../escape' leaves the plugin ('..')",
+        ),
+        (
+            '{\n  "name": "bad",\n  "commands": "commands"\n}\n',
+            "bad/.claude-plugin/plugin.json:3:15: error[invalid-plugin-path]: "
+            "commands path 'commands' must start with './'",
+        ),
+    ],
+)
+def test_bad_component_path_is_located(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], manifest: str, expected: str
+) -> None:
+    (tmp_path / "bad" / ".claude-plugin").mkdir(parents=True)
+    (tmp_path / "bad" / ".claude-plugin" / "plugin.json").write_text(manifest)
+    (tmp_path / "bad" / "agents").mkdir()
+    (tmp_path / "bad" / "agents" / "a.md").write_text(
+        "---\nname: a\ndescription: An agent.\n---\nBody.\n"
+    )
+    status, err = run_skillc(
+        capsys, "-C", str(tmp_path), "build", "--source", "bad", "--keep-going"
+    )
+    assert status != 0
+    assert expected in err.splitlines()
+
+
+def test_duplicate_plugin_names_name_both_entries(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "m"
+    (root / ".claude-plugin").mkdir(parents=True)
+    (root / "a").mkdir()
+    (root / ".claude-plugin" / "marketplace.json").write_text(
+        '{"name": "m", "owner": {"name": "o"}, "plugins": [\n'
+        '  {"name": "twin", "source": "./a"},\n'
+        '  {"name": "twin", "source": "./a"}\n]}\n'
+    )
+    status, err = run_skillc(capsys, "-C", str(tmp_path), "build", "--source", "m")
+    assert status != 0
+    assert (
+        "m/.claude-plugin/marketplace.json:3:4: error[duplicate-plugin]: plugins[1] is "
+        "named 'twin' like plugins[0] (line 2); plugin names must be unique"
+    ) in err.splitlines()
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def _expected_tools(marketplace: Path) -> set[tuple[str, str]]:
+    """(kind, file) of every skill, subagent and command of every local plugin, counted
+    from the files: a skill per SKILL.md, an agent per agents/*.md with frontmatter, a
+    command per commands/**/*.md."""
+    data = json.loads((marketplace / ".claude-plugin" / "marketplace.json").read_text())
+    expected = set()
+    for entry in data["plugins"]:
+        if not isinstance(entry["source"], str):
+            continue
+        folder = marketplace / entry["source"]
+        for skill in folder.rglob("SKILL.md"):
+            expected.add(("skill", skill.relative_to(marketplace).as_posix()))
+        for agent in (folder / "agents").rglob("*.md"):
+            if agent.read_text().startswith("---"):
+                expected.add(("agent", agent.relative_to(marketplace).as_posix()))
+        for command in (folder / "commands").rglob("*.md"):
+            expected.add(("command", command.relative_to(marketplace).as_posix()))
+    return expected
+
+
+@pytest.mark.skipif(
+    not WSHOBSON.is_dir(), reason="../shared/corpus is not beside this checkout"
+)
+def test_wshobson_marketplace_compiles_every_plugin(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = tmp_path / "project"
+    shutil.copytree(WSHOBSON, project / "mk")
+    (project / "pyproject.toml").write_text(
+        '[tool.skillc]\nsources = ["mk"]\nout = "market"\nbuiltins = []\n'
+    )
+    status, err = run_skillc(capsys, "-C", str(project), "build")
+    assert status == 0, err
+    report = _report(project)
+    built = {
+        (
+            "command" if "/commands/" in t["source"] else t["kind"],  # type: ignore[index]
+            t["source"].removeprefix("mk/"),  # type: ignore[index]
+        )
+        for t in report["tools"]  # type: ignore[attr-defined]
+        if t["kind"] != "tool"  # type: ignore[index]  # the skills' scripts, besides
+    }
+    expected = _expected_tools(WSHOBSON)
+    assert len(expected) > 400  # 181 skills, 202 subagents, 105 commands
+    assert built == expected
+    assert [n["name"] for n in report["not_compiled"] if n["name"]] == ["pensyve"]  # type: ignore[attr-defined, index]
+    assert isinstance(report["hooks"], list) and isinstance(report["mcp_servers"], list)
+    listed = run_python("import market; print(len(market.list()))", project)
+    assert listed.returncode == 0, listed.stderr
+    assert int(listed.stdout) == len(report["tools"])  # type: ignore[arg-type]
+    checked = run_mypy(project, "market")
+    assert checked.returncode == 0, checked.stdout[-3000:]
