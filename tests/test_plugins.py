@@ -99,7 +99,11 @@ def test_plugin_root_resolves_at_call_time(
         "status = tools.task.ops_kit.status.prepare('web')\n"
         "print(status.instructions.splitlines()[0])\n"
         "print(status.shell_commands)\n"
-        "print(tools.task.ops_kit.reviewer.prepare('x').instructions)\n"
+        "reviewer = tools.task.ops_kit.reviewer.prepare('x')\n"
+        "print(reviewer.instructions)\n"
+        "print(status.claude)\n"
+        "print(reviewer.claude.to_dict())\n"
+        "print(tools.task.ops_kit.status.spec.help.splitlines()[-2])\n"
     )
     result = run_python(code, project)
     assert result.returncode == 0, result.stderr
@@ -108,6 +112,13 @@ def test_plugin_root_resolves_at_call_time(
         f"Run {plugin}/scripts/status.sh web and explain the output.",
         "('hostname',)",
         f"You review operational changes. Checklists live in {plugin}/checklists.",
+        # Claude Code's fields reach the typed Invocation and the Level 2 help
+        "ClaudeCode(context='fork', agent='Explore', effort='high', permission_mode=None, "
+        "disallowed_tools=(), skills=(), color=None, user_invocable=False)",
+        "{'context': None, 'agent': None, 'effort': None, 'permission_mode': 'plan', "
+        "'disallowed_tools': ['Write', 'Edit'], 'skills': ['triage'], 'color': 'blue', "
+        "'user_invocable': True}",
+        "Claude Code: context: fork; agent: Explore; effort: high; user-invocable: false",
     ]
     env_moved = run_python(
         "import os; os.environ['SKILLC_SOURCE_ROOT'] = " + repr(str(moved)) + "\n"

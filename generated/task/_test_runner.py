@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .._tasks import Invocation, TaskSpec, task_tool
+from .._tasks import ClaudeCode, Invocation, TaskSpec, task_tool
 
 _HELP = (
     "task.test_runner: subagent 'test-runner'\n"
@@ -21,6 +21,7 @@ _HELP = (
     "\n"
     "Allowed tools: Read, Grep, Glob, Bash\n"
     "Model: sonnet\n"
+    "Claude Code: color: green\n"
     "Source: skills/.claude/agents/test-runner.md"
 )
 
@@ -58,6 +59,9 @@ SPEC = TaskSpec(
     model="sonnet",
     skill_dir=None,
     files=(),
+    claude=ClaudeCode(
+        color="green",
+    ),
 )
 
 

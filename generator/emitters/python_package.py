@@ -287,6 +287,7 @@ def _tool_module(tool: Tool, layout: Layout) -> tuple[str, str]:
         "model": d.model,
         "skill_dir": skill_dir,
         "plugin_dir": d.plugin_dir,
+        "claude": list(claude_settings(d).items()),
         "files": d.files,
         "py_name": tool.py_name,
         "function": function_name(tool.py_name),
@@ -298,6 +299,40 @@ def _tool_module(tool: Tool, layout: Layout) -> tuple[str, str]:
         tool=view,
     )
     return text, ""
+
+
+# Claude Code's keys (skills, commands, subagents) the Invocation carries, by field name.
+CLAUDE_KEYS = {
+    "context": "context",
+    "agent": "agent",
+    "effort": "effort",
+    "permission_mode": "permissionMode",
+    "disallowed_tools": "disallowedTools",
+    "skills": "skills",
+    "color": "color",
+}
+
+
+def claude_settings(d: Definition) -> dict[str, str | bool | tuple[str, ...]]:
+    """The Claude Code settings ``d`` sets (defaults left out), by ClaudeCode field."""
+    settings: dict[str, str | bool | tuple[str, ...]] = {}
+    for field, key in CLAUDE_KEYS.items():
+        value = d.extra.get(key)
+        if field in ("disallowed_tools", "skills"):
+            items = value.split(",") if isinstance(value, str) else value
+            if isinstance(items, list) and items:
+                settings[field] = tuple(str(i).strip() for i in items if str(i).strip())
+        elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
+            settings[field] = str(value)
+    if not d.user_invocable:
+        settings["user_invocable"] = False
+    return settings
+
+
+def _setting(value: str | bool | tuple[str, ...]) -> str:
+    if isinstance(value, tuple):
+        return ", ".join(value)
+    return "false" if value is False else str(value)
 
 
 def level2_help(tool: Tool, package: str) -> str:
@@ -334,6 +369,13 @@ def level2_help(tool: Tool, package: str) -> str:
     facts = [
         ("Allowed tools", ", ".join(d.allowed_tools)),
         ("Model", d.model or ""),
+        (
+            "Claude Code",
+            "; ".join(
+                f"{CLAUDE_KEYS.get(field, 'user-invocable')}: {_setting(value)}"
+                for field, value in claude_settings(d).items()
+            ),
+        ),
         ("Version", d.version or ""),
         ("Tags", ", ".join(d.tags)),
         ("License", d.license or ""),

@@ -22,7 +22,7 @@ from ._runtime import (
 )
 
 if TYPE_CHECKING:
-    from ._tasks import Invocation, TaskSpec, TaskTool
+    from ._tasks import ClaudeCode, Invocation, TaskSpec, TaskTool
     from ._dispatch import dispatch as dispatch
     from ._search import Match
     from ._search import find as find_tool
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CallableTool",
+    "ClaudeCode",
     "ConfirmRequest",
     "HelpText",
     "Invocation",
@@ -59,7 +60,7 @@ _CHILDREN = (
 )
 _ALIASES: dict[str, tuple[str, str]] = {}
 # Loaded with the first task tool, or on first use of these names.
-_TASK_NAMES = ("Invocation", "TaskSpec", "TaskTool")
+_TASK_NAMES = ("ClaudeCode", "Invocation", "TaskSpec", "TaskTool")
 _TOOL_NAMES = (
     "CallableTool",
     "ConfirmRequest",

@@ -14,6 +14,25 @@ P = ParamSpec("P")
 _SHELL = re.compile(r"!`([^`\n]+)`")
 
 
+class ClaudeCode(NamedTuple):
+    """Claude Code's settings of a skill, command or subagent, for a runner to honour."""
+
+    context: str | None = None  # "fork": run in a forked subagent
+    agent: str | None = None  # the subagent type that runs the fork
+    effort: str | None = None
+    permission_mode: str | None = None  # a subagent's permissionMode
+    disallowed_tools: tuple[str, ...] = ()
+    skills: tuple[str, ...] = ()  # the skills a subagent preloads
+    color: str | None = None
+    user_invocable: bool = True  # false: kept out of the / menu
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            key: list(value) if isinstance(value, tuple) else value
+            for key, value in self._asdict().items()
+        }
+
+
 class Invocation(NamedTuple):
     """What calling a task tool produces: the instructions to carry out, ready to use.
 
@@ -33,6 +52,7 @@ class Invocation(NamedTuple):
     # The body's !`cmd` lines as written (before argument substitution): never run by
     # skillc; a runner decides (Claude Code needs Bash in allowed_tools for them).
     shell_commands: tuple[str, ...] = ()
+    claude: ClaudeCode = ClaudeCode()
 
     def path(self, file: str = "") -> Path:
         """The absolute path of a bundled file (of the skill folder for ``""``)."""
@@ -50,6 +70,7 @@ class Invocation(NamedTuple):
             "skill_dir": self.skill_dir,
             "files": list(self.files),
             "shell_commands": list(self.shell_commands),
+            "claude": self.claude.to_dict(),
         }
 
 
@@ -68,6 +89,7 @@ class TaskSpec(NamedTuple):
     skill_dir: str | None
     files: tuple[str, ...]
     plugin_dir: str | None = None  # the plugin's folder, for ${CLAUDE_PLUGIN_ROOT}
+    claude: ClaudeCode = ClaudeCode()
 
     def body(self) -> str:
         """The instructions, ``${CLAUDE_PLUGIN_ROOT}`` resolved (below the source root:
@@ -112,6 +134,7 @@ class TaskSpec(NamedTuple):
             skill_dir=self.skill_dir,
             files=self.files,
             shell_commands=tuple(_SHELL.findall(self.body())),
+            claude=self.claude,
         )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .._tasks import Invocation, TaskSpec, task_tool
+from .._tasks import ClaudeCode, Invocation, TaskSpec, task_tool
 
 _HELP = (
     "task.doc_writer: subagent 'doc-writer'\n"
@@ -21,6 +21,7 @@ _HELP = (
     "\n"
     "Allowed tools: Read, Grep, Agent(explorer, planner)\n"
     "Model: inherit\n"
+    "Claude Code: color: blue\n"
     "Source: skills/.claude/agents/doc-writer.md"
 )
 
@@ -44,6 +45,9 @@ SPEC = TaskSpec(
     model="inherit",
     skill_dir=None,
     files=(),
+    claude=ClaudeCode(
+        color="blue",
+    ),
 )
 
 

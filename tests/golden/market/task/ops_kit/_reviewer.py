@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..._tasks import Invocation, TaskSpec, task_tool
+from ..._tasks import ClaudeCode, Invocation, TaskSpec, task_tool
 
 _HELP = (
     "task.ops_kit.reviewer: subagent 'reviewer'\n"
@@ -20,6 +20,8 @@ _HELP = (
     '  python -m tools call task.ops_kit.reviewer "PROMPT"\n'
     "\n"
     "Allowed tools: Read, Grep\n"
+    "Model: sonnet\n"
+    "Claude Code: permissionMode: plan; disallowedTools: Write, Edit; skills: triage; color: blue\n"
     "Source: market/plugins/ops-kit/team/reviewer.md"
 )
 
@@ -37,10 +39,19 @@ SPEC = TaskSpec(
         "Read",
         "Grep",
     ),
-    model=None,
+    model="sonnet",
     skill_dir=None,
     files=(),
     plugin_dir="market/plugins/ops-kit",
+    claude=ClaudeCode(
+        permission_mode="plan",
+        disallowed_tools=(
+            "Write",
+            "Edit",
+        ),
+        skills=("triage",),
+        color="blue",
+    ),
 )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..._tasks import Invocation, TaskSpec, task_tool
+from ..._tasks import ClaudeCode, Invocation, TaskSpec, task_tool
 
 _HELP = (
     "task.ops_kit.status: skill 'status'\n"
@@ -22,6 +22,7 @@ _HELP = (
     "  python -m tools call task.ops_kit.status ARG ...\n"
     "\n"
     "Allowed tools: Bash(systemctl status:*)\n"
+    "Claude Code: context: fork; agent: Explore; effort: high; user-invocable: false\n"
     "Source: market/plugins/ops-kit/cmds/status.md"
 )
 
@@ -44,6 +45,12 @@ SPEC = TaskSpec(
     skill_dir=None,
     files=(),
     plugin_dir="market/plugins/ops-kit",
+    claude=ClaudeCode(
+        context="fork",
+        agent="Explore",
+        effort="high",
+        user_invocable=False,
+    ),
 )
 
 
