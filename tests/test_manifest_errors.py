@@ -136,6 +136,30 @@ CASES: list[tuple[str, dict[str, str], str, int]] = [
         1,
     ),
     (
+        "command-id-other-prefix",
+        {
+            "x/ai-tool.yaml": "schema_version: '1.0'\ntool: {name: x}\ncommands:\n"
+            "  - {id: 'y:a', description: A., cli_command: x a}\n"
+        },
+        "skills/x/ai-tool.yaml:4:10: error[invalid-tool-id]: command id 'y:a' carries another tool's prefix: in tool 'x' it must read x:a",
+        1,
+    ),
+    (
+        "schema-version-unknown-major",
+        {
+            "x/ai-tool.yaml": "schema_version: '2.0'\ntool: {name: x}\ncommands:\n"
+            "  - {id: 'x:a', description: A., cli_command: x a}\n"
+        },
+        "skills/x/ai-tool.yaml:1:17: error[manifest-invalid]: schema_version '2.0': only major version 1 is understood",
+        1,
+    ),
+    (
+        "empty-manifest",
+        {"x/ai-tool.yaml": "# nothing yet\n"},
+        "skills/x/ai-tool.yaml:1:1: warning[manifest-empty]: the manifest is empty; skipped",
+        0,
+    ),
+    (
         "install-not-allowed",
         {
             "x/ai-tool.yaml": "schema_version: '1.0'\ntool: {name: x}\n"

@@ -23,6 +23,7 @@ from generator.loaders import manifest
 FILE = "ai-tool.yaml"
 SCHEMA = "ai-tool.schema.json"
 DEFAULT_ALLOWLIST = ("pypi:*",)
+SCHEMA_MAJOR = "1"  # the seed 004 schema_version this loader reads
 _URL = re.compile(r"^(?:[a-z+]+://|git\+|[A-Za-z0-9.-]+@)")
 
 
@@ -40,6 +41,14 @@ def load(
         return "", []
     data = doc.data
     tool = data["tool"]
+    version = str(data["schema_version"])
+    if version.split(".")[0] != SCHEMA_MAJOR:
+        doc.error(
+            ("schema_version",),
+            "manifest-invalid",
+            f"schema_version {version!r}: only major version {SCHEMA_MAJOR} is understood",
+        )
+        return "", []
     pip = (data.get("install") or {}).get("pip")
     if pip is not None and not _allowed(pip, allowlist):
         doc.error(
@@ -63,6 +72,14 @@ def load(
         if manifest.duplicate(doc, seen, ident, (*at, "id"), "command id", "used"):
             continue
         parts = ident.split(":")
+        if len(parts) > 1 and parts[0] != tool["name"]:
+            doc.error(
+                (*at, "id"),
+                "invalid-tool-id",
+                f"command id {ident!r} carries another tool's prefix: in tool "
+                f"{tool['name']!r} it must read {tool['name']}:{':'.join(parts[1:])}",
+            )
+            continue
         path_parts = tuple(parts) if len(parts) > 1 else (tool["name"], ident)
         schema, positional = _schema(command.get("parameters") or [])
         author = {"parameters": command.get("parameters") or []}

@@ -127,6 +127,9 @@ def read(
     located = yamlpos.parse(text, rel, 0, report)
     if located is None:
         return None
+    if located.data is None:  # seed 004: "Empty manifest: log warning, skip tool"
+        report.warning(rel, 1, 1, "manifest-empty", "the manifest is empty; skipped")
+        return None
     if not isinstance(located.data, dict):
         report.error(rel, 1, 1, "manifest-invalid", "a manifest must be a YAML mapping")
         return None
