@@ -329,6 +329,26 @@ def claude_settings(d: Definition) -> dict[str, str | bool | tuple[str, ...]]:
     return settings
 
 
+# Seed 000's metadata (frontmatter or metadata.yaml) shown in the Level 2 help.
+SEED_FACTS = (
+    ("author", "Author"),
+    ("capabilities", "Capabilities"),
+    ("constraints", "Constraints"),
+    ("tools", "Tools"),
+)
+
+
+def _listed(value: object) -> str:
+    """A metadata value as one line of text: a list joined, an author by name."""
+    if isinstance(value, list):
+        return ", ".join(filter(None, (_listed(item) for item in value)))
+    if isinstance(value, dict):
+        return _listed(value.get("name"))
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        return " ".join(str(value).split())
+    return ""
+
+
 def _setting(value: str | bool | tuple[str, ...]) -> str:
     if isinstance(value, tuple):
         return ", ".join(value)
@@ -378,6 +398,7 @@ def level2_help(tool: Tool, package: str) -> str:
         ),
         ("Version", d.version or ""),
         ("Tags", ", ".join(d.tags)),
+        *((label, _listed(d.extra.get(key))) for key, label in SEED_FACTS),
         ("License", d.license or ""),
         ("Compatibility", d.compatibility or ""),
         (

@@ -27,6 +27,7 @@ _HELP = (
     "Model: haiku\n"
     "Version: 1.2.0\n"
     "Tags: greeting, demo\n"
+    "Author: fixtures\n"
     "Source: skills/greeter/SKILL.md"
 )
 
