@@ -28,10 +28,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
-    except writer.WriteFailed as exc:
-        print(f"skillc: error: {exc}", file=sys.stderr)
-        return 1
-    except OSError as exc:  # the file system failed us, not skillc: no traceback
+    except (writer.WriteFailed, OSError) as exc:  # the file system failed: no traceback
         print(f"skillc: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
