@@ -52,6 +52,7 @@ CODES: dict[str, str] = {
     "invalid-plugin-path": "a plugin component path (or marketplace source) not starting with './' or holding '..'",
     "invalid-marketplace": "a .claude-plugin/marketplace.json that cannot be used",
     "duplicate-plugin": "two marketplace entries with the same plugin name",
+    "component-not-compiled": "a plugin's default commands/ or agents/ folder replaced by a custom path, or a listed component path that does not exist",
     "too-many-files": "a skill folder bundles more files than are listed",
     "empty-source": "a source root holds no skill, subagent or tool manifest",
     # tool manifests
