@@ -162,3 +162,35 @@ def test_version_change_shows_in_lock_and_check(
     assert status == 1
     assert f"{GREETER}: version 1.2.0 -> 1.3.0" in err.splitlines()
     assert REVIEWER not in err
+
+
+def test_commands_and_subagents_carry_their_metadata(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A command's and a subagent's frontmatter metadata reach the index too."""
+    commands = skills_project / "skills" / "commands"
+    commands.mkdir()
+    (commands / "deploy.md").write_text(
+        "---\nversion: 0.3.0\ntags:\n  - ops\n  - release\ncapabilities: deploy\n---\n"
+        "Deploy $ARGUMENTS.\n"
+    )
+    agents = skills_project / "skills" / "agents"
+    agents.mkdir()
+    (agents / "auditor.md").write_text(
+        "---\nname: auditor\ndescription: Audits.\ntags:\n  - ops\n---\nAudit.\n"
+    )
+    status, err = run_skillc(capsys, "-C", str(skills_project), "build")
+    assert status == 0, err
+    listed = run_python(
+        "import json, generated\n"
+        "print(json.dumps([[e.name for e in generated.list(tag='ops')],"
+        " [e.name for e in generated.tools(capability='deploy')]]))",
+        skills_project,
+    )
+    assert listed.returncode == 0, listed.stderr
+    assert json.loads(listed.stdout) == [
+        ["task.auditor", "task.deploy"],
+        ["task.deploy"],
+    ]
+    lock = json.loads((skills_project / "generated" / "skillc.lock.json").read_text())
+    assert lock["versions"] == [{"tool": "task.deploy", "version": "0.3.0"}]
