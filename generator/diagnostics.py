@@ -73,7 +73,7 @@ CODES: dict[str, str] = {
     "identifier-collision": "two names become the same Python identifier",
     "reserved-name": "a tool or namespace named like a function of the generated package is reached as <name>_",
     "override": "a later source root overrides a tool of an earlier one",
-    "shadowed": "a tool lost its name to a built-in tool and is left out",
+    "shadowed": "a tool lost its name to a built-in tool, or a command to a skill, and is left out",
     "provider-name-shortened": "a tool's provider name was cut to provider-name-limit",
     "provider-name-collision": "two tools get the same provider name",
     "profile-invalid": "a profile enables both tools of an incompatible pair",

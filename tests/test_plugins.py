@@ -303,3 +303,29 @@ def test_wshobson_marketplace_compiles_every_plugin(
     assert int(listed.stdout) == len(report["tools"])  # type: ignore[arg-type]
     checked = run_mypy(project, "market")
     assert checked.returncode == 0, checked.stdout[-3000:]
+
+
+def test_skill_shadows_a_command_of_its_name(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Claude Code: a skill wins a tie with a command; the command is in the report's
+    shadowed list, with a warning at its file."""
+    (skills_project / "skills" / "greet").mkdir()
+    (skills_project / "skills" / "greet" / "SKILL.md").write_text(
+        "---\nname: greet\ndescription: The skill.\n---\nHi\n"
+    )
+    (skills_project / "skills" / "commands").mkdir()
+    (skills_project / "skills" / "commands" / "greet.md").write_text("Hello\n")
+    status, err = run_skillc(capsys, "-C", str(skills_project), "build")
+    assert status == 0, err
+    report = _report(skills_project)
+    assert report["overrides"] == []
+    assert report["shadowed"] == [
+        {
+            "qualname": "task.greet",
+            "kept": {"path": "skills/greet/SKILL.md", "line": 1, "col": 1},
+            "shadowed": {"path": "skills/commands/greet.md", "line": 1, "col": 1},
+        }
+    ]
+    assert "skills/commands/greet.md:1:1: warning[shadowed]" in err
+    assert [t["source"] for t in report["tools"]] == ["skills/greet/SKILL.md"]  # type: ignore[attr-defined, index]
