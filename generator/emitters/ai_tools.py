@@ -4,11 +4,12 @@ place of its ``generated_at`` time, so the file only changes when its content do
 from __future__ import annotations
 
 import hashlib
-import shlex
 import json
+import shlex
 from typing import Any
 
-from generator.ir import Function, Model, to_json
+from generator.emitters import seed_metadata
+from generator.ir import Definition, Function, Model, to_json
 
 SCHEMA = "https://ai-tool-bridge.dev/schema/v1/ai-tools.json"
 
@@ -24,7 +25,14 @@ def emit(model: Model, generator: str) -> dict[str, str]:
             str(owner["name"]),
             {
                 key: owner[key]
-                for key in ("name", "version", "description", "homepage", "install")
+                for key in (
+                    "name",
+                    "version",
+                    "description",
+                    "homepage",
+                    "install",
+                    "guidance",
+                )
                 if owner.get(key) not in (None, "", {})
             }
             | {"commands": []},
@@ -36,13 +44,19 @@ def emit(model: Model, generator: str) -> dict[str, str]:
         }
         if d.triggers:
             command["triggers"] = list(d.triggers)
+        if d.author_schema.get("parameters"):  # as the manifest gives them
+            command["parameters"] = d.author_schema["parameters"]
+        if d.examples:
+            command["examples"] = list(d.examples)
         command["dangerous"] = d.dangerous
         command["tool"] = tool.qualname  # skillc's addition: the generated tool
         entry["commands"].append(command)
-    plugins = _plugins(model)
-    if not tools and not plugins:
+    plugins, skills = _plugins(model), _skills(model)
+    if not tools and not plugins and not skills:
         return {}
-    hashed = [tools, plugins] if plugins else tools  # seed 004's hash when no plugins
+    extras = {"plugins": plugins, "skills": skills}
+    extras = {key: value for key, value in extras.items() if value}
+    hashed = [tools, extras] if extras else tools  # seed 004's hash with only tools
     body = json.dumps(hashed, sort_keys=True, ensure_ascii=False)
     aggregate = {
         "$schema": SCHEMA,
@@ -51,8 +65,9 @@ def emit(model: Model, generator: str) -> dict[str, str]:
         "generator": generator,
         "tools": tools,
     }
-    if plugins:  # skillc's addition: what a host installs beside the tools
-        aggregate["plugins"] = plugins
+    # skillc's additions: what a host installs beside the tools (plugins), and seed
+    # 000's metadata of the skills, commands and subagents that set any (skills).
+    aggregate |= extras
     return {"ai-tools.json": json.dumps(aggregate, indent=2, ensure_ascii=False) + "\n"}
 
 
@@ -66,3 +81,20 @@ def _plugins(model: Model) -> dict[str, Any]:
                 entry
             )
     return plugins
+
+
+def _skills(model: Model) -> dict[str, Any]:
+    """Each task tool offered to models that sets seed 000's metadata, by dotted name."""
+    skills: dict[str, Any] = {}
+    for tool in model.tools:
+        d = tool.definition
+        meta = seed_metadata.metadata(tool)
+        if isinstance(d, Definition) and d.model_invocable and meta:
+            skills[tool.qualname] = {
+                "name": d.name,
+                "kind": d.kind.value,
+                "description": d.description,
+                **meta,
+                "source": d.source.path,
+            }
+    return skills

@@ -1,5 +1,6 @@
 """``report.json`` (tools, warnings, overrides, invalid inputs) and ``skillc.lock.json``
-(generator, configuration, every source and output file with its sha256).
+(generator, configuration, every source and output file with its sha256, each tool's
+version).
 
 Both are deterministic: sorted, repo-relative POSIX paths, no timestamps.
 """
@@ -11,6 +12,7 @@ import json
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Severity
+from generator.emitters import seed_metadata
 from generator.emitters.providers.schemas import Notes
 from generator.emitters.python_package import Layout
 from generator.ir import Definition, Function, Model, Tool, to_json
@@ -120,6 +122,12 @@ def emit_lock(
         "generator": model.generator,
         "config": config,
         "sources": [{"path": s.path, "sha256": s.sha256} for s in model.sources],
+        # Each tool's own version (seed 000's), so a change shows in review and --check.
+        "versions": [
+            {"tool": tool.qualname, "version": version}
+            for tool in model.tools
+            if (version := seed_metadata.metadata(tool).get("version"))
+        ],
         "outputs": [
             {"path": f"{layout.out}/{path}", "sha256": digest}
             for path, digest in sorted(digests.items())

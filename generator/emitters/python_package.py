@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from generator import render
 from generator.cache import content_key
 from generator.diagnostics import Report
+from generator.emitters import seed_metadata
 from generator.ir import Definition, Function, Kind, Model, Namespace, Tool
 from generator.names import NAMESPACE_LIST, function_name
 
@@ -85,6 +86,11 @@ def emit(
             ],
             aliases=[f"{a}\t{t.qualname}" for t in model.tools for a in t.aliases],
             namespaces=model.namespaces,
+            metadata={
+                t.qualname: meta
+                for t in model.tools
+                if (meta := seed_metadata.metadata(t))
+            },
         ),
         "_names.py": render.render(
             "names.py.jinja",
@@ -329,24 +335,15 @@ def claude_settings(d: Definition) -> dict[str, str | bool | tuple[str, ...]]:
     return settings
 
 
-# Seed 000's metadata (frontmatter or metadata.yaml) shown in the Level 2 help.
-SEED_FACTS = (
-    ("author", "Author"),
-    ("capabilities", "Capabilities"),
-    ("constraints", "Constraints"),
-    ("tools", "Tools"),
-)
-
-
-def _listed(value: object) -> str:
-    """A metadata value as one line of text: a list joined, an author by name."""
-    if isinstance(value, list):
-        return ", ".join(filter(None, (_listed(item) for item in value)))
-    if isinstance(value, dict):
-        return _listed(value.get("name"))
-    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-        return " ".join(str(value).split())
-    return ""
+# Seed 000's metadata shown in the Level 2 help, by key.
+SEED_LABELS = {
+    "version": "Version",
+    "tags": "Tags",
+    "author": "Author",
+    "capabilities": "Capabilities",
+    "constraints": "Constraints",
+    "tools": "Tools",
+}
 
 
 def _setting(value: str | bool | tuple[str, ...]) -> str:
@@ -359,6 +356,7 @@ def level2_help(tool: Tool, package: str) -> str:
     """Level 2: the full spec of one task tool, as plain text."""
     d = tool.definition
     assert isinstance(d, Definition)
+    meta = seed_metadata.metadata(tool)
     kind = "skill" if d.kind is Kind.SKILL else "subagent"
     lines = [f"{tool.qualname}: {kind} {d.name!r}", "", d.description.strip(), ""]
     if d.kind is Kind.SKILL:
@@ -396,9 +394,10 @@ def level2_help(tool: Tool, package: str) -> str:
                 for field, value in claude_settings(d).items()
             ),
         ),
-        ("Version", d.version or ""),
-        ("Tags", ", ".join(d.tags)),
-        *((label, _listed(d.extra.get(key))) for key, label in SEED_FACTS),
+        *(
+            (label, seed_metadata.text(meta.get(key)))
+            for key, label in SEED_LABELS.items()
+        ),
         ("License", d.license or ""),
         ("Compatibility", d.compatibility or ""),
         (
