@@ -20,6 +20,8 @@ DEFAULT_SOURCES = (
     "agents",
 )
 DEFAULT_OUT = "generated"
+# Without those: a repository whose root is a marketplace or a plugin is its own source.
+PLUGIN_ROOT_MANIFESTS = ("marketplace.json", "plugin.json")
 DEFAULT_MAX_FILE_BYTES = 1024 * 1024
 
 BUILTINS = ("file", "batch", "db")
@@ -340,9 +342,14 @@ def check_out(root: Path, sources: list[str], out: str, outside: bool) -> None:
 
 def _default_sources(root: Path) -> list[str]:
     found = [source for source in DEFAULT_SOURCES if (root / source).is_dir()]
+    if not found and any(
+        (root / ".claude-plugin" / name).is_file() for name in PLUGIN_ROOT_MANIFESTS
+    ):
+        return ["."]  # a marketplace or plugin repository: its root is the source
     if not found:
         raise ConfigError(
-            f"no source folder: none of {', '.join(DEFAULT_SOURCES)} exists; "
+            f"no source folder: none of {', '.join(DEFAULT_SOURCES)} exists, nor "
+            ".claude-plugin/marketplace.json or plugin.json; "
             "set [tool.skillc] sources or pass --source DIR"
         )
     return found
@@ -507,7 +514,8 @@ def _check_paths(root: Path, sources: list[str], out: str) -> None:
         path = (project / source).resolve()
         if not path.is_dir():
             raise ConfigError(f"source folder {source!r} does not exist")
-        if path == out_dir or out_dir in path.parents or path in out_dir.parents:
+        # An output folder inside a source is fine: discovery never walks into it.
+        if path == out_dir or out_dir in path.parents:
             raise ConfigError(
                 f"source folder {source!r} and output folder {out!r} overlap"
             )

@@ -274,6 +274,37 @@ def _expected_tools(marketplace: Path) -> set[tuple[str, str]]:
 @pytest.mark.skipif(
     not WSHOBSON.is_dir(), reason="../shared/corpus is not beside this checkout"
 )
+def test_a_marketplace_repository_is_its_own_source(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`skillc build` at the root of a marketplace repository, with no configuration."""
+    project = tmp_path / "repo"
+    shutil.copytree(FIXTURES / "market" / "market", project)
+    status, err = run_skillc(capsys, "-C", str(project), "build")
+    assert status == 0, err
+    tools = {t["name"] for t in _report(project)["tools"]}  # type: ignore[attr-defined, index]
+    assert {"task.ops_kit.triage", "task.docs_kit.proofread"} <= tools
+
+
+def test_a_source_that_holds_the_output_never_reads_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    skill = tmp_path / "skills" / "greet" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text("---\nname: greet\ndescription: Greet.\n---\nHello.\n")
+    status, err = run_skillc(capsys, "-C", str(tmp_path), "build", "--source", ".")
+    assert status == 0, err
+    # A skill in the output folder would be compiled if the folder were read.
+    planted = tmp_path / "generated" / "planted" / "SKILL.md"
+    planted.parent.mkdir()
+    planted.write_text("---\nname: planted\ndescription: Plant.\n---\nPlant.\n")
+    status, err = run_skillc(
+        capsys, "-C", str(tmp_path), "build", "--source", ".", "--force"
+    )
+    assert status == 0, err
+    assert [t["name"] for t in _report(tmp_path)["tools"]] == ["task.greet"]  # type: ignore[attr-defined, index]
+
+
 def test_wshobson_marketplace_compiles_every_plugin(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
