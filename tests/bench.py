@@ -88,9 +88,13 @@ def write_corpus(root: Path, count: int) -> None:
 
 def write_manifests(root: Path, count: int) -> list[tuple[Path, dict[str, Any]]]:
     """``count`` real function definitions, 200 to a manifest, the corpus repeated in
-    numbered namespaces (a name a manifest holds goes to the next one); returns each
-    manifest's path and content."""
+    numbered namespaces (a name a manifest holds, up to case, goes to the next one);
+    returns each manifest's path and content."""
     import corpus_rates
+    from generator.names import identifier
+
+    def key(tool: dict[str, Any]) -> str:  # names differing in case collide
+        return ".".join(identifier(part) for part in tool["name"].split("."))
 
     definitions = [
         item
@@ -110,7 +114,7 @@ def write_manifests(root: Path, count: int) -> list[tuple[Path, dict[str, Any]]]
             (
                 m
                 for m in manifests
-                if len(m) < MANIFEST_SIZE and all(t["name"] != tool["name"] for t in m)
+                if len(m) < MANIFEST_SIZE and all(key(t) != key(tool) for t in m)
             ),
             None,
         )
@@ -267,30 +271,41 @@ def main() -> int:
         parser.error(f"unknown section(s): {', '.join(sorted(only - set(SECTIONS)))}")
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     rows: list[Line] = []
-    if "skills" in only:
-        rows += skill_figures([int(n) for n in args.sizes.split(",")], args.runs)
-    if "manifests" in only:
-        rows += manifest_figures(
-            [int(n) for n in args.tool_sizes.split(",")], args.runs
-        )
-    if "mypy" in only:
-        rows += mypy_figures(args.mypy_skills)
-    if "find" in only:
-        rows += [(*r[:4], None, *r[4:]) for r in find_tool_figures(args.runs)]
-    if "compile-rate" in only:
-        rows += [(*r[:4], None, *r[4:]) for r in compile_rate_figures()]
+    sizes = [int(n) for n in args.sizes.split(",")]
+    tool_sizes = [int(n) for n in args.tool_sizes.split(",")]
+    sections: dict[str, Callable[[], list[Line]]] = {
+        "skills": lambda: skill_figures(sizes, args.runs),
+        "manifests": lambda: manifest_figures(tool_sizes, args.runs),
+        "mypy": lambda: mypy_figures(args.mypy_skills),
+        "find": lambda: [(*r[:4], None, *r[4:]) for r in find_tool_figures(args.runs)],
+        "compile-rate": lambda: [
+            (*r[:4], None, *r[4:]) for r in compile_rate_figures()
+        ],
+    }
+    for section in SECTIONS:
+        if section in only:
+            done = sections[section]()
+            _print(done)  # as each section ends: a long run shows what it has
+            rows += done
+    if len(only) > 1:
+        print("\nall figures:")
+        _print(rows)
+    missed = [row[0] for row in rows if row[-1] == "NO"]
+    if missed:
+        print(f"\nmissed by more than the spread: {'; '.join(missed)}")
+    return 1 if missed else 0
+
+
+def _print(rows: list[Line]) -> None:
     print(f"\n{'figure':<58}{'value':>12}{'ratio':>8}{'spread':>8}{'target':>10}  met")
     for name, value, unit, ratio, spread, target, met in rows:
         shown = f"{value:.3f} {unit}" if unit else f"{value:.3f}"
         ratio_text = "" if ratio is None else f"{ratio:.2f}"
         spread_text = "" if spread is None else f"±{spread:.2f}"
         print(
-            f"{name:<58}{shown:>12}{ratio_text:>8}{spread_text:>8}{target:>10}  {met}"
+            f"{name:<58}{shown:>12}{ratio_text:>8}{spread_text:>8}{target:>10}  {met}",
+            flush=True,
         )
-    missed = [row[0] for row in rows if row[-1] == "NO"]
-    if missed:
-        print(f"\nmissed by more than the spread: {'; '.join(missed)}")
-    return 1 if missed else 0
 
 
 def compile_rate_figures() -> list[Row]:
