@@ -252,14 +252,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument(
-        "--sizes", default="100,1000,20000", help="skill corpus sizes, comma-separated"
-    )
-    parser.add_argument(
-        "--tool-sizes",
-        default="1000,5000",
-        help="manifest tool counts, comma-separated",
-    )
+    for option, default, what in (
+        ("--sizes", "100,1000,20000", "skill corpus sizes"),
+        ("--tool-sizes", "1000,5000", "manifest tool counts"),
+    ):
+        parser.add_argument(option, default=default, help=f"{what}, comma-separated")
     parser.add_argument("--mypy-skills", type=int, default=300)
     parser.add_argument("--runs", type=int, default=5, help="runs of each figure")
     parser.add_argument(
