@@ -45,7 +45,7 @@ def type_schema(schema: Mapping[str, Any]) -> Typed:
     """Annotations for each top-level property and the models they use."""
     if not schema.get("properties"):
         return Typed("", (), {})
-    simple = pytypes_simple.annotations(schema)
+    simple = pytypes_simple.annotate(schema)
     if simple is not None:
         return Typed("", simple[1], simple[0])
     return _type_by_codegen(schema)

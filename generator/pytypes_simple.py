@@ -2,7 +2,7 @@
 arguments (scalars, enums, lists of them, free-form objects), and typing those through
 datamodel-code-generator costs its import (about half a second) and milliseconds a schema.
 
-``annotations`` answers only for schemas whose every property is in the small grammar
+``annotate`` answers only for schemas whose every property is in the small grammar
 below, with exactly the annotation datamodel-code-generator gives it (a differential test
 over the real corpora checks this); for anything else it returns None and ``pytypes``
 asks datamodel-code-generator, so there is still one schema-to-type mapping.
@@ -44,7 +44,7 @@ _ROOT = frozenset(
 )
 
 
-def annotations(
+def annotate(
     schema: Mapping[str, Any],
 ) -> tuple[dict[str, str], tuple[str, ...]] | None:
     """Each top-level property's annotation and what they import from typing; None when

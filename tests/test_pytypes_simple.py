@@ -37,7 +37,7 @@ def _corpus_schemas(tmp: Path) -> list[dict[str, Any]]:
 )
 def test_fast_path_matches_codegen_on_the_real_corpora(tmp_path: Path) -> None:
     schemas = [s for s in _corpus_schemas(tmp_path) if s.get("properties")]
-    simple = [s for s in schemas if pytypes_simple.annotations(s) is not None]
+    simple = [s for s in schemas if pytypes_simple.annotate(s) is not None]
     # Most real tools are simple: the fast path is what makes manifest builds cheap.
     assert len(simple) >= 0.9 * len(schemas), (len(simple), len(schemas))
     # The properties of the schemas it declines, one by one: more shapes compared.
@@ -49,7 +49,7 @@ def test_fast_path_matches_codegen_on_the_real_corpora(tmp_path: Path) -> None:
     ]
     compared = 0
     for schema in simple + alone:
-        fast = pytypes_simple.annotations(schema)
+        fast = pytypes_simple.annotate(schema)
         if fast is None:
             continue
         expected = _by_codegen(schema)
@@ -94,7 +94,7 @@ def test_fast_path_matches_codegen_on_each_shape(prop: dict[str, Any]) -> None:
         "properties": {name: prop for name in NAMES},
         "required": NAMES[:3],
     }
-    fast = pytypes_simple.annotations(schema)
+    fast = pytypes_simple.annotate(schema)
     assert fast is not None
     expected = _by_codegen(schema)
     assert ("", fast[1], fast[0]) == (
@@ -118,15 +118,14 @@ def test_fast_path_matches_codegen_on_each_shape(prop: dict[str, Any]) -> None:
 )
 def test_other_shapes_are_left_to_codegen(prop: dict[str, Any]) -> None:
     assert (
-        pytypes_simple.annotations({"type": "object", "properties": {"p": prop}})
-        is None
+        pytypes_simple.annotate({"type": "object", "properties": {"p": prop}}) is None
     )
 
 
 def test_names_codegen_renames_are_left_to_it() -> None:
     for name in ("_from", "_", "1st", "é", "Any", "Literal", "TypedDict"):
         schema = {"type": "object", "properties": {name: {"type": "string"}}}
-        assert pytypes_simple.annotations(schema) is None
+        assert pytypes_simple.annotate(schema) is None
 
 
 def test_simple_schemas_do_not_import_codegen() -> None:
