@@ -140,3 +140,37 @@ def test_simple_schemas_do_not_import_codegen() -> None:
         "assert 'datamodel_code_generator' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.skipif(
+    not corpus_rates.CORPUS.is_dir(),
+    reason="../shared/corpus is not beside the checkout",
+)
+def test_a_build_of_the_corpora_is_byte_identical_without_the_fast_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole output, not only the annotations: every real function definition built
+    with the fast path and with datamodel-code-generator alone."""
+    import contextlib
+    import io
+
+    from conftest import tree
+    from generator import cli
+
+    outputs = []
+    for fast in (True, False):
+        project = tmp_path / ("fast" if fast else "codegen")
+        for source in corpus_rates.FUNCTION_SOURCES:
+            corpus_rates.write_function_manifests(project / "corpus", source)
+        (project / "pyproject.toml").write_text(
+            '[tool.skillc]\nsources = ["corpus"]\n', encoding="utf-8"
+        )
+        if not fast:
+            monkeypatch.setattr(pytypes_simple, "annotate", lambda schema: None)
+        with contextlib.redirect_stderr(io.StringIO()) as err:
+            status = cli.main(["-C", str(project), "build", "--no-cache"])
+        assert status == 0, err.getvalue()
+        outputs.append(tree(project / "generated"))
+    assert outputs[0].keys() == outputs[1].keys()
+    differ = [path for path in outputs[0] if outputs[0][path] != outputs[1][path]]
+    assert differ == []
