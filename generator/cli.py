@@ -222,9 +222,9 @@ def _compile(args: argparse.Namespace, cfg: config.Config) -> int:
         return _check(cfg, result.files, changes, report, output)
     if not (args.force or cfg.discard_unowned):
         writer.refuse_unowned(changes, cfg.out)
-    writer.write(cfg.out_dir, result.files, changes)
+    written = writer.write(cfg.out_dir, result.files, changes)
     if output.verbose:
-        _list_written(cfg.out, changes)
+        _list_written(cfg.out, written, changes.extra)
     store.save(
         cache.State(key, cache.stat_outputs(cfg.out_dir, result.digests), report.items)
     )
@@ -337,11 +337,8 @@ def _check(
     return 1
 
 
-def _list_written(out: str, changes: writer.Plan) -> None:
-    for state, paths in (
-        ("wrote", changes.created + changes.changed),
-        ("removed", changes.extra),
-    ):
+def _list_written(out: str, written: tuple[str, ...], removed: tuple[str, ...]) -> None:
+    for state, paths in (("wrote", written), ("removed", removed)):
         for path in paths:
             print(f"{state} {out}/{path}", file=sys.stderr)
 

@@ -514,8 +514,10 @@ def _check_paths(root: Path, sources: list[str], out: str) -> None:
         path = (project / source).resolve()
         if not path.is_dir():
             raise ConfigError(f"source folder {source!r} does not exist")
-        # An output folder inside a source is fine: discovery never walks into it.
-        if path == out_dir or out_dir in path.parents:
+        # Only the project's root may hold the output among its sources (a marketplace
+        # repository's default source): discovery never walks into the output folder.
+        inside = path in out_dir.parents and path != project
+        if path == out_dir or out_dir in path.parents or inside:
             raise ConfigError(
                 f"source folder {source!r} and output folder {out!r} overlap"
             )

@@ -22,6 +22,7 @@ ancestry is reported and skipped. Hidden folders are skipped, except ``.claude``
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -238,9 +239,34 @@ class _Walker:
     ) -> None:
         """Walk ``folder`` (whose real path is ``real``; ``ancestry`` holds the real paths
         of the folders above it and its own, so only a symbolic link can loop)."""
+        entries = self._scan(folder)
+        if entries is None:
+            return
+        files = {entry.name for entry in entries if _is_file(entry)}
+        plugin = self._plugin(folder, entries, plugin)
+        self._lookalikes(folder, entries)
+        own = self._own_skill(folder, files)
+        if own is None and skill is not None:
+            self._bundled_files(folder, files, skill)
+        if skill is None and own is None:
+            self._components(folder, files, root, plugin)
+        self._manifests(
+            folder, files, root, _key(plugin), own is not None or skill is not None
+        )
+        inner = own or skill
+        for entry, child in self._subfolders(entries, ancestry, real):
+            below = None if entry.name.startswith(".") else inner
+            self.walk(entry.path, child, root, plugin, below, (*ancestry, child))
+        if own is not None:  # after the walk below it: its bundled files are known
+            path = Path(os.path.join(folder, SKILL_FILE))
+            files_below = tuple(sorted(own.files))
+            self.found.append(Found(Kind.SKILL, path, root, _key(plugin), files_below))
+
+    def _scan(self, folder: str) -> list[os.DirEntry[str]] | None:
+        """The folder's entries by name; None (and an error) when it cannot be read."""
         try:
             with os.scandir(folder) as scan:
-                entries = sorted(scan, key=lambda entry: entry.name)
+                return sorted(scan, key=lambda entry: entry.name)
         except OSError as exc:  # an error: its tools would vanish from the output
             self.report.error(
                 relative(folder, self.project),
@@ -249,49 +275,59 @@ class _Walker:
                 "file-unreadable",
                 f"cannot read the folder: {exc.strerror}",
             )
-            return
-        files = {entry.name for entry in entries if _is_file(entry)}
-        manifest = os.path.join(folder, PLUGIN_MANIFEST)
+            return None
+
+    def _plugin(
+        self, folder: str, entries: list[os.DirEntry[str]], plugin: _Plugin | None
+    ) -> _Plugin | None:
+        """The plugin the folder belongs to: one a marketplace declared for it, one its
+        own ``.claude-plugin/plugin.json`` defines, or the enclosing one."""
         declared = self.declared.get(os.path.normpath(folder))
         if declared is not None:
-            plugin = declared
-        elif any(
-            entry.name == ".claude-plugin" for entry in entries
-        ) and os.path.isfile(manifest):
-            rel = relative(manifest, self.project)
-            found, data, _ = read_manifest(
-                Path(manifest), rel, self.report, self.max_bytes
-            )
-            plugin = _Plugin(manifest, folder, found)
-            self.inputs.add(manifest)
-            if isinstance(data.get("name"), str):
-                self._extras(data["name"], folder, data, rel)
-                self._left_out(data["name"], folder, found, rel)
-        self._lookalikes(folder, entries)
-        own: _Skill | None = None
-        if SKILL_FILE in files:
-            own = _Skill(folder)
-            self.inputs.add(os.path.join(folder, SKILL_FILE))
-            if METADATA_FILE in files:
-                self.inputs.add(os.path.join(folder, METADATA_FILE))
-            own.files.extend(
-                n
-                for n in sorted(files)
-                if _bundled(n) and n not in (SKILL_FILE, METADATA_FILE)
-            )
-        elif skill is not None:
-            base = folder[len(skill.folder) + 1 :].replace(os.sep, "/") + "/"
-            skill.files.extend(base + name for name in sorted(files) if _bundled(name))
-            if base == SCRIPTS:  # read for their descriptions: inputs of the build
-                self.inputs.update(
-                    os.path.join(folder, n) for n in files if is_script(base + n)
-                )
-        if skill is None and own is None:
-            self._components(folder, files, root, plugin)
-        self._manifests(
-            folder, files, root, _key(plugin), own is not None or skill is not None
+            return declared
+        manifest = os.path.join(folder, PLUGIN_MANIFEST)
+        if not any(entry.name == ".claude-plugin" for entry in entries):
+            return plugin
+        if not os.path.isfile(manifest):
+            return plugin
+        rel = relative(manifest, self.project)
+        found, data, _ = read_manifest(Path(manifest), rel, self.report, self.max_bytes)
+        self.inputs.add(manifest)
+        if isinstance(data.get("name"), str):
+            self._extras(data["name"], folder, data, rel)
+            self._left_out(data["name"], folder, found, rel)
+        return _Plugin(manifest, folder, found)
+
+    def _own_skill(self, folder: str, files: set[str]) -> _Skill | None:
+        """The skill whose ``SKILL.md`` is in this folder, with its files here."""
+        if SKILL_FILE not in files:
+            return None
+        own = _Skill(folder)
+        self.inputs.add(os.path.join(folder, SKILL_FILE))
+        if METADATA_FILE in files:
+            self.inputs.add(os.path.join(folder, METADATA_FILE))
+        own.files.extend(
+            n
+            for n in sorted(files)
+            if _bundled(n) and n not in (SKILL_FILE, METADATA_FILE)
         )
-        inner = own or skill
+        return own
+
+    def _bundled_files(self, folder: str, files: set[str], skill: _Skill) -> None:
+        """Files of a folder below a skill's: bundled with it; its ``scripts/`` are read
+        for their descriptions, so they are inputs of the build."""
+        base = folder[len(skill.folder) + 1 :].replace(os.sep, "/") + "/"
+        skill.files.extend(base + name for name in sorted(files) if _bundled(name))
+        if base == SCRIPTS:
+            self.inputs.update(
+                os.path.join(folder, n) for n in files if is_script(base + n)
+            )
+
+    def _subfolders(
+        self, entries: list[os.DirEntry[str]], ancestry: tuple[str, ...], real: str
+    ) -> Iterator[tuple[os.DirEntry[str], str]]:
+        """The folders to walk into, with their real paths: not the skipped ones
+        (hidden, ``node_modules``..., the output folder), nor a link that loops."""
         for entry in entries:
             name = entry.name
             if name in SKIP_DIRS or (
@@ -312,27 +348,8 @@ class _Walker:
                     "a symbolic link loops back into a folder being scanned; skipped",
                 )
                 continue
-            if child == self.skip:
-                continue
-            self.walk(
-                entry.path,
-                child,
-                root,
-                plugin,
-                None if name.startswith(".") else inner,
-                (*ancestry, child),
-            )
-        if own is not None:
-            path = os.path.join(folder, SKILL_FILE)
-            self.found.append(
-                Found(
-                    Kind.SKILL,
-                    Path(path),
-                    root,
-                    _key(plugin),
-                    tuple(sorted(own.files)),
-                )
-            )
+            if child != self.skip:
+                yield entry, child
 
     def _manifests(
         self,

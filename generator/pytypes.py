@@ -1,6 +1,8 @@
 """Python types for a tool's input schema, by datamodel-code-generator.
 
-The whole input schema goes through datamodel-code-generator once, with pinned options, as
+Simple schemas (flat scalars, enums, lists) are typed directly by ``pytypes_simple``,
+with the annotations datamodel-code-generator would give them. Any other input schema
+goes through datamodel-code-generator once, with pinned options, as
 ``TypedDict`` models: nested objects become models of their own, enums ``Literal[...]``,
 arrays ``list[...]``, nullable types ``X | None``, free-form objects ``dict[str, Any]``. The
 root model's fields give the keyword parameters' annotations, so there is one schema-to-type
@@ -18,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from generator import pylit
+from generator import pylit, pytypes_simple
 
 ROOT = "Arguments"
 # Keywords that only shape names or formats in the generated models; arguments are JSON.
@@ -43,6 +45,14 @@ def type_schema(schema: Mapping[str, Any]) -> Typed:
     """Annotations for each top-level property and the models they use."""
     if not schema.get("properties"):
         return Typed("", (), {})
+    simple = pytypes_simple.annotate(schema)
+    if simple is not None:
+        return Typed("", simple[1], simple[0])
+    return _type_by_codegen(schema)
+
+
+def _type_by_codegen(schema: Mapping[str, Any]) -> Typed:
+    """``type_schema`` by datamodel-code-generator (its output re-emitted)."""
     source = _generate(_for_codegen(schema))
     tree = ast.parse(source)
     imports: set[str] = set()

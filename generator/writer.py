@@ -157,16 +157,18 @@ def refuse_unowned(changes: Plan, label: str) -> None:
         )
 
 
-def write(out_dir: Path, files: dict[str, str], changes: Plan) -> None:
-    """Swap in the new tree (see the module's docstring); OSError becomes WriteFailed."""
+def write(out_dir: Path, files: dict[str, str], changes: Plan) -> tuple[str, ...]:
+    """Swap in the new tree (see the module's docstring); OSError becomes WriteFailed.
+    Returns the files whose bytes were written, sorted: every other file of the new tree
+    is the old file itself (a hard link), so its mtime and mypy's cache entry stay."""
     check_owned(out_dir)
     if not changes.stale:
-        return
+        return ()
     staging, old = _beside(out_dir, "new"), _beside(out_dir, "old")
     try:
         _remove(staging)
         out_dir.parent.mkdir(parents=True, exist_ok=True)
-        _stage(out_dir, staging, files, frozenset(changes.unchanged))
+        written = _stage(out_dir, staging, files, frozenset(changes.unchanged))
         if out_dir.is_dir():
             shutil.copymode(out_dir, staging)
             _swap(staging, out_dir, old)
@@ -178,6 +180,7 @@ def write(out_dir: Path, files: dict[str, str], changes: Plan) -> None:
         with contextlib.suppress(OSError):
             _remove(staging)
         raise WriteFailed(_describe_os_error(exc, out_dir)) from None
+    return tuple(sorted(written))
 
 
 def recover(out_dir: Path) -> None:
@@ -228,10 +231,12 @@ def _beside(out_dir: Path, role: str) -> Path:
 
 def _stage(
     out_dir: Path, staging: Path, files: dict[str, str], unchanged: frozenset[str]
-) -> None:
+) -> list[str]:
+    """Build the new tree; returns the files written (the others are linked)."""
     old, new = os.fspath(out_dir) + "/", os.fspath(staging) + "/"
     os.mkdir(staging)
     made = {""}
+    written = []
     for path, text in files.items():  # strings, not Paths: this runs once per file
         folder = path.rpartition("/")[0]
         if folder not in made:
@@ -242,6 +247,8 @@ def _stage(
         else:
             with open(new + path, "xb") as handle:  # x: never through a link
                 handle.write(text.encode("utf-8"))
+            written.append(path)
+    return written
 
 
 def _link(source: str, target: str) -> None:

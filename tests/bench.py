@@ -1,28 +1,46 @@
-"""skillc's benchmark (run it with `nox -s bench`): every figure, each as a ratio to a
-baseline measured in the same run. It prints figures; it does not fail on them.
+"""skillc's benchmark (run it with `nox -s bench`): every figure of issue 17, each as a
+ratio to a baseline measured in the same run, beside its target. It exits 1 when a
+target is missed by more than the run-to-run spread it measured.
 
-Build and start-up: a corpus of 1,000 skills (about 1.5 KB of body each), timed in fresh
-processes against the floor (a plain script that reads every SKILL.md and parses its
-frontmatter with yaml.CSafeLoader); each time is the median of several runs, with a floor
-run before every run, so that drift in the machine's speed moves the floor too. The same
-corpus is discovered by skillkit 0.4.0, a runtime skill loader, when it is installed.
+How a figure is judged: every run of a build figure is paired with a run of its floor
+just before it, so a machine that slows down or speeds up moves the floor too. The
+figure's ratio is the median of the per-pair ratios, and its spread is half their range
+(max - min) / 2. A figure meets its target when the ratio does ("yes"); it misses it
+within the noise when the ratio minus the spread still does ("~", not a failure); it
+misses it ("NO", exit status 1) when even the ratio minus the spread is over the target.
 
-Compile rate: the share of each real source in ../shared/corpus (skills, a plugin
-marketplace's skills and subagents, four sources of function definitions in manifests of
-200) that compiles (`python tests/bench.py --only compile-rate` prints only these).
+Skills (at each of --sizes, 100, 1,000 and 20,000 by default): a corpus of skills of
+about 1.5 KB each against the floor, a script that reads every SKILL.md and parses its
+frontmatter with yaml.CSafeLoader: cold build (target <= 8), no-op rebuild (<= 1.3), one
+skill changed (<= 1.5), and fresh import + list in a new process with and without .pyc
+files (<= 0.3, at every size), beside `python -c pass` (no target: the least any fresh
+process costs; at 100 skills it is already near 0.3 of the floor, so that target is
+bounded by interpreter start-up). The build targets apply from 1,000 skills up. The one-change
+cost's growth from the smallest to the largest size of 1,000 and more is printed beside the
+corpus's own growth (aim: <= 2). One change also lists the Python modules it rewrites
+besides the changed tool's own: shared modules that change make mypy check the package
+again (target: none).
 
-find_tool: recall@1, @3, @10 and MRR of plain BM25, the lexical ranker, dense alone and
-hybrid on the test part of the held-out set (tests/eval/find_tool_heldout.yaml, when
-../shared is there), and recall@1, recall@3 and MRR on the self-written
-tests/eval/find_tool.yaml beside plain BM25; the time of one query over 2,000 tools
-(after load) beside plain BM25's, the time of the first query (loading the index, the
-vectors and the token table) and the size of the tool vectors; and the context saved by
-Level 1 entries plus find_tool over sending every full tool schema.
+Manifests (at each of --tool-sizes, 1,000 and 5,000 by default): the real function
+definitions of ../shared/corpus/functions, 200 to a tool-manifest.yaml, repeated in
+numbered namespaces up to the size, against a floor that reads every manifest and parses
+it with yaml.CSafeLoader: cold build (<= 12), no-op (<= 1.3), one tool changed (<= 1.5).
+
+mypy (--only mypy, or in the default run when mypy is installed): `mypy --strict` of a
+package of --mypy-skills skills, cold, and again with its warm cache after one skill's
+description changed (so the index changes too); the re-check's share of the cold run is
+printed (no target: it is what a rewrite of shared modules costs).
+
+Compile rate: the share of each real source in ../shared/corpus that compiles.
+find_tool: recall, MRR, query and load times and the context saved (tests/find_eval.py).
+
+Quick runs: `--only skills --sizes 1000 --runs 3`, `--only manifests --tool-sizes 1000`.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib.util
 import json
 import os
@@ -33,6 +51,8 @@ import sys
 import tempfile
 import textwrap
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,14 +60,18 @@ import yaml
 
 FLOOR_SCRIPT = textwrap.dedent("""
     import sys, pathlib, yaml
-    for path in sorted(pathlib.Path(sys.argv[1]).rglob("SKILL.md")):
+    for path in sorted(pathlib.Path(sys.argv[1]).rglob(sys.argv[2])):
         text = path.read_text(encoding="utf-8")
-        yaml.load(text.split("---\\n", 2)[1], Loader=yaml.CSafeLoader)
+        if sys.argv[2] == "SKILL.md":
+            text = text.split("---\\n", 2)[1]
+        yaml.load(text, Loader=yaml.CSafeLoader)
 """)
 
 BODY_LINE = (
     "Step {j}: check the {topic} of the change carefully and report what you find.\n"
 )
+SECTIONS = ("skills", "manifests", "mypy", "find", "compile-rate")
+MANIFEST_SIZE = 200
 
 
 def write_corpus(root: Path, count: int) -> None:
@@ -64,26 +88,137 @@ def write_corpus(root: Path, count: int) -> None:
     (root / "pyproject.toml").write_text('[tool.skillc]\nsources = ["skills"]\n')
 
 
+def write_manifests(root: Path, count: int) -> list[tuple[Path, dict[str, Any]]]:
+    """``count`` real function definitions, 200 to a manifest, the corpus repeated in
+    numbered namespaces (a name a manifest holds, up to case, goes to the next one);
+    returns each manifest's path and content."""
+    import corpus_rates
+    from generator.names import identifier
+
+    def key(tool: dict[str, Any]) -> str:  # names differing in case collide
+        return ".".join(identifier(part) for part in tool["name"].split("."))
+
+    definitions = [
+        item
+        for source in corpus_rates.FUNCTION_SOURCES
+        for item in corpus_rates.functions(source)
+    ]
+    manifests: list[list[dict[str, Any]]] = []
+    for number in range(count):
+        item = definitions[number % len(definitions)]
+        tool = {
+            "name": item["name"],
+            "description": item.get("description") or "",
+            "parameters": item.get("parameters", item.get("inputSchema")),
+            "executor": {"type": "http", "url": "https://example.com/call"},
+        }
+        target = next(
+            (
+                m
+                for m in manifests
+                if len(m) < MANIFEST_SIZE and all(key(t) != key(tool) for t in m)
+            ),
+            None,
+        )
+        if target is None:
+            manifests.append(target := [])
+        target.append(tool)
+    written = []
+    for number, tools in enumerate(manifests):
+        path = root / "tools" / f"m{number:03d}" / "tool-manifest.yaml"
+        path.parent.mkdir(parents=True)
+        data = {"namespace": f"m{number:03d}", "tools": tools}
+        _dump(path, data)
+        written.append((path, data))
+    (root / "pyproject.toml").write_text('[tool.skillc]\nsources = ["tools"]\n')
+    return written
+
+
+def _dump(path: Path, data: dict[str, Any]) -> None:
+    path.write_text(
+        yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8"
+    )
+
+
 def timed(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> float:
     start = time.perf_counter()
     subprocess.run(command, cwd=cwd, env=env, check=True, capture_output=True)
     return time.perf_counter() - start
 
 
-class Sampler:
-    """Times each figure's runs with a floor run before every one, so that a machine
-    that slows down or speeds up during the bench moves the floor with the figures."""
+@dataclass
+class Figure:
+    """A figure's runs, each paired with the floor run before it."""
 
-    def __init__(self, floor) -> None:  # type: ignore[no-untyped-def]
+    name: str
+    times: list[float]
+    floors: list[float]
+    target: float | None = None  # on the ratio; None: printed only
+    unit: str = "s"
+
+    @property
+    def value(self) -> float:
+        return statistics.median(self.times)
+
+    @property
+    def ratios(self) -> list[float]:
+        return [t / f for t, f in zip(self.times, self.floors)]
+
+    @property
+    def ratio(self) -> float:
+        return statistics.median(self.ratios)
+
+    @property
+    def spread(self) -> float:
+        return (max(self.ratios) - min(self.ratios)) / 2
+
+    @property
+    def met(self) -> str:
+        if self.target is None:
+            return ""
+        if self.ratio <= self.target:
+            return "yes"
+        return "~" if self.ratio - self.spread <= self.target else "NO"
+
+    def row(self) -> Line:
+        target = "" if self.target is None else f"<= {self.target:g}"
+        return (
+            self.name,
+            self.value,
+            self.unit,
+            self.ratio,
+            self.spread,
+            target,
+            self.met,
+        )
+
+
+Line = tuple[str, float, str, float | None, float | None, str, str]
+# name, value, unit, ratio, spread, target, met ("yes", "~", "NO" or "")
+Row = tuple[str, float, str, float | None, str, str]  # a Line without the spread
+
+
+class Sampler:
+    """Runs an action ``runs`` times, each after one run of the floor."""
+
+    def __init__(self, floor: Callable[[], float], runs: int) -> None:
         self.floor = floor
+        self.runs = runs
         self.floor_times: list[float] = []
 
-    def median(self, runs: int, action) -> float:  # type: ignore[no-untyped-def]
-        times = []
-        for _ in range(runs):
-            self.floor_times.append(self.floor())
+    def figure(
+        self,
+        name: str,
+        action: Callable[[], float],
+        target: float | None = None,
+        runs: int | None = None,
+    ) -> Figure:
+        times, floors = [], []
+        for _ in range(runs or self.runs):
+            floors.append(self.floor())
             times.append(action())
-        return statistics.median(times)
+        self.floor_times += floors
+        return Figure(name, times, floors, target)
 
 
 # Start-up work, timed inside a fresh process (interpreter start-up, the same for both,
@@ -113,29 +248,63 @@ def inside(command: list[str], cwd: Path, env: dict[str, str]) -> float:
     return float(done.stdout.decode().split()[-1])
 
 
-Row = tuple[
-    str, float, str, float | None, str, str
-]  # name, value, unit, ratio, target, met
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--skills", type=int, default=1000)
-    parser.add_argument("--runs", type=int, default=7)
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    for option, default, what in (
+        ("--sizes", "100,1000,20000", "skill corpus sizes"),
+        ("--tool-sizes", "1000,5000", "manifest tool counts"),
+    ):
+        parser.add_argument(option, default=default, help=f"{what}, comma-separated")
+    parser.add_argument("--mypy-skills", type=int, default=300)
+    parser.add_argument("--runs", type=int, default=5, help="runs of each figure")
     parser.add_argument(
         "--only",
-        choices=("compile-rate", "find"),
-        help="print one section only (compile-rate: the real corpora; find: find_tool)",
+        default=",".join(SECTIONS),
+        help=f"comma-separated sections: {', '.join(SECTIONS)}",
     )
     args = parser.parse_args()
-    rows = [] if args.only else build_figures(args)
-    rows += [] if args.only == "compile-rate" else find_tool_figures(args.runs)
-    rows += [] if args.only == "find" else compile_rate_figures()
-    print(f"\n{'figure':<52}{'value':>12}{'ratio':>10}{'target':>10}  met")
-    for name, value, unit, ratio, target, met in rows:
+    only = set(args.only.split(","))
+    if only - set(SECTIONS):
+        parser.error(f"unknown section(s): {', '.join(sorted(only - set(SECTIONS)))}")
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    rows: list[Line] = []
+    sizes = [int(n) for n in args.sizes.split(",")]
+    tool_sizes = [int(n) for n in args.tool_sizes.split(",")]
+    sections: dict[str, Callable[[], list[Line]]] = {
+        "skills": lambda: skill_figures(sizes, args.runs),
+        "manifests": lambda: manifest_figures(tool_sizes, args.runs),
+        "mypy": lambda: mypy_figures(args.mypy_skills),
+        "find": lambda: [(*r[:4], None, *r[4:]) for r in find_tool_figures(args.runs)],
+        "compile-rate": lambda: [
+            (*r[:4], None, *r[4:]) for r in compile_rate_figures()
+        ],
+    }
+    for section in SECTIONS:
+        if section in only:
+            done = sections[section]()
+            _print(done)  # as each section ends: a long run shows what it has
+            rows += done
+    if len(only) > 1:
+        print("\nall figures:")
+        _print(rows)
+    missed = [row[0] for row in rows if row[-1] == "NO"]
+    if missed:
+        print(f"\nmissed by more than the spread: {'; '.join(missed)}")
+    return 1 if missed else 0
+
+
+def _print(rows: list[Line]) -> None:
+    print(f"\n{'figure':<58}{'value':>12}{'ratio':>8}{'spread':>8}{'target':>10}  met")
+    for name, value, unit, ratio, spread, target, met in rows:
         shown = f"{value:.3f} {unit}" if unit else f"{value:.3f}"
         ratio_text = "" if ratio is None else f"{ratio:.2f}"
-        print(f"{name:<52}{shown:>12}{ratio_text:>10}{target:>10}  {met}")
+        spread_text = "" if spread is None else f"±{spread:.2f}"
+        print(
+            f"{name:<58}{shown:>12}{ratio_text:>8}{spread_text:>8}{target:>10}  {met}",
+            flush=True,
+        )
 
 
 def compile_rate_figures() -> list[Row]:
@@ -148,7 +317,7 @@ def compile_rate_figures() -> list[Row]:
         return []
     with tempfile.TemporaryDirectory() as tmp:
         rates = corpus_rates.rates(Path(tmp))
-    rows: list[Row] = []
+    rows = []
     for rate in rates:
         goal = 0.99 if rate.kind == "functions" else 1.0
         name = f"compiled: {rate.source} {rate.kind} {rate.compiled}/{rate.total}"
@@ -162,121 +331,289 @@ def _met(ratio: float, goal: float, at_least: bool = False) -> tuple[str, str]:
     return (f">= {goal:g}" if at_least else f"<= {goal:g}"), ("yes" if ok else "NO")
 
 
-def build_figures(args: argparse.Namespace) -> list[Row]:
+BASE_ENV = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+BUILD = [sys.executable, "-m", "generator", "build"]
+
+
+def _digests(out: Path) -> dict[str, str]:
+    return {
+        p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(out.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+
+
+def _rebuilds(
+    project: Path, sampler: Sampler, label: str, edit: Callable[[int], None], runs: int
+) -> tuple[list[Figure], list[str]]:
+    """Cold, no-op and one-change builds of ``project``; and the Python modules one
+    change rewrote."""
+    out = project / "generated"
+
+    def cold() -> float:
+        shutil.rmtree(out, ignore_errors=True)
+        shutil.rmtree(project / ".skillc-cache", ignore_errors=True)
+        return timed(BUILD, project, BASE_ENV)
+
+    figures = [sampler.figure(f"{label}: cold build", cold, runs=max(3, runs // 2 + 1))]
+    figures.append(
+        sampler.figure(
+            f"{label}: no-op rebuild", lambda: timed(BUILD, project, BASE_ENV)
+        )
+    )
+    counter = iter(range(1, 1_000_000))
+
+    def one_change() -> float:
+        edit(next(counter))
+        return timed(BUILD, project, BASE_ENV)
+
+    before = _digests(out)
+    figures.append(sampler.figure(f"{label}: one changed, rebuild", one_change))
+    after = _digests(out)
+    changed = [p for p in after if p.endswith(".py") and before.get(p) != after[p]]
+    return figures, changed
+
+
+def skill_figures(sizes: list[int], runs: int) -> list[Line]:
     py = sys.executable
+    rows: list[Line] = []
+    changes: dict[int, Figure] = {}
+    for size in sizes:
+        judged = size >= 1000
+        with tempfile.TemporaryDirectory() as tmp:
+            project = Path(tmp)
+            write_corpus(project, size)
+            sampler = Sampler(
+                lambda: timed(
+                    [py, "-c", FLOOR_SCRIPT, "skills", "SKILL.md"], project, BASE_ENV
+                ),
+                runs,
+            )
+            target = project / "skills" / f"skill-{size // 2:04d}" / "SKILL.md"
+            original = target.read_text(encoding="utf-8")
+
+            def edit(number: int) -> None:
+                target.write_text(original + f"\nEdit {number}.\n", encoding="utf-8")
+
+            label = f"{size:,} skills"
+            figures, rewritten = _rebuilds(project, sampler, label, edit, runs)
+            for figure, goal in zip(figures, (8.0, 1.3, 1.5)):
+                figure.target = goal if judged else None
+            changes[size] = figures[-1]
+            listing = [py, "-c", "import generated; generated.list()"]
+            figures.append(
+                sampler.figure(
+                    f"{label}: fresh import + list, no .pyc",
+                    lambda: timed(listing, project, BASE_ENV),
+                    0.3,
+                )
+            )
+            with_pyc = {
+                k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"
+            }
+            timed(listing, project, with_pyc)  # writes the .pyc files
+            figures.append(
+                sampler.figure(
+                    f"{label}: fresh import + list, with .pyc",
+                    lambda: timed(listing, project, with_pyc),
+                    0.3,
+                )
+            )
+            figures.append(  # the least any fresh process costs: import + list's bound
+                sampler.figure(
+                    f"{label}: python -c pass (start-up, for scale)",
+                    lambda: timed([py, "-c", "pass"], project, BASE_ENV),
+                )
+            )
+            if size <= 1000 and importlib.util.find_spec("skillkit") is not None:
+                skillkit = sampler.figure(
+                    f"{label}: skillkit 0.4.0 discovers them",
+                    lambda: timed([py, "-c", SKILLKIT], project, BASE_ENV),
+                )
+                figures.append(skillkit)
+                theirs = statistics.median(
+                    inside([py, "-c", SKILLKIT], project, BASE_ENV) for _ in range(runs)
+                )
+                ours = statistics.median(
+                    inside([py, "-c", OURS], project, BASE_ENV) for _ in range(runs)
+                )
+                faster = theirs / ours
+                rows_extra: list[Line] = [
+                    (
+                        f"{label}:   its start-up work ÷ import + list's (x)",
+                        faster,
+                        "",
+                        faster,
+                        None,
+                        *_met(faster, 20, True),
+                    )
+                ]
+            else:
+                rows_extra = []
+            floor = statistics.median(sampler.floor_times)
+            print(
+                f"{label}: {target.stat().st_size} bytes per SKILL.md; floor "
+                f"{floor:.3f} s (median of {len(sampler.floor_times)} runs)"
+            )
+        rows.append(
+            (f"{label}: floor (read + CSafeLoader)", floor, "s", 1.0, None, "", "")
+        )
+        rows += [figure.row() for figure in figures] + rows_extra
+        shared = [p for p in rewritten if not p.startswith("task/")]
+        rows.append(
+            (
+                f"{label}: shared .py modules one change rewrote",
+                len(shared),
+                "",
+                None,
+                None,
+                "<= 0" if judged else "",
+                ("yes" if not shared else "NO") if judged else "",
+            )
+        )
+        if shared:
+            print(f"{label}: one change rewrote {', '.join(shared)}")
+    rows += _growth("skills", changes)
+    return rows
+
+
+def _growth(label: str, changes: dict[int, Figure]) -> list[Line]:
+    """The one-change cost's growth from the smallest to the largest judged size,
+    beside the corpus's; spread from the extremes of both sizes' runs."""
+    judged = sorted(size for size in changes if size >= 1000)
+    if len(judged) < 2:
+        return []
+    small, large = changes[judged[0]], changes[judged[-1]]
+    growth = large.value / small.value
+    spread = (
+        max(large.times) / min(small.times) - min(large.times) / max(small.times)
+    ) / 2
+    met = "yes" if growth <= 2 else ("~" if growth - spread <= 2 else "NO")
+    return [
+        (
+            f"{label}: one-change cost growth {judged[0]:,} -> {judged[-1]:,} "
+            f"(corpus x{judged[-1] / judged[0]:g})",
+            growth,
+            "x",
+            None,
+            spread,
+            "<= 2",
+            met,
+        )
+    ]
+
+
+def manifest_figures(sizes: list[int], runs: int) -> list[Line]:
+    import corpus_rates
+
+    if not corpus_rates.CORPUS.is_dir():
+        print("manifests: ../shared/corpus is not beside this checkout; skipped")
+        return []
+    py = sys.executable
+    rows: list[Line] = []
+    changes: dict[int, Figure] = {}
+    for size in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            project = Path(tmp)
+            manifests = write_manifests(project, size)
+            sampler = Sampler(
+                lambda: timed(
+                    [py, "-c", FLOOR_SCRIPT, "tools", "*.yaml"], project, BASE_ENV
+                ),
+                runs,
+            )
+            path, data = manifests[len(manifests) // 2]
+            tool = data["tools"][len(data["tools"]) // 2]
+            original = tool["description"]
+
+            def edit(number: int) -> None:
+                tool["description"] = f"{original} (edit {number})"
+                _dump(path, data)
+
+            label = f"{size:,} manifest tools"
+            figures, rewritten = _rebuilds(project, sampler, label, edit, runs)
+            for figure, goal in zip(figures, (12.0, 1.3, 1.5)):
+                figure.target = goal
+            changes[size] = figures[-1]
+            floor = statistics.median(sampler.floor_times)
+        rows.append(
+            (f"{label}: floor (read + CSafeLoader)", floor, "s", 1.0, None, "", "")
+        )
+        rows += [figure.row() for figure in figures]
+        own = f"{data['namespace']}/"
+        shared = [p for p in rewritten if not p.startswith(own)]
+        rows.append(
+            (
+                f"{label}: shared .py modules one change rewrote",
+                len(shared),
+                "",
+                None,
+                None,
+                "<= 0",
+                "yes" if not shared else "NO",
+            )
+        )
+        if shared:
+            print(f"{label}: one change rewrote {', '.join(shared)}")
+    rows += _growth("manifest tools", changes)
+    return rows
+
+
+def mypy_figures(skills: int) -> list[Line]:
+    """mypy --strict of the package, cold, then with its warm cache after one skill
+    changed and the package was rebuilt."""
+    if importlib.util.find_spec("mypy") is None:
+        print("mypy: not installed; skipped")
+        return []
+    mypy = [
+        sys.executable,
+        "-m",
+        "mypy",
+        "--strict",
+        "--cache-dir",
+        ".mypy",
+        "generated",
+    ]
     with tempfile.TemporaryDirectory() as tmp:
         project = Path(tmp)
-        write_corpus(project, args.skills)
-        body_bytes = (project / "skills" / "skill-0000" / "SKILL.md").stat().st_size
-        build = [py, "-m", "generator", "build"]
-        out = project / "generated"
-        base_env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-
-        sampler = Sampler(
-            lambda: timed([py, "-c", FLOOR_SCRIPT, "skills"], project, base_env)
-        )
-        median = sampler.median
-
-        def cold() -> float:
-            shutil.rmtree(out, ignore_errors=True)
-            shutil.rmtree(project / ".skillc-cache", ignore_errors=True)
-            return timed(build, project, base_env)
-
-        cold_build = median(max(3, args.runs // 2), cold)
-        noop = median(args.runs, lambda: timed(build, project, base_env))
-        target = project / "skills" / f"skill-{args.skills // 2:04d}" / "SKILL.md"
-        original = target.read_text(encoding="utf-8")
-        counter = iter(range(1_000_000))
-
-        def one_change() -> float:
-            target.write_text(original + f"\nEdit {next(counter)}.\n", encoding="utf-8")
-            return timed(build, project, base_env)
-
-        changed = median(args.runs, one_change)
-        listing = [py, "-c", "import generated; generated.list()"]
-        no_pyc = median(args.runs * 2, lambda: timed(listing, project, base_env))
-        with_pyc_env = {
-            k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"
-        }
-        timed(listing, project, with_pyc_env)  # writes the .pyc files
-        with_pyc = median(args.runs * 2, lambda: timed(listing, project, with_pyc_env))
-        startup = median(
-            args.runs * 2, lambda: timed([py, "-c", "pass"], project, base_env)
-        )
-        skillkit = None
-        if importlib.util.find_spec("skillkit") is not None:
-            skillkit = median(
-                args.runs, lambda: timed([py, "-c", SKILLKIT], project, base_env)
-            )
-            skillkit_work = median(
-                args.runs, lambda: inside([py, "-c", SKILLKIT], project, base_env)
-            )
-            our_work = median(
-                args.runs, lambda: inside([py, "-c", OURS], project, base_env)
-            )
-        floor = statistics.median(sampler.floor_times)
-        out_lines = sum(len(p.read_text().splitlines()) for p in out.rglob("*.py"))
-
-    print(
-        f"\nskillc bench: {args.skills} skills, {body_bytes} bytes per SKILL.md, "
-        f"{out_lines:,} lines of generated Python; medians of {args.runs}+ runs in fresh "
-        f"processes, a floor run before each ({len(sampler.floor_times)} floor runs); "
-        "ratios are to the floor unless said otherwise"
-    )
-    rows: list[Row] = [
-        ("floor: read + CSafeLoader every SKILL.md", floor, "s", 1.0, "", "")
+        write_corpus(project, skills)
+        timed(BUILD, project, BASE_ENV)
+        cold = timed(mypy, project)
+        target = project / "skills" / f"skill-{skills // 2:04d}" / "SKILL.md"
+        text = target.read_text(encoding="utf-8")  # its description: the index changes
+        target.write_text(text.replace("Handles task", "Handles job", 1))
+        timed(BUILD, project, BASE_ENV)
+        warm = timed(mypy, project)
+        unchanged = timed(mypy, project)
+    label = f"{skills:,} skills: mypy --strict"
+    return [
+        (f"{label}, cold", cold, "s", 1.0, None, "", ""),
+        (
+            f"{label}, after one skill changed (ratio: ÷ cold)",
+            warm,
+            "s",
+            warm / cold,
+            None,
+            "",
+            "",
+        ),
+        (
+            f"{label}, nothing changed (ratio: ÷ cold)",
+            unchanged,
+            "s",
+            unchanged / cold,
+            None,
+            "",
+            "",
+        ),
     ]
-    for name, seconds, goal in (
-        ("cold build", cold_build, 15.0),
-        ("no-op rebuild", noop, 2.0),
-        ("rebuild after one skill changed", changed, 3.0),
-        ("fresh import + list, no .pyc", no_pyc, 0.5),
-        ("fresh import + list, with .pyc", with_pyc, 0.5),
-    ):
-        rows.append((name, seconds, "s", seconds / floor, *_met(seconds / floor, goal)))
-    rows.append(("(python -c pass, for scale)", startup, "s", startup / floor, "", ""))
-    if skillkit is None:
-        rows.append(("skillkit 0.4.0 discovery: not installed", 0.0, "", None, "", ""))
-    else:
-        rows.append(
-            (
-                "skillkit 0.4.0: discover every skill",
-                skillkit,
-                "s",
-                skillkit / floor,
-                "",
-                "",
-            )
-        )
-        rows.append(
-            (
-                "  its start-up work ÷ import + list's (x faster)",
-                skillkit_work / our_work,
-                "",
-                skillkit_work / our_work,
-                *_met(skillkit_work / our_work, 20, True),
-            )
-        )
-        rows.append(
-            (
-                "  whole processes, python start-up included (x)",
-                skillkit / no_pyc,
-                "",
-                skillkit / no_pyc,
-                "",
-                "",
-            )
-        )
-
-    return rows
 
 
 def find_tool_figures(runs: int) -> list[Row]:
     """Ranking quality and cost, each beside plain BM25 (tests/find_eval.py)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     import find_eval
 
-    rows: list[Row] = []
+    rows: list[Any] = []
     with tempfile.TemporaryDirectory() as tmp:
         if find_eval.PLUGINS.is_dir():
             rows += _heldout(Path(tmp))
@@ -442,4 +779,4 @@ def _query_time(tmp: Path, runs: int) -> list[Row]:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

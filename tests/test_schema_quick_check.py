@@ -1,0 +1,95 @@
+"""The quick "valid" verdict (generator/schema_quick_check.py) against jsonschema and the
+Draft 2020-12 meta-schema: whenever it says valid, jsonschema must agree, on the real
+corpora's schemas and on each of them broken one keyword at a time."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+import corpus_rates
+from generator import schema_quick_check
+from generator.diagnostics import Report
+from generator.loaders import tool_manifest
+
+META = jsonschema.Draft202012Validator(jsonschema.Draft202012Validator.META_SCHEMA)
+# Values the meta-schema rejects, or that only look like what it accepts.
+BAD = [
+    "strin", "", 3, -1, 1.5, 1.0, 0, True, None, [], ["a", "a"], [1], {}, {"a": 1},
+    [["x"]], "x",
+]  # fmt: skip
+KEYWORDS = [
+    "type", "enum", "examples", "title", "description", "format", "pattern", "minimum",
+    "multipleOf", "minLength", "maxItems", "uniqueItems", "required", "properties",
+    "items", "additionalProperties", "deprecated", "$comment", "$id", "unknownKeyword",
+]  # fmt: skip
+
+
+def _agrees(schema: Any) -> None:
+    if schema_quick_check.plainly_valid(schema):
+        assert META.is_valid(schema), schema
+
+
+def _nodes(schema: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    yield schema
+    for prop in (schema.get("properties") or {}).values():
+        if isinstance(prop, dict):
+            yield from _nodes(prop)
+    if isinstance(schema.get("items"), dict):
+        yield from _nodes(schema["items"])
+
+
+@pytest.mark.skipif(
+    not corpus_rates.CORPUS.is_dir(),
+    reason="../shared/corpus is not beside the checkout",
+)
+def test_quick_verdict_agrees_with_the_meta_schema_on_the_corpora(
+    tmp_path: Path,
+) -> None:
+    schemas = []
+    for source in corpus_rates.FUNCTION_SOURCES:
+        corpus_rates.write_function_manifests(tmp_path, source)
+    for path in sorted(tmp_path.rglob("tool-manifest.yaml")):
+        _, tools, _ = tool_manifest.load(path, "x.yaml", 0, None, Report(), 1 << 22)
+        schemas += [dict(t.input_schema) for t in tools]
+    quick = [s for s in schemas if schema_quick_check.plainly_valid(s)]
+    assert len(quick) >= 0.9 * len(schemas), (len(quick), len(schemas))
+    for schema in schemas:
+        _agrees(schema)
+    for schema in quick[::20]:  # each broken one keyword at a time, at every level
+        for index, _ in enumerate(_nodes(schema)):
+            for keyword in KEYWORDS:
+                for value in BAD:
+                    broken = copy.deepcopy(schema)
+                    node = list(_nodes(broken))[index]
+                    node[keyword] = value
+                    _agrees(broken)
+
+
+@pytest.mark.parametrize("keyword", KEYWORDS)
+@pytest.mark.parametrize("value", BAD, ids=repr)
+def test_quick_verdict_agrees_on_each_bad_value(keyword: str, value: Any) -> None:
+    for schema in (
+        {keyword: value},
+        {"type": "object", "properties": {"p": {keyword: value}}},
+        {"type": "array", "items": {keyword: value}},
+    ):
+        _agrees(schema)
+
+
+def test_plain_schemas_are_valid_quickly() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"type": ["string", "null"], "description": "x", "maxLength": 3},
+            "b": {"type": "array", "items": {"enum": [1, "x"]}, "minItems": 0},
+        },
+        "required": ["a"],
+    }
+    assert schema_quick_check.plainly_valid(schema)
+    assert META.is_valid(schema)
