@@ -30,6 +30,7 @@ from generator.emitters import (
     search_index,
 )
 from generator.ir import Definition, Function, Invalid, Kind, Model, SourceFile
+from generator.views import Fragments, Layout, ToolView, builder
 from generator.loaders.agent import load_agent
 from generator.loaders.command import load_command
 from generator.loaders.plugin import Plugin, load_plugin
@@ -57,7 +58,6 @@ def compile_model(
     project = config.root.resolve()
     plugins: dict[Path, Plugin | None] = dict(discovery.defined)
     definitions: list[Definition] = []
-    loads: dict[str, Any] = {}
     functions: list[Function] = []
     summaries: dict[str, str] = {}
     for name in config.builtins:
@@ -68,7 +68,6 @@ def compile_model(
         if item.kind is Kind.TOOL:
             summary, tools = _memo_load(
                 memo,
-                loads,
                 report,
                 config,
                 _manifest_loader(item, project, config),
@@ -83,7 +82,6 @@ def compile_model(
             folder = item.path.parent
             _, tools = _memo_load(
                 memo,
-                loads,
                 report,
                 config,
                 _skill_tools_loader(item, project, config),
@@ -120,7 +118,8 @@ def compile_model(
                 os.path.join(os.path.dirname(item.path), discover.METADATA_FILE)
             ),
         )
-        if key not in memo.loads:
+        memoised = memo.get(key)
+        if memoised is None:
             scratch = Report(strict=config.strict, ignore=frozenset(config.ignore))
             load = LOADERS[item.kind]
             loaded = guarded(
@@ -133,12 +132,12 @@ def compile_model(
             )
             if loaded is not None:
                 loaded = dataclasses.replace(loaded, digest=key)
-            memo.loads[key] = (loaded, scratch.items)
-        definition, diagnostics = loads[key] = memo.loads[key]
+            memoised = (loaded, scratch.items)
+            memo.put(key, memoised)
+        definition, diagnostics = memoised
         report.extend(diagnostics)
         if definition is not None:
             definitions.append(dataclasses.replace(definition, plugin_dir=plugin_dir))
-    memo.loads = loads  # keep only what this build used
     summaries |= {p.name: p.description for p in plugins.values() if p is not None}
     sources = tuple(
         SourceFile(discover.relative(path, project), sha)
@@ -185,7 +184,6 @@ def guarded(load: Callable[[], T], rel: str, report: Report, failed: T) -> T:
 
 def _memo_load(
     memo: Memo,
-    loads: dict[str, Any],
     report: Report,
     config: Config,
     loader: Callable[[Report], Loaded],
@@ -202,15 +200,17 @@ def _memo_load(
         config.install_allowlist,
         content,
     )
-    if key not in memo.loads:
+    memoised = memo.get(key)
+    if memoised is None:
         scratch = Report(strict=config.strict, ignore=frozenset(config.ignore))
         failed: Loaded = ("", [])
         rel = discover.relative(item.path, config.root.resolve())
         summary, tools = guarded(lambda: loader(scratch), rel, scratch, failed)
         # Each tool's own digest: editing one tool of a large manifest re-renders only it.
         tools = [dataclasses.replace(t, digest=content_key(t)) for t in tools]
-        memo.loads[key] = ((summary, tools), scratch.items)
-    result, diagnostics = loads[key] = memo.loads[key]
+        memoised = ((summary, tools), scratch.items)
+        memo.put(key, memoised)
+    result, diagnostics = memoised
     report.extend(diagnostics)
     return result  # type: ignore[no-any-return]
 
@@ -284,11 +284,8 @@ def _builtin(name: str) -> Loaded:
     return loaded
 
 
-def emit(
-    model: Model, config: Config, report: Report, memo: Memo
-) -> tuple[dict[str, str], dict[str, str]]:
-    """Every output file, and the sha256 of each (the lock lists them)."""
-    layout = python_package.Layout(
+def layout(config: Config) -> Layout:
+    return Layout(
         package=config.package,
         out=discover.relative(config.out_dir, config.root.resolve()),
         sources=config.sources,
@@ -302,36 +299,67 @@ def emit(
         import_root=config.import_root,
         regenerate=config.regenerate,
     )
-    renders: dict[str, str] = {}
-    # What each tool's outputs depend on: unchanged tools reuse the last build's work.
-    keys = {t.qualname: python_package.render_key(t, layout) for t in model.tools}
-    files = python_package.emit(model, layout, keys, memo.renders, renders, report)
-    # What models are offered: not the skills marked disable-model-invocation: true.
-    offered = dataclasses.replace(
-        model, tools=tuple(t for t in model.tools if t.model_invocable)
-    )
-    files |= agent_docs.emit(offered, layout, config.profiles, config.conflicts)
+
+
+def tool_views(
+    model: Model,
+    layout: Layout,
+    config: Config,
+    table: search_index.Table | None,
+    memo: Memo,
+) -> tuple[ToolView, ...]:
+    """Each tool's finished view: from the memo when its part of the model, the layout
+    and the settings are unchanged, else built and its fragments rendered."""
+    count = tokens.counter(config.token_counter)
+    method = search_index.summary(table)
+    result = []
+    for tool in model.tools:
+        key = "view:" + builder.key(tool, layout, config.token_counter, method)
+        view = memo.get(key)
+        if view is None:
+            view = builder.build(tool, layout, count)
+            providers, always = provider_files.fragment(view)
+            length, terms = search_index.weigh(view)
+            done = Fragments(
+                module=python_package.tool_module(view, layout),
+                providers=providers,
+                always=always,
+                search_length=length,
+                search_terms=terms,
+                vector=search_index.tool_vector(view, table),
+            )
+            view = dataclasses.replace(view, fragments=done)
+            memo.put(key, view)
+        result.append(view)
+    return tuple(result)
+
+
+def emit(
+    model: Model, config: Config, report: Report, memo: Memo
+) -> tuple[dict[str, str], dict[str, str]]:
+    """Every output file, and the sha256 of each (the lock lists them)."""
+    where = layout(config)
     table = search_index.load_table(config.find_tool, report)
-    files |= search_index.emit(offered, keys, memo.renders, renders, table)
-    files |= ai_tools.emit(model, model.generator)
-    provider_outputs, notes = provider_files.emit(
-        offered, config, report, keys, memo.renders, renders
-    )
+    package = builder.package(model, tool_views(model, where, config, table, memo))
+    files = python_package.emit(package, where, report)
+    files |= agent_docs.emit(package, where, config.profiles, config.conflicts)
+    # What models are offered: not the skills marked disable-model-invocation: true.
+    files |= search_index.emit(package.offered, table)
+    files |= ai_tools.emit(package)
+    provider_outputs, notes = provider_files.emit(package.offered, config, report)
     files |= provider_outputs
     budget = budgets.measure(
-        model,
+        package,
         files,
         tokens.counter(config.token_counter),
         config.token_counter,
         report,
-        (keys, memo.renders, renders),
     )
-    memo.renders = renders
     files |= lock_report.emit_report(
-        model, report.items, notes, budget, search_index.summary(table)
+        package, report.items, notes, budget, search_index.summary(table)
     )
     digests = {path: lock_report.sha256(text) for path, text in files.items()}
-    lock = lock_report.emit_lock(model, layout, config.as_json(), digests)
+    lock = lock_report.emit_lock(package, where, config.as_json(), digests)
     files |= lock
     digests |= {path: lock_report.sha256(text) for path, text in lock.items()}
     return dict(sorted(files.items())), digests

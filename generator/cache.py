@@ -4,8 +4,10 @@ It never changes output: a build with an empty cache writes the same bytes (test
 - ``state``: the inputs key of the last written build, the outputs as written (size,
   mtime and sha256) and its diagnostics. When the key matches and the outputs on disk are
   untouched, there is nothing to do, and the loaders and emitters are not even imported.
-- ``memo``: loader results by the hash of what they read, and tool modules by the hash
-  of their part of the model, so a one-skill change re-parses and re-renders one skill.
+- ``memo``: loader results by the hash of what they read, and each tool's view (its
+  fragments of every output file included) by the hash of its part of the model, so a
+  one-skill change re-parses and re-renders one skill. It is an SQLite table read and
+  written one entry at a time: a rebuild writes only the entries that changed.
 
 The key covers the generator's own code and templates, so an upgraded or edited skillc
 starts from an empty cache. A cache that cannot be read is ignored.
@@ -13,11 +15,13 @@ starts from an empty cache. A cache that cannot be read is ignored.
 
 from __future__ import annotations
 
+import contextlib
 import copyreg
 import hashlib
 import json
 import os
 import pickle
+import sqlite3
 import sys
 import types
 from dataclasses import dataclass, field
@@ -47,10 +51,78 @@ class State:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-@dataclass
 class Memo:
-    loads: dict[str, Any] = field(default_factory=dict)
-    renders: dict[str, str] = field(default_factory=dict)
+    """Memoised work by content key, kept in ``memo.sqlite`` (in memory only when
+    ``path`` is None). Nothing is written before ``save``, which also drops the entries
+    this build did not use."""
+
+    def __init__(self, path: Path | None = None, fingerprint: str = "") -> None:
+        self._path = path
+        self._fingerprint = fingerprint
+        self._new: dict[str, Any] = {}
+        self._used: set[str] = set()
+        self._db: sqlite3.Connection | None = None
+        if path is not None and path.exists():
+            try:
+                db = sqlite3.connect(path, isolation_level=None)
+                if _fingerprint(db) == fingerprint:
+                    self._db = db
+                else:  # another version of skillc wrote it
+                    db.close()
+            except sqlite3.Error:  # corrupt: start again
+                pass
+
+    def get(self, key: str) -> Any:
+        """The value memoised under ``key``, or None."""
+        self._used.add(key)
+        if key in self._new:
+            return self._new[key]
+        if self._db is None:
+            return None
+        try:
+            row = self._db.execute(
+                "SELECT value FROM memo WHERE key = ?", (key,)
+            ).fetchone()
+            return None if row is None else pickle.loads(row[0])
+        except Exception:  # an unreadable entry is work to redo
+            return None
+
+    def put(self, key: str, value: object) -> None:
+        self._used.add(key)
+        self._new[key] = value
+
+    def save(self) -> None:
+        """Write the new entries and drop the unused ones, in one transaction."""
+        if self._path is None:
+            return
+        db = self._db
+        if db is None:  # none yet, corrupt or stale: a new one
+            with contextlib.suppress(FileNotFoundError):
+                self._path.unlink()
+            db = self._db = sqlite3.connect(self._path, isolation_level=None)
+            db.execute("CREATE TABLE memo (key TEXT PRIMARY KEY, value BLOB)")
+            db.execute("CREATE TABLE meta (fingerprint TEXT)")
+            db.execute("INSERT INTO meta VALUES (?)", (self._fingerprint,))
+        db.execute("PRAGMA synchronous = OFF")  # a cache: a lost write is redone work
+        with db:
+            db.execute("BEGIN")
+            db.executemany(
+                "INSERT OR REPLACE INTO memo VALUES (?, ?)",
+                (
+                    (key, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+                    for key, value in self._new.items()
+                ),
+            )
+            db.execute("CREATE TEMP TABLE IF NOT EXISTS used (key TEXT PRIMARY KEY)")
+            db.execute("DELETE FROM used")
+            db.executemany("INSERT INTO used VALUES (?)", ((k,) for k in self._used))
+            db.execute("DELETE FROM memo WHERE key NOT IN (SELECT key FROM used)")
+        self._new.clear()
+
+
+def _fingerprint(db: sqlite3.Connection) -> str | None:
+    row = db.execute("SELECT fingerprint FROM meta").fetchone()
+    return None if row is None else str(row[0])
 
 
 class Cache:
@@ -64,7 +136,8 @@ class Cache:
     @property
     def memo(self) -> Memo:
         if self._memo is None:
-            self._memo = self._read("memo", Memo) if self.enabled else Memo()
+            path = self.folder / "memo.sqlite" if self.enabled else None
+            self._memo = Memo(path, self.fingerprint)
         return self._memo
 
     def subfolder(self, name: str) -> Path | None:
@@ -83,9 +156,9 @@ class Cache:
         try:
             self._create()
             if self._memo is not None:
-                self._write("memo", self._memo)
+                self._memo.save()
             self._write("state", state)
-        except OSError:
+        except (OSError, sqlite3.Error):
             pass
 
     def _create(self) -> None:

@@ -28,6 +28,7 @@ from typing import Any
 import yaml
 
 from generator import build, cache, cli, config, discover
+from generator.views import builder
 from generator.diagnostics import Report
 from generator.emitters import search_index
 from generator.ir import Model
@@ -179,7 +180,7 @@ def bm25(model: Model) -> Finder:
     terms = search_index.runtime().terms
     docs = []
     for tool in model.tools:
-        words = terms(" ".join(search_index.fields(tool).values()), stemmed=False)
+        words = terms(" ".join(builder.search_fields(tool).values()), stemmed=False)
         counts: dict[str, int] = {}
         for word in words:
             counts[word] = counts.get(word, 0) + 1

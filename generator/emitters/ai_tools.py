@@ -4,22 +4,21 @@ place of its ``generated_at`` time, so the file only changes when its content do
 from __future__ import annotations
 
 import hashlib
-import shlex
 import json
 from typing import Any
 
-from generator.ir import Function, Model, to_json
+from generator.ir import to_json
+from generator.views import PackageView
 
 SCHEMA = "https://ai-tool-bridge.dev/schema/v1/ai-tools.json"
 
 
-def emit(model: Model, generator: str) -> dict[str, str]:
+def emit(package: PackageView) -> dict[str, str]:
     tools: dict[str, Any] = {}
-    for tool in model.tools:
-        d = tool.definition
-        if not isinstance(d, Function) or d.cli_tool is None:
+    for tool in package.tools:
+        if tool.ai_tool is None:
             continue
-        owner = d.cli_tool
+        owner, command = tool.ai_tool
         entry = tools.setdefault(
             str(owner["name"]),
             {
@@ -29,17 +28,8 @@ def emit(model: Model, generator: str) -> dict[str, str]:
             }
             | {"commands": []},
         )
-        command: dict[str, Any] = {
-            "id": d.name,
-            "description": d.description,
-            "cli_command": shlex.join(d.executor.settings["command"]),
-        }
-        if d.triggers:
-            command["triggers"] = list(d.triggers)
-        command["dangerous"] = d.dangerous
-        command["tool"] = tool.qualname  # skillc's addition: the generated tool
-        entry["commands"].append(command)
-    plugins = _plugins(model)
+        entry["commands"].append(dict(command))
+    plugins = _plugins(package)
     if not tools and not plugins:
         return {}
     hashed = [tools, plugins] if plugins else tools  # seed 004's hash when no plugins
@@ -48,7 +38,7 @@ def emit(model: Model, generator: str) -> dict[str, str]:
         "$schema": SCHEMA,
         "version": "1.0",
         "content_hash": "sha256:" + hashlib.sha256(body.encode()).hexdigest(),
-        "generator": generator,
+        "generator": package.generator,
         "tools": tools,
     }
     if plugins:  # skillc's addition: what a host installs beside the tools
@@ -56,10 +46,10 @@ def emit(model: Model, generator: str) -> dict[str, str]:
     return {"ai-tools.json": json.dumps(aggregate, indent=2, ensure_ascii=False) + "\n"}
 
 
-def _plugins(model: Model) -> dict[str, Any]:
+def _plugins(package: PackageView) -> dict[str, Any]:
     """Each plugin's hooks and MCP servers, by plugin name."""
     plugins: dict[str, Any] = {}
-    for key, items in (("hooks", model.hooks), ("mcp_servers", model.mcp_servers)):
+    for key, items in (("hooks", package.hooks), ("mcp_servers", package.mcp_servers)):
         for item in items:
             entry = to_json(item)
             plugins.setdefault(entry.pop("plugin"), {}).setdefault(key, []).append(

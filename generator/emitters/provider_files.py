@@ -11,19 +11,13 @@ from generator.config import Config
 from generator.diagnostics import Report
 from generator.emitters import profiles
 from generator.emitters.providers import anthropic, bedrock, gemini, mcp, openai
-from generator.emitters.providers.schemas import (
-    Notes,
-    gemini_mcp_name,
-    input_schema,
-    root_problem,
-)
-from generator.ir import Model, Tool
+from generator.emitters.providers.schemas import Notes, gemini_mcp_name
+from generator.views import ProviderLine, ToolView, fragments
 
 FOLDER = "providers/"
 KEEPS_DOTS = ("gemini", "mcp")
-SEPARATOR = "\x1e"  # JSON text holds control characters only as \u escapes
 NAME_PROVIDERS = ("anthropic", "bedrock", "gemini", "mcp", "openai")
-Entry = Callable[[Tool, Notes, str, bool], dict[str, Any] | None]
+Entry = Callable[[ToolView, Notes, str, bool], dict[str, Any] | None]
 # Each file's entry for one tool (None: left out of that file).
 ENTRIES: dict[str, Entry] = {
     "anthropic.json": anthropic.plain,
@@ -37,6 +31,8 @@ ENTRIES: dict[str, Entry] = {
     "mcp.json": mcp.entry,
     "bedrock.json": bedrock.entry,
 }
+# The files whose entry changes when a tool is always loaded.
+DEFERRED = ("anthropic.deferred.json",)
 # The files each provider of a profile gets.
 BY_PROVIDER = {
     "anthropic": ("anthropic.json", "anthropic.strict.json", "anthropic.deferred.json"),
@@ -53,42 +49,57 @@ BY_PROVIDER = {
 }
 
 
+def fragment(
+    tool: ToolView,
+) -> tuple[dict[str, ProviderLine], dict[str, ProviderLine]]:
+    """The tool's line in each provider file, and in the files whose line changes when
+    the tool is always loaded (no lines when no provider takes its schema)."""
+    if tool.schema_problem is not None:
+        return {}, {}
+    plain = {name: _line(name, build, tool, False) for name, build in ENTRIES.items()}
+    always = {name: _line(name, ENTRIES[name], tool, True) for name in DEFERRED}
+    return plain, always
+
+
+def _line(name: str, build: Entry, tool: ToolView, always: bool) -> ProviderLine:
+    scratch = Notes()
+    entry = build(tool, scratch, "", always)
+    return ProviderLine(
+        "" if entry is None else _ENCODER.encode(entry),
+        tuple(scratch.left_out),
+        tuple(scratch.removed),
+    )
+
+
 def emit(
-    model: Model,
-    config: Config,
-    report: Report,
-    keys: dict[str, str],
-    previous: dict[str, str],
-    renders: dict[str, str],
+    tools: tuple[ToolView, ...], config: Config, report: Report
 ) -> tuple[dict[str, str], Notes]:
-    """The files, and what they left out or changed. ``keys`` holds each tool's render
-    key: an entry whose tool is unchanged comes from ``previous`` (the last build)."""
+    """The files, joined from each tool's lines, and what they left out or changed."""
     notes = Notes()
-    tools = []
-    for tool in model.tools:
-        problem = root_problem(input_schema(tool))
-        if problem is None:
-            tools.append(tool)
+    shown = []
+    for tool in tools:
+        if tool.schema_problem is None:
+            shown.append(tool)
             continue
-        d = tool.definition
         report.warning(
-            d.source.path,
-            d.source.line,
-            d.source.col,
+            tool.source.path,
+            tool.source.line,
+            tool.source.col,
             "provider-schema",
-            f"{tool.qualname} is left out of the provider files: {problem}",
+            f"{tool.qualname} is left out of the provider files: "
+            f"{tool.schema_problem}",
         )
-        notes.leave_out(FOLDER + "*", tool, problem)
-    writer = _Writer(notes, keys, previous, renders)
+        notes.leave_out(FOLDER + "*", tool, tool.schema_problem)
     always = frozenset(config.always_loaded)
-    files = writer.files(FOLDER, tuple(ENTRIES), tools, always)
-    files[FOLDER + "names.json"] = _dumps(names(tools))
+    files = _files(notes, FOLDER, tuple(ENTRIES), shown, always)
+    files[FOLDER + "names.json"] = _dumps(names(shown))
     for profile in config.profiles:
-        seen = profiles.visible(tools, profile)
+        seen = profiles.visible(shown, profile)
         profiles.check_conflicts(profile, seen, config.conflicts, report)
         if profiles.is_cli(profile):
             continue  # CLI agents get shell commands in CLAUDE.md / AGENTS.md, not JSON
-        files |= writer.files(
+        files |= _files(
+            notes,
             f"{FOLDER}{profile.name}/",
             BY_PROVIDER[profile.provider],
             seen,
@@ -96,82 +107,33 @@ def emit(
         )
     for name, profile in profiles.BUILTIN.items():
         if all(p.name != name for p in config.profiles):
-            seen = profiles.visible(tools, profile)
+            seen = profiles.visible(shown, profile)
             profiles.check_conflicts(profile, seen, config.conflicts, report)
     return files, notes
 
 
-class _Writer:
-    """Provider files, one JSON line per tool. A tool's lines for every file are memoised
-    together under its key (one memo entry per tool keeps the build cache small)."""
-
-    def __init__(
-        self,
-        notes: Notes,
-        keys: dict[str, str],
-        previous: dict[str, str],
-        renders: dict[str, str],
-    ) -> None:
-        self.notes = notes
-        self.keys = keys
-        self.previous = previous
-        self.renders = renders
-        self.lines: dict[tuple[str, bool], dict[str, str]] = {}
-
-    def files(
-        self,
-        folder: str,
-        names: tuple[str, ...],
-        tools: list[Tool],
-        always: frozenset[str],
-    ) -> dict[str, str]:
-        result = {}
-        for name in names:
-            lines = [
-                self.line(folder + name, name, tool, tool.qualname in always)
-                for tool in tools
+def _files(
+    notes: Notes,
+    folder: str,
+    names: tuple[str, ...],
+    tools: list[ToolView],
+    always: frozenset[str],
+) -> dict[str, str]:
+    """Provider files, one JSON line per tool, with the notes of each line."""
+    result = {}
+    for name in names:
+        lines = []
+        for tool in tools:
+            plain, loaded = fragments(tool).providers, fragments(tool).always
+            line = (loaded if tool.qualname in always and name in loaded else plain)[
+                name
             ]
-            result[folder + name] = _wrap(name, [line for line in lines if line])
-        return result
-
-    def line(self, path: str, name: str, tool: Tool, always: bool) -> str:
-        """The tool's JSON line in file ``name`` ("" when left out)."""
-        cached = self._entries(tool, always)[name]
-        if not cached.startswith("\0"):
-            return cached
-        memo = json.loads(cached[1:])
-        self.notes.left_out += [{**note, "file": path} for note in memo["left_out"]]
-        self.notes.removed += [{**note, "file": path} for note in memo["removed"]]
-        return str(memo["line"])
-
-    def _entries(self, tool: Tool, always: bool) -> dict[str, str]:
-        """Each file's memo for one tool: its line ("" when left out) or, when the entry
-        has notes, a NUL and a JSON object holding line and notes; joined in ENTRIES
-        order by a separator JSON never leaves raw in its text."""
-        found = self.lines.get((tool.qualname, always))
-        if found is not None:
-            return found
-        key = f"{self.keys[tool.qualname]}|providers|{always:d}"
-        cached = self.previous.get(key)
-        if cached is None:
-            values = []
-            for name, build in ENTRIES.items():
-                scratch = Notes()
-                entry = build(tool, scratch, "", always)
-                line = "" if entry is None else _ENCODER.encode(entry)
-                if scratch.left_out or scratch.removed:
-                    notes = {
-                        "line": line,
-                        "left_out": scratch.left_out,
-                        "removed": scratch.removed,
-                    }
-                    line = "\0" + json.dumps(notes)
-                values.append(line)
-            cached = SEPARATOR.join(values)
-        self.renders[key] = cached
-        found = dict(zip(ENTRIES, cached.split(SEPARATOR)))
-        self.lines[(tool.qualname, always)] = found
-        return found
+            notes.left_out += [{**n, "file": folder + name} for n in line.left_out]
+            notes.removed += [{**n, "file": folder + name} for n in line.removed]
+            if line.line:
+                lines.append(line.line)
+        result[folder + name] = _wrap(name, lines)
+    return result
 
 
 def _wrap(name: str, lines: list[str]) -> str:
@@ -188,7 +150,7 @@ def _wrap(name: str, lines: list[str]) -> str:
     return "[\n" + ",\n".join(f"  {line}" for line in lines) + "\n]\n"
 
 
-def names(tools: list[Tool]) -> dict[str, Any]:
+def names(tools: list[ToolView]) -> dict[str, Any]:
     """Each tool's name for each provider, and back: the dispatcher maps by this table."""
     to_provider = {}
     for tool in tools:

@@ -7,7 +7,7 @@ from typing import Any
 
 from generator.emitters.providers.schemas import Notes, description, input_schema
 from generator.emitters.providers.strict import NotStrict, make_strict
-from generator.ir import Tool
+from generator.views import ToolView
 
 # The BM25 variant takes a query in plain words, which suits find-by-purpose.
 TOOL_SEARCH = {
@@ -16,7 +16,7 @@ TOOL_SEARCH = {
 }
 
 
-def _entry(tool: Tool, schema: dict[str, Any]) -> dict[str, Any]:
+def _entry(tool: ToolView, schema: dict[str, Any]) -> dict[str, Any]:
     result: dict[str, Any] = {"name": tool.provider_name}
     text = description(tool)
     if text:
@@ -25,11 +25,15 @@ def _entry(tool: Tool, schema: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def plain(tool: Tool, notes: Notes, file: str, always: bool) -> dict[str, Any] | None:
+def plain(
+    tool: ToolView, notes: Notes, file: str, always: bool
+) -> dict[str, Any] | None:
     return _entry(tool, input_schema(tool))
 
 
-def strict(tool: Tool, notes: Notes, file: str, always: bool) -> dict[str, Any] | None:
+def strict(
+    tool: ToolView, notes: Notes, file: str, always: bool
+) -> dict[str, Any] | None:
     try:
         schema = make_strict(input_schema(tool), "anthropic", notes.remover(file, tool))
     except NotStrict as exc:
@@ -39,7 +43,7 @@ def strict(tool: Tool, notes: Notes, file: str, always: bool) -> dict[str, Any] 
 
 
 def deferred(
-    tool: Tool, notes: Notes, file: str, always: bool
+    tool: ToolView, notes: Notes, file: str, always: bool
 ) -> dict[str, Any] | None:
     """Deferred (``defer_loading``) unless always loaded; the search tool, first in the
     file, never is."""

@@ -13,7 +13,7 @@ from generator.emitters.providers.schemas import (
     gemini_mcp_name,
     input_schema,
 )
-from generator.ir import Tool
+from generator.views import ToolView
 
 # The documented subset (google-genai's response_json_schema docstring, §4.3).
 SUBSET = frozenset(
@@ -44,7 +44,7 @@ SUBSET = frozenset(
 
 
 def declaration(
-    tool: Tool, notes: Notes, file: str, always: bool
+    tool: ToolView, notes: Notes, file: str, always: bool
 ) -> dict[str, Any] | None:
     """One function declaration; the file holds them all in one ``tools`` entry."""
     item: dict[str, Any] = {"name": gemini_mcp_name(tool)}

@@ -13,11 +13,11 @@ from generator.emitters.providers.schemas import (
     input_schema,
 )
 from generator.emitters.providers.strict import NotStrict, make_strict
-from generator.ir import Tool
+from generator.views import ToolView
 
 
 def _function(
-    tool: Tool, strict: bool, notes: Notes, file: str
+    tool: ToolView, strict: bool, notes: Notes, file: str
 ) -> dict[str, Any] | None:
     schema = input_schema(tool)
     if strict:
@@ -39,27 +39,29 @@ def _function(
     return result
 
 
-def chat(tool: Tool, notes: Notes, file: str, always: bool) -> dict[str, Any] | None:
+def chat(
+    tool: ToolView, notes: Notes, file: str, always: bool
+) -> dict[str, Any] | None:
     function = _function(tool, False, notes, file)
     return None if function is None else {"type": "function", "function": function}
 
 
 def chat_strict(
-    tool: Tool, notes: Notes, file: str, always: bool
+    tool: ToolView, notes: Notes, file: str, always: bool
 ) -> dict[str, Any] | None:
     function = _function(tool, True, notes, file)
     return None if function is None else {"type": "function", "function": function}
 
 
 def responses(
-    tool: Tool, notes: Notes, file: str, always: bool
+    tool: ToolView, notes: Notes, file: str, always: bool
 ) -> dict[str, Any] | None:
     function = _function(tool, False, notes, file)
     return None if function is None else {"type": "function", **function}
 
 
 def responses_strict(
-    tool: Tool, notes: Notes, file: str, always: bool
+    tool: ToolView, notes: Notes, file: str, always: bool
 ) -> dict[str, Any] | None:
     function = _function(tool, True, notes, file)
     return None if function is None else {"type": "function", **function}
