@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import copyreg
 import hashlib
-import json
 import os
 import pickle
 import sqlite3
@@ -30,7 +29,7 @@ from typing import Any
 
 from generator import __version__
 from generator.diagnostics import Diagnostic
-from generator.discover import Discovery, relative
+from generator.resources import templates_dir
 
 CACHE_DIR = ".skillc-cache"
 
@@ -193,8 +192,6 @@ def generator_fingerprint() -> str:
     """A hash of skillc's own code and templates (and the Python version)."""
     digest = hashlib.sha256(f"{__version__} {sys.version}".encode())
     package = Path(__file__).resolve().parent
-    from generator.render import templates_dir
-
     for folder in (package, templates_dir()):
         for path in sorted(folder.rglob("*")):
             if (
@@ -206,32 +203,8 @@ def generator_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def inputs_key(
-    discovery: Discovery, project: Path, settings: dict[str, Any]
-) -> tuple[str, dict[str, str]]:
-    """A hash of everything a build reads (settings, file names, input contents), and
-    the sha256 of each input file."""
-    digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode())
-    hashes = {path: _file_hash(path) for path in discovery.inputs}
-    for item in discovery.found:
-        plugin = relative(item.plugin, project) if item.plugin else ""
-        line = f"{item.kind.value}\0{relative(item.path, project)}\0{item.root}\0{plugin}\0"
-        digest.update(line.encode() + "\0".join(item.files).encode() + b"\n")
-    for path, sha in hashes.items():
-        digest.update(relative(path, project).encode() + b"\0" + sha.encode())
-    return digest.hexdigest(), hashes
-
-
 def content_key(*parts: object) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()
-
-
-def _file_hash(path: str) -> str:
-    try:
-        with open(path, "rb") as handle:
-            return hashlib.sha256(handle.read()).hexdigest()
-    except OSError:
-        return "unreadable"
 
 
 def outputs_untouched(out_dir: Path, outputs: dict[str, Stat]) -> bool:
@@ -241,7 +214,11 @@ def outputs_untouched(out_dir: Path, outputs: dict[str, Stat]) -> bool:
     seen = 0
     for current, dirs, names in os.walk(out_dir):
         dirs[:] = [d for d in dirs if d != "__pycache__"]
-        base = relative(current, out_dir) + "/" if current != os.fspath(out_dir) else ""
+        base = (
+            os.path.relpath(current, out_dir).replace(os.sep, "/") + "/"
+            if current != os.fspath(out_dir)
+            else ""
+        )
         for name in names:
             recorded = outputs.get(base + name)
             if recorded is None:

@@ -494,10 +494,8 @@ def _strings(value: Any, key: str, empty: bool = False) -> list[str]:
 
 
 def _relative(root: Path, path: str) -> str:
-    from generator.discover import relative
-
     project = root.resolve()
-    return relative((project / path).resolve(), project)
+    return Path(os.path.relpath((project / path).resolve(), project)).as_posix()
 
 
 def _check_paths(root: Path, sources: list[str], out: str) -> None:

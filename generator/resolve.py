@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.diagnostics import Report
+from generator.tokens import estimate_tokens
 from generator.ir import (
     Argument,
     Definition,
@@ -211,12 +212,6 @@ def _within_depth(d: Definition | Function, max_depth: int, report: Report) -> b
         "pyproject.toml",
     )
     return False
-
-
-def estimate_tokens(text: str) -> int:
-    """A conservative token count: four ASCII characters a token, one per other character."""
-    ascii_chars = len(text) if text.isascii() else len(text.encode("ascii", "ignore"))
-    return -(-ascii_chars // 4) + len(text) - ascii_chars
 
 
 def summarize(text: str, budget: int = LEVEL1_TOKENS) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator import render
+from generator.emitters import render
 from generator.config import Conflict, Profile
 from generator.emitters import profiles
 from generator.emitters.python_package import HEADER

@@ -9,7 +9,8 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass
 
-from generator import pylit, render
+from generator import pylit
+from generator.emitters import render
 from generator.diagnostics import Report
 from generator.ir import Namespace
 from generator.names import NAMESPACE_LIST, function_name

@@ -12,16 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator import pylit
+from generator.resources import templates_dir
 
 if TYPE_CHECKING:
     import jinja2
-
-
-def templates_dir() -> Path:
-    """Inside an installed wheel, ``generator/templates``; in a checkout, ``templates/``."""
-    here = Path(__file__).resolve().parent
-    installed = here / "templates"
-    return installed if installed.is_dir() else here.parent / "templates"
 
 
 _bytecode_dir: Path | None = None

@@ -1,8 +1,9 @@
-"""The pipeline, one direction: (discovered inputs) load, validate, resolve, emit.
+"""The pipeline's stages after discovery: load, validate, resolve, views, emit.
 
 Nothing is written here: the result is the whole output as ``{path: text}``, which the
 writer writes or checks. ``memo`` (from the build cache) only saves work: a loader result
-is reused when what the loader reads is unchanged, and so is a rendered tool module.
+is reused when what the loader reads is unchanged, and so is a tool's finished view.
+Imported only when a build has work to do.
 """
 
 from __future__ import annotations
@@ -36,16 +37,10 @@ from generator.loaders.command import load_command
 from generator.loaders.plugin import Plugin, load_plugin
 from generator.loaders.skill import load_skill
 from generator.resolve import BUILTIN_ROOT, resolve
+from generator.resources import BUILTINS
 
 GENERATOR = f"skillc {__version__}"
 LOADERS = {Kind.SKILL: load_skill, Kind.AGENT: load_agent, Kind.COMMAND: load_command}
-
-
-@dataclass(frozen=True, slots=True)
-class Result:
-    model: Model
-    files: dict[str, str]  # relative to the output folder
-    digests: dict[str, str]  # the sha256 of each file, computed once for every consumer
 
 
 def compile_model(
@@ -269,7 +264,7 @@ def _builtin(name: str) -> Loaded:
     """A built-in namespace, from the manifest shipped inside skillc."""
     from generator.loaders import tools_file
 
-    path = Path(__file__).parent / "builtins" / f"{name}{discover.TOOLS_SUFFIX}"
+    path = BUILTINS / f"{name}{discover.TOOLS_SUFFIX}"
     scratch = Report()
     loaded = tools_file.load(
         path,
@@ -371,12 +366,13 @@ def build(
     discovery: discover.Discovery,
     hashes: dict[str, str],
     memo: Memo,
-) -> Result:
+) -> tuple[Model, dict[str, str], dict[str, str]]:
+    """The model, every output file and the sha256 of each."""
     model = compile_model(config, report, discovery, hashes, memo)
     _check_shadowing(model, config.package, report)
     _check_file_names(model, report)
     files, digests = emit(model, config, report, memo)
-    return Result(model, files, digests)
+    return model, files, digests
 
 
 NAME_MAX = 255  # the longest file name (in bytes) of common file systems
