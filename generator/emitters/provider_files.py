@@ -3,50 +3,37 @@ and one folder per configured profile (providers.md; seed 002)."""
 
 from __future__ import annotations
 
+import importlib
 import json
-from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 from generator.config import Config
 from generator.diagnostics import Report
 from generator.emitters import profiles
-from generator.emitters.providers import anthropic, bedrock, gemini, mcp, openai
+from generator.emitters.providers import File
 from generator.emitters.providers.schemas import Notes, gemini_mcp_name
+from generator.provider_registry import PROVIDERS
 from generator.views import ProviderLine, ToolView, fragments
 
 FOLDER = "providers/"
-KEEPS_DOTS = ("gemini", "mcp")
-NAME_PROVIDERS = ("anthropic", "bedrock", "gemini", "mcp", "openai")
-Entry = Callable[[ToolView, Notes, str, bool], dict[str, Any] | None]
-# Each file's entry for one tool (None: left out of that file).
-ENTRIES: dict[str, Entry] = {
-    "anthropic.json": anthropic.plain,
-    "anthropic.strict.json": anthropic.strict,
-    "anthropic.deferred.json": anthropic.deferred,
-    "openai-chat.json": openai.chat,
-    "openai-chat.strict.json": openai.chat_strict,
-    "openai-responses.json": openai.responses,
-    "openai-responses.strict.json": openai.responses_strict,
-    "gemini.json": gemini.declaration,
-    "mcp.json": mcp.entry,
-    "bedrock.json": bedrock.entry,
-}
-# The files whose entry changes when a tool is always loaded.
-DEFERRED = ("anthropic.deferred.json",)
-# The files each provider of a profile gets.
-BY_PROVIDER = {
-    "anthropic": ("anthropic.json", "anthropic.strict.json", "anthropic.deferred.json"),
-    "openai": (
-        "openai-chat.json",
-        "openai-chat.strict.json",
-        "openai-responses.json",
-        "openai-responses.strict.json",
-    ),
-    "openai-compatible": ("openai-chat.json",),
-    "gemini": ("gemini.json",),
-    "bedrock": ("bedrock.json",),
-    "mcp": ("mcp.json",),
-}
+
+
+def providers() -> dict[str, ModuleType]:
+    """Each registered provider's module, by its name."""
+    return {name: importlib.import_module(path) for name, path in PROVIDERS.items()}
+
+
+def files() -> dict[str, File]:
+    """Every provider's files, by name, in the registry's order."""
+    return {f.name: f for module in providers().values() for f in module.FILES}
+
+
+def profile_files(provider: str) -> tuple[str, ...]:
+    """The files a profile of ``provider`` gets."""
+    module = providers()[provider]
+    default = tuple(f.name for f in module.FILES)
+    return tuple(getattr(module, "PROFILE_FILES", default))
 
 
 def fragment(
@@ -56,14 +43,15 @@ def fragment(
     the tool is always loaded (no lines when no provider takes its schema)."""
     if tool.schema_problem is not None:
         return {}, {}
-    plain = {name: _line(name, build, tool, False) for name, build in ENTRIES.items()}
-    always = {name: _line(name, ENTRIES[name], tool, True) for name in DEFERRED}
+    every = files().values()
+    plain = {f.name: _line(f, tool, False) for f in every}
+    always = {f.name: _line(f, tool, True) for f in every if f.deferrable}
     return plain, always
 
 
-def _line(name: str, build: Entry, tool: ToolView, always: bool) -> ProviderLine:
+def _line(file: File, tool: ToolView, always: bool) -> ProviderLine:
     scratch = Notes()
-    entry = build(tool, scratch, "", always)
+    entry = file.entry(tool, scratch, "", always)
     return ProviderLine(
         "" if entry is None else _ENCODER.encode(entry),
         tuple(scratch.left_out),
@@ -91,17 +79,17 @@ def emit(
         )
         notes.leave_out(FOLDER + "*", tool, tool.schema_problem)
     always = frozenset(config.always_loaded)
-    files = _files(notes, FOLDER, tuple(ENTRIES), shown, always)
-    files[FOLDER + "names.json"] = _dumps(names(shown))
+    result = _files(notes, FOLDER, tuple(files()), shown, always)
+    result[FOLDER + "names.json"] = _dumps(names(shown))
     for profile in config.profiles:
         seen = profiles.visible(shown, profile)
         profiles.check_conflicts(profile, seen, config.conflicts, report)
         if profiles.is_cli(profile):
             continue  # CLI agents get shell commands in CLAUDE.md / AGENTS.md, not JSON
-        files |= _files(
+        result |= _files(
             notes,
             f"{FOLDER}{profile.name}/",
-            BY_PROVIDER[profile.provider],
+            profile_files(profile.provider),
             seen,
             always | set(profile.always_loaded),
         )
@@ -109,7 +97,7 @@ def emit(
         if all(p.name != name for p in config.profiles):
             seen = profiles.visible(shown, profile)
             profiles.check_conflicts(profile, seen, config.conflicts, report)
-    return files, notes
+    return result, notes
 
 
 def _files(
@@ -121,6 +109,7 @@ def _files(
 ) -> dict[str, str]:
     """Provider files, one JSON line per tool, with the notes of each line."""
     result = {}
+    wraps = files()
     for name in names:
         lines = []
         for tool in tools:
@@ -132,42 +121,30 @@ def _files(
             notes.removed += [{**n, "file": folder + name} for n in line.removed]
             if line.line:
                 lines.append(line.line)
-        result[folder + name] = _wrap(name, lines)
+        result[folder + name] = wraps[name].wrap(lines)
     return result
-
-
-def _wrap(name: str, lines: list[str]) -> str:
-    """A JSON array with one tool per line (Gemini's: inside its one ``tools`` entry)."""
-    if name == "anthropic.deferred.json":
-        lines = [_ENCODER.encode(anthropic.TOOL_SEARCH), *lines]
-    if name == "gemini.json":
-        if not lines:
-            return "[]\n"
-        inner = ",\n".join(f"    {line}" for line in lines)
-        return f'[\n  {{"functionDeclarations": [\n{inner}\n  ]}}\n]\n'
-    if not lines:
-        return "[]\n"
-    return "[\n" + ",\n".join(f"  {line}" for line in lines) + "\n]\n"
 
 
 def names(tools: list[ToolView]) -> dict[str, Any]:
     """Each tool's name for each provider, and back: the dispatcher maps by this table."""
+    columns = {n: m.NAMES for n, m in sorted(providers().items()) if m.NAMES}
+    keeps_dots = [name for name, column in columns.items() if column == "dotted"]
     to_provider = {}
     for tool in tools:
         dotted = gemini_mcp_name(tool)
         to_provider[tool.qualname] = {
-            provider: dotted if provider in KEEPS_DOTS else tool.provider_name
-            for provider in NAME_PROVIDERS
+            provider: dotted if provider in keeps_dots else tool.provider_name
+            for provider in columns
         }
     from_provider = {
         provider: {names[provider]: qualname for qualname, names in to_provider.items()}
-        for provider in NAME_PROVIDERS
+        for provider in columns
     }
     return {
         "rule": "Anthropic, OpenAI and Bedrock reject dots: each '.' becomes '__' "
         "(s3.file.read -> s3__file__read); a skill script keeps its id "
         "(skill-name__script); Gemini and MCP keep the dotted name.",
-        "keeps_dots": list(KEEPS_DOTS),
+        "keeps_dots": keeps_dots,
         "to_provider": to_provider,
         "from_provider": from_provider,
     }

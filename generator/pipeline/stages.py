@@ -37,6 +37,7 @@ from generator.loaders.command import load_command
 from generator.loaders.plugin import Plugin, load_plugin
 from generator.loaders.skill import load_skill
 from generator.resolve import BUILTIN_ROOT, resolve
+from generator.provider_registry import PROVIDERS
 from generator.resources import BUILTINS
 
 GENERATOR = f"skillc {__version__}"
@@ -307,9 +308,12 @@ def tool_views(
     and the settings are unchanged, else built and its fragments rendered."""
     count = tokens.counter(config.token_counter)
     method = search_index.summary(table)
+    registry = sorted(PROVIDERS.items())  # which provider files a view has lines for
     result = []
     for tool in model.tools:
-        key = "view:" + builder.key(tool, layout, config.token_counter, method)
+        key = "view:" + builder.key(
+            tool, layout, config.token_counter, method, registry
+        )
         view = memo.get(key)
         if view is None:
             view = builder.build(tool, layout, count)

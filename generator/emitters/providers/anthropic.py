@@ -3,8 +3,10 @@ behind the tool search tool. One function per file, one tool at a time."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from generator.emitters.providers import File, json_array
 from generator.emitters.providers.schemas import Notes, description, input_schema
 from generator.emitters.providers.strict import NotStrict, make_strict
 from generator.views import ToolView
@@ -51,3 +53,17 @@ def deferred(
     if not always:
         item["defer_loading"] = True
     return item
+
+
+def _deferred_file(lines: list[str]) -> str:
+    """The tool search tool first: it finds the deferred tools."""
+    return json_array([_ENCODER.encode(TOOL_SEARCH), *lines])
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+FILES = (
+    File("anthropic.json", plain),
+    File("anthropic.strict.json", strict),
+    File("anthropic.deferred.json", deferred, _deferred_file, deferrable=True),
+)
+NAMES = "flat"

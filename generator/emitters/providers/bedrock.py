@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from generator.emitters.providers import File
 from generator.emitters.providers.schemas import Notes, description, input_schema
 from generator.views import ToolView
 
@@ -19,3 +20,7 @@ def entry(
         spec["description"] = text
     spec["inputSchema"] = {"json": input_schema(tool)}
     return {"toolSpec": spec}
+
+
+FILES = (File("bedrock.json", entry),)
+NAMES = "flat"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from generator.emitters.providers import File
 from generator.emitters.providers.schemas import (
     Notes,
     description,
@@ -100,3 +101,15 @@ def _convert(schema: Any, path: str, removed: Any) -> Any:
                 for i, item in enumerate(result[key])
             ]
     return result
+
+
+def _file(lines: list[str]) -> str:
+    """Gemini's declarations, inside its one ``tools`` entry."""
+    if not lines:
+        return "[]\n"
+    inner = ",\n".join(f"    {line}" for line in lines)
+    return f'[\n  {{"functionDeclarations": [\n{inner}\n  ]}}\n]\n'
+
+
+FILES = (File("gemini.json", declaration, _file),)
+NAMES = "dotted"

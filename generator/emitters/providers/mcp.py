@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from generator.emitters.providers import File
 from generator.emitters.providers.schemas import (
     Notes,
     description,
@@ -50,3 +51,7 @@ def entry(
         item["outputSchema"] = output_schema(dict(tool.output_schema))
     item["annotations"] = {"title": title, **tool.hints}
     return item
+
+
+FILES = (File("mcp.json", entry),)
+NAMES = "dotted"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from generator.emitters.providers import File
 from generator.emitters.providers.schemas import (
     Notes,
     capped,
@@ -65,3 +66,12 @@ def responses_strict(
 ) -> dict[str, Any] | None:
     function = _function(tool, True, notes, file)
     return None if function is None else {"type": "function", **function}
+
+
+FILES = (
+    File("openai-chat.json", chat),
+    File("openai-chat.strict.json", chat_strict),
+    File("openai-responses.json", responses),
+    File("openai-responses.strict.json", responses_strict),
+)
+NAMES = "flat"
