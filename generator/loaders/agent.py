@@ -8,6 +8,7 @@ from pathlib import Path
 
 from generator import discover
 from generator.diagnostics import Report
+from generator.loaders import Context, Loaded
 from generator.ir import Definition, Kind, Position
 from generator.loaders.fields import Document, has_frontmatter, read_document
 from generator.loaders.skill import NAME_RULE
@@ -33,6 +34,19 @@ KNOWN_KEYS = frozenset(
         "initialPrompt",
     }
 )
+
+
+def load(found: discover.Found, context: Context) -> Loaded:
+    """A subagent's Markdown file."""
+    return Loaded(
+        load_agent(
+            found,
+            context.project,
+            context.plugin,
+            context.report,
+            context.max_file_bytes,
+        )
+    )
 
 
 def load_agent(

@@ -16,7 +16,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from generator import discover
 from generator.diagnostics import Report
+from generator.loaders import Context, Loaded
 from generator.ir import Executor, Function, Position
 from generator.loaders import manifest
 
@@ -27,7 +29,20 @@ SCHEMA_MAJOR = "1"  # the seed 004 schema_version this loader reads
 _URL = re.compile(r"^(?:[a-z+]+://|git\+|[A-Za-z0-9.-]+@)")
 
 
-def load(
+def load(found: discover.Found, context: Context) -> Loaded:
+    """An ``ai-tool.yaml`` manifest."""
+    summary, functions = read(
+        found.path,
+        discover.relative(found.path, context.project),
+        found.root,
+        context.report,
+        context.max_file_bytes,
+        context.install_allowlist,
+    )
+    return Loaded(functions=tuple(functions), summary=summary)
+
+
+def read(
     path: Path,
     rel: str,
     root: int,

@@ -10,10 +10,24 @@ from pathlib import Path
 
 from generator import discover, frontmatter
 from generator.diagnostics import Report
+from generator.loaders import Context, Loaded
 from generator.ir import Definition, Kind, Position
 from generator.loaders.fields import Document, has_frontmatter, read_document
 from generator.loaders.skill import TAKEN, first_line
 from generator.names import skill_name
+
+
+def load(found: discover.Found, context: Context) -> Loaded:
+    """A command's Markdown file."""
+    return Loaded(
+        load_command(
+            found,
+            context.project,
+            context.plugin,
+            context.report,
+            context.max_file_bytes,
+        )
+    )
 
 
 def load_command(

@@ -18,6 +18,7 @@ from types import MappingProxyType
 
 from generator import discover, frontmatter, yamlpos
 from generator.diagnostics import Report
+from generator.loaders import Context, Loaded
 from generator.ir import Definition, Kind, Position
 from generator.loaders.fields import Document, read_document
 from generator.names import skill_name
@@ -68,6 +69,19 @@ TAKEN = frozenset(
         "tags",
     }
 )
+
+
+def load(found: discover.Found, context: Context) -> Loaded:
+    """A skill's SKILL.md (with its metadata.yaml)."""
+    return Loaded(
+        load_skill(
+            found,
+            context.project,
+            context.plugin,
+            context.report,
+            context.max_file_bytes,
+        )
+    )
 
 
 def load_skill(

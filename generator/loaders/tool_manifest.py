@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from generator import discover
 from generator.diagnostics import Report
+from generator.loaders import Context, Loaded
 from generator.ir import Executor, Function, Position
 from generator.loaders import executor_check, manifest
 
@@ -35,7 +37,20 @@ class Owner:
     skill: str | None = None
 
 
-def load(
+def load(found: discover.Found, context: Context) -> Loaded:
+    """A ``tool-manifest.yaml`` outside a skill folder."""
+    summary, functions, _ = read(
+        found.path,
+        discover.relative(found.path, context.project),
+        found.root,
+        None,
+        context.report,
+        context.max_file_bytes,
+    )
+    return Loaded(functions=tuple(functions), summary=summary)
+
+
+def read(
     path: Path,
     rel: str,
     root: int,

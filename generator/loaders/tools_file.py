@@ -12,7 +12,9 @@ import posixpath
 from pathlib import Path
 from typing import Any
 
+from generator import discover
 from generator.diagnostics import Report
+from generator.loaders import Context, Loaded
 from generator.ir import Executor, Function, Position
 from generator.loaders import executor_check, manifest, tool_manifest
 
@@ -20,7 +22,16 @@ SUFFIX = ".tools.yaml"
 SCHEMA = "tools.schema.json"
 
 
-def load(
+def load(found: discover.Found, context: Context) -> Loaded:
+    """A ``*.tools.yaml`` manifest."""
+    rel = discover.relative(found.path, context.project)
+    summary, functions = read(
+        found.path, rel, found.root, context.report, context.max_file_bytes
+    )
+    return Loaded(functions=tuple(functions), summary=summary)
+
+
+def read(
     path: Path,
     rel: str,
     root: int,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,16 +33,26 @@ from generator.emitters import (
 )
 from generator.ir import Definition, Function, Invalid, Kind, Model, SourceFile
 from generator.views import Fragments, Layout, ToolView, builder
-from generator.loaders.agent import load_agent
-from generator.loaders.command import load_command
+from generator.loaders import Context, Loaded, Loader, agent, command, skill
 from generator.loaders.plugin import Plugin, load_plugin
-from generator.loaders.skill import load_skill
 from generator.resolve import BUILTIN_ROOT, resolve
 from generator.provider_registry import PROVIDERS
 from generator.resources import BUILTINS
 
 GENERATOR = f"skillc {__version__}"
-LOADERS = {Kind.SKILL: load_skill, Kind.AGENT: load_agent, Kind.COMMAND: load_command}
+# Each kind of Markdown input's loader; a manifest's by its format (``Found.manifest``),
+# imported when a project has one.
+LOADERS: dict[Kind, Loader] = {
+    Kind.SKILL: skill.load,
+    Kind.AGENT: agent.load,
+    Kind.COMMAND: command.load,
+}
+MANIFESTS = {
+    "tools": "generator.loaders.tools_file",
+    "tool-manifest": "generator.loaders.tool_manifest",
+    "ai-tool": "generator.loaders.ai_tool",
+    "skill-tools": "generator.loaders.skill_tools",  # a skill folder's tools
+}
 
 
 def compile_model(
@@ -57,38 +68,39 @@ def compile_model(
     functions: list[Function] = []
     summaries: dict[str, str] = {}
     for name in config.builtins:
-        summary, tools = _builtin(name)
-        functions += tools
-        summaries[name] = summary
+        builtin = _builtin(name)
+        functions += builtin.functions
+        summaries[name] = builtin.summary
     for item in discovery.found:
         if item.kind is Kind.TOOL:
-            summary, tools = _memo_load(
+            loaded = _memo_load(
                 memo,
                 report,
                 config,
-                _manifest_loader(item, project, config),
                 item,
+                item.manifest,
                 hashes.get(os.fspath(item.path)),
             )
-            functions += tools
-            if summary and tools:
-                summaries.setdefault(".".join(tools[0].path[:-1]), summary)
+            functions += loaded.functions
+            if loaded.summary and loaded.functions:
+                namespace = ".".join(loaded.functions[0].path[:-1])
+                summaries.setdefault(namespace, loaded.summary)
             continue
         if item.kind is Kind.SKILL and discover.has_tools(item.files):
             folder = item.path.parent
-            _, tools = _memo_load(
+            loaded = _memo_load(
                 memo,
                 report,
                 config,
-                _skill_tools_loader(item, project, config),
                 item,
+                "skill-tools",
                 tuple(  # the manifest and the scripts (their descriptions)
                     hashes.get(os.fspath(folder / name))
                     for name in item.files
                     if name == discover.TOOL_MANIFEST or discover.is_script(name)
                 ),
             )
-            functions += tools
+            functions += loaded.functions
         plugin_name = plugin_dir = None
         if item.plugin is not None:
             if item.plugin not in plugins:
@@ -118,17 +130,17 @@ def compile_model(
         if memoised is None:
             scratch = Report(strict=config.strict, ignore=frozenset(config.ignore))
             load = LOADERS[item.kind]
+            context = _context(config, scratch, plugin_name)
             loaded = guarded(
-                lambda: load(
-                    item, project, plugin_name, scratch, config.max_file_bytes
-                ),
+                lambda: load(item, context),
                 discover.relative(item.path, project),
                 scratch,
-                None,
+                Loaded(),
             )
-            if loaded is not None:
-                loaded = dataclasses.replace(loaded, digest=key)
-            memoised = (loaded, scratch.items)
+            done = loaded.definition
+            if done is not None:
+                done = dataclasses.replace(done, digest=key)
+            memoised = (done, scratch.items)
             memo.put(key, memoised)
         definition, diagnostics = memoised
         report.extend(diagnostics)
@@ -157,7 +169,6 @@ def compile_model(
     )
 
 
-Loaded = tuple[str, list[Function]]
 T = TypeVar("T")
 
 
@@ -178,15 +189,26 @@ def guarded(load: Callable[[], T], rel: str, report: Report, failed: T) -> T:
         return failed
 
 
+def _context(config: Config, report: Report, plugin: str | None = None) -> Context:
+    return Context(
+        project=config.root.resolve(),
+        report=report,
+        max_file_bytes=config.max_file_bytes,
+        plugin=plugin,
+        install_allowlist=tuple(config.install_allowlist),
+    )
+
+
 def _memo_load(
     memo: Memo,
     report: Report,
     config: Config,
-    loader: Callable[[Report], Loaded],
     item: discover.Found,
+    manifest: str,
     content: object,
 ) -> Loaded:
-    """Run ``loader`` unless the memo holds its result for the same inputs."""
+    """The tools of a manifest (of format ``manifest``), unless the memo holds them
+    for the same inputs."""
     key = content_key(
         "tools",
         item,
@@ -199,65 +221,23 @@ def _memo_load(
     memoised = memo.get(key)
     if memoised is None:
         scratch = Report(strict=config.strict, ignore=frozenset(config.ignore))
-        failed: Loaded = ("", [])
-        rel = discover.relative(item.path, config.root.resolve())
-        summary, tools = guarded(lambda: loader(scratch), rel, scratch, failed)
+        # Imported here: a project without manifests never loads them.
+        load: Loader = importlib.import_module(MANIFESTS[manifest]).load
+        context = _context(config, scratch)
+        rel = discover.relative(item.path, context.project)
+        loaded = guarded(lambda: load(item, context), rel, scratch, Loaded())
         # Each tool's own digest: editing one tool of a large manifest re-renders only it.
-        tools = [dataclasses.replace(t, digest=content_key(t)) for t in tools]
-        memoised = ((summary, tools), scratch.items)
+        loaded = dataclasses.replace(
+            loaded,
+            functions=tuple(
+                dataclasses.replace(t, digest=content_key(t)) for t in loaded.functions
+            ),
+        )
+        memoised = (loaded, scratch.items)
         memo.put(key, memoised)
     result, diagnostics = memoised
     report.extend(diagnostics)
     return result  # type: ignore[no-any-return]
-
-
-def _manifest_loader(
-    item: discover.Found, project: Path, config: Config
-) -> Callable[[Report], Loaded]:
-    rel = discover.relative(item.path, project)
-
-    # Imported here: a project without manifests never loads them.
-    from generator.loaders import ai_tool, tool_manifest, tools_file
-
-    def load(report: Report) -> Loaded:
-        if item.manifest == "tools":
-            return tools_file.load(
-                item.path, rel, item.root, report, config.max_file_bytes
-            )
-        if item.manifest == "ai-tool":
-            return ai_tool.load(
-                item.path,
-                rel,
-                item.root,
-                report,
-                config.max_file_bytes,
-                config.install_allowlist,
-            )
-        summary, tools, _ = tool_manifest.load(
-            item.path, rel, item.root, None, report, config.max_file_bytes
-        )
-        return summary, tools
-
-    return load
-
-
-def _skill_tools_loader(
-    item: discover.Found, project: Path, config: Config
-) -> Callable[[Report], Loaded]:
-    from generator.loaders import skill_tools
-
-    def load(report: Report) -> Loaded:
-        return "", skill_tools.load(
-            item.path,
-            discover.relative(item.path, project),
-            item.path.parent.name,
-            item.files,
-            item.root,
-            report,
-            config.max_file_bytes,
-        )
-
-    return load
 
 
 @functools.cache
@@ -267,7 +247,7 @@ def _builtin(name: str) -> Loaded:
 
     path = BUILTINS / f"{name}{discover.TOOLS_SUFFIX}"
     scratch = Report()
-    loaded = tools_file.load(
+    summary, functions = tools_file.read(
         path,
         f"<skillc>/builtins/{path.name}",
         BUILTIN_ROOT,
@@ -277,7 +257,7 @@ def _builtin(name: str) -> Loaded:
     )
     if scratch.items:
         raise RuntimeError(f"the built-in {name} manifest: {scratch.items}")
-    return loaded
+    return Loaded(functions=tuple(functions), summary=summary)
 
 
 def layout(config: Config) -> Layout:
