@@ -19,7 +19,7 @@ from typing import Any
 from generator import discover
 from generator.diagnostics import Report
 from generator.loaders import Context, Loaded
-from generator.ir import Executor, Function, Position
+from generator.ir import CliExecutor, Function, Position
 from generator.loaders import manifest
 
 FILE = "ai-tool.yaml"
@@ -111,13 +111,7 @@ def read(
                 input_schema=checked,
                 author_schema=author,
                 output_schema=None,
-                executor=Executor(
-                    "cli",
-                    {
-                        "command": words,
-                        "positional": positional,
-                    },
-                ),
+                executor=CliExecutor(tuple(words), tuple(positional)),
                 source=Position(rel, *doc.where((*at, "id"))[1:]),
                 root=root,
                 examples=manifest.strings(command.get("examples")),

@@ -20,7 +20,7 @@ from pathlib import Path
 from generator import discover
 from generator.diagnostics import Report
 from generator.loaders import Context, Loaded
-from generator.ir import Executor, Function, Position
+from generator.ir import Function, Position, ScriptExecutor
 from generator.loaders import tool_manifest
 from generator.names import script_name, skill_name
 
@@ -98,16 +98,8 @@ def read(
                 input_schema=FREE_FORM,
                 author_schema={},
                 output_schema=None,
-                executor=Executor(
-                    "script",
-                    # args is the script's own command line, options included
-                    {
-                        "entry": script,
-                        "args_template": ["{args}"],
-                        "cwd": folder,
-                        "free_argv": True,
-                    },
-                ),
+                # args is the script's own command line, options included
+                executor=ScriptExecutor(script, ("{args}",), folder, free_argv=True),
                 source=where,
                 root=root,
                 skill=skill,

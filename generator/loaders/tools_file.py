@@ -15,7 +15,7 @@ from typing import Any
 from generator import discover
 from generator.diagnostics import Report
 from generator.loaders import Context, Loaded
-from generator.ir import Executor, Function, Position
+from generator.ir import CliExecutor, Executor, Function, Position, PythonExecutor
 from generator.loaders import executor_check, manifest, tool_manifest
 
 SUFFIX = ".tools.yaml"
@@ -100,7 +100,7 @@ def _executor(
 ) -> Executor | None:
     kind = value["type"]
     if kind == "python":
-        return Executor("python", {"function": value["function"]})
+        return PythonExecutor(value["function"])
     if kind == "script":
         return tool_manifest.script_executor(doc, value, at, folder)
     if kind == "http":
@@ -110,10 +110,4 @@ def _executor(
         command = manifest.split_words(doc, command, (*at, "command"))
         if command is None:
             return None
-    return Executor(
-        "cli",
-        {
-            "command": command,
-            "positional": list(value.get("positional") or []),
-        },
-    )
+    return CliExecutor(tuple(command), tuple(value.get("positional") or ()))

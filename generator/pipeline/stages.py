@@ -320,6 +320,8 @@ def emit(
     where = layout(config)
     table = search_index.load_table(config.find_tool, report)
     package = builder.package(model, tool_views(model, where, config, table, memo))
+    _check_shadowing(package.tools, config.package, report)
+    _check_file_names(package.tools, report)
     files = python_package.emit(package, where, report)
     files |= agent_docs.emit(package, where, config.profiles, config.conflicts)
     # What models are offered: not the skills marked disable-model-invocation: true.
@@ -353,8 +355,6 @@ def build(
 ) -> tuple[Model, dict[str, str], dict[str, str]]:
     """The model, every output file and the sha256 of each."""
     model = compile_model(config, report, discovery, hashes, memo)
-    _check_shadowing(model, config.package, report)
-    _check_file_names(model, report)
     files, digests = emit(model, config, report, memo)
     return model, files, digests
 
@@ -362,38 +362,35 @@ def build(
 NAME_MAX = 255  # the longest file name (in bytes) of common file systems
 
 
-def _check_file_names(model: Model, report: Report) -> None:
+def _check_file_names(tools: tuple[ToolView, ...], report: Report) -> None:
     """A tool whose module or namespace folder name no file system can hold is an error
     at the tool, found before anything is written."""
-    for tool in model.tools:
+    for tool in tools:
         longest = max((*tool.namespace, f"_{tool.py_name}.py"), key=len)
         if len(longest.encode("utf-8")) > NAME_MAX:
-            d = tool.definition
             report.error(
-                d.source.path,
-                d.source.line,
-                d.source.col,
+                tool.source.path,
+                tool.source.line,
+                tool.source.col,
                 "name-too-long",
                 f"{tool.qualname[:60]}...: its file name would be "
                 f"{len(longest.encode()):,} bytes; file systems allow {NAME_MAX}",
             )
 
 
-def _check_shadowing(model: Model, package: str, report: Report) -> None:
+def _check_shadowing(tools: tuple[ToolView, ...], package: str, report: Report) -> None:
     """A python tool whose module has the package's name would import the package."""
-    for tool in model.tools:
-        d = tool.definition
-        if isinstance(d, Function) and d.executor.type == "python":
-            module = str(d.executor.settings["function"]).split(":")[0]
-            if module.split(".")[0] == package:
-                report.error(
-                    d.source.path,
-                    d.source.line,
-                    d.source.col,
-                    "package-shadows-module",
-                    f"{tool.qualname} runs {module!r}, which the generated package "
-                    f"{package!r} would shadow; choose another package name",
-                )
+    for tool in tools:
+        module = tool.python_module
+        if module is not None and module.split(".")[0] == package:
+            report.error(
+                tool.source.path,
+                tool.source.line,
+                tool.source.col,
+                "package-shadows-module",
+                f"{tool.qualname} runs {module!r}, which the generated package "
+                f"{package!r} would shadow; choose another package name",
+            )
 
 
 def _invalid(report: Report) -> tuple[Invalid, ...]:

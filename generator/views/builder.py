@@ -11,7 +11,15 @@ from collections.abc import Callable
 from typing import Any
 
 from generator.cache import content_key
-from generator.ir import Definition, Function, Kind, Model, Tool
+from generator.ir import (
+    CliExecutor,
+    Definition,
+    Function,
+    Kind,
+    Model,
+    PythonExecutor,
+    Tool,
+)
 from generator.names import function_name
 from generator.views import (
     CallableModule,
@@ -139,8 +147,8 @@ def _callable_fields(tool: Tool, d: Function) -> dict[str, Any]:
         "category": d.category,
         "claude_native": False,
         "python_module": (
-            str(d.executor.settings["function"]).split(":")[0]
-            if d.executor.type == "python"
+            d.executor.function.split(":")[0]
+            if isinstance(d.executor, PythonExecutor)
             else None
         ),
         "description": d.description.strip(),
@@ -154,12 +162,12 @@ def _callable_fields(tool: Tool, d: Function) -> dict[str, Any]:
 
 def _ai_tool(tool: Tool, d: Function) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """An ai-tool.yaml command's tool and its entry in ``ai-tools.json``."""
-    if d.cli_tool is None:
+    if d.cli_tool is None or not isinstance(d.executor, CliExecutor):
         return None
     command: dict[str, Any] = {
         "id": d.name,
         "description": d.description,
-        "cli_command": shlex.join(d.executor.settings["command"]),
+        "cli_command": shlex.join(d.executor.command),
     }
     if d.triggers:
         command["triggers"] = list(d.triggers)
