@@ -74,6 +74,14 @@ class Definition:
     command: bool = (
         False  # a command file (commands/*.md), which a skill of its name beats
     )
+    # What a callable tool has and a task tool has not, so that code reads either alike.
+    provider_id: None = None
+    skill: None = None
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """The dotted name as Claude Code namespaces it: task.<plugin>.<name>."""
+        return ("task", *([self.plugin] if self.plugin else []), self.name)
 
 
 # How a callable tool runs: one typed record per executor, tagged by ``type``. Its
@@ -181,6 +189,7 @@ class Function:
     cli_tool: Mapping[str, Any] | None = None
     kind: Kind = Kind.TOOL
     digest: str = ""
+    command: bool = False  # only a Markdown command is one
 
 
 @dataclass(frozen=True)

@@ -76,7 +76,7 @@ def resolve(
         _name(d)
         for d in sorted(  # commands first: a skill of the same name wins over one
             definitions,
-            key=lambda d: (not _command(d), d.root, d.source.path, d.source.line),
+            key=lambda d: (not d.command, d.root, d.source.path, d.source.line),
         )
         if _within_depth(d, max_depth, report)
     ]
@@ -87,7 +87,7 @@ def resolve(
     seen_in_root: dict[tuple[int, tuple[Identifier, ...], str, bool], _Named] = {}
     for item in named:
         d = item.definition
-        key = (d.root, item.namespace, d.name, _command(d))
+        key = (d.root, item.namespace, d.name, d.command)
         if key in seen_in_root:
             first = seen_in_root[key].definition
             report.error(
@@ -124,7 +124,7 @@ def resolve(
                 f"overrides {previous.definition.source.path} "
                 + (
                     "(a skill wins over a command of its name)"
-                    if _command(previous.definition)
+                    if previous.definition.command
                     else "(a later source root wins)"
                 ),
             )
@@ -155,8 +155,8 @@ def _provider_names(
     result = []
     for tool in tools:
         d = tool.definition
-        script_id = d.provider_id if isinstance(d, Function) else None
-        original = _original_name(d)
+        script_id = d.provider_id
+        original = ".".join(d.path)
         chosen = script_id or provider_name(original, limit)
         if script_id is None and chosen != provider_name(original, 1 << 16):
             report.warning(
@@ -185,18 +185,6 @@ def _provider_names(
             )
         )
     return tuple(result)
-
-
-def _command(d: Definition | Function) -> bool:
-    return isinstance(d, Definition) and d.command
-
-
-def _original_name(d: Definition | Function) -> str:
-    """The dotted name as its authors wrote it: provider names derive from it, never
-    from the Python identifiers (``s3.file.list`` stays ``s3__file__list``)."""
-    if isinstance(d, Function):
-        return ".".join(d.path)
-    return ".".join((TASK, *([d.plugin] if d.plugin else []), d.name))
 
 
 def _within_depth(d: Definition | Function, max_depth: int, report: Report) -> bool:
@@ -231,11 +219,10 @@ def summarize(text: str, budget: int = LEVEL1_TOKENS) -> str:
 
 
 def _name(d: Definition | Function) -> _Named:
-    if isinstance(d, Function):
-        path = tuple(identifier(part) for part in d.path)
-        return _Named(path[:-1], path[-1], d)
-    namespace = (TASK,) if d.plugin is None else (TASK, identifier(d.plugin))
-    return _Named(namespace, identifier(d.name), d)
+    # Provider names derive from ``d.path`` as its authors wrote it, never from these
+    # Python identifiers (``s3.file.list`` stays ``s3__file__list``).
+    path = tuple(identifier(part) for part in d.path)
+    return _Named(path[:-1], path[-1], d)
 
 
 def _qualname(item: _Named) -> str:
@@ -424,9 +411,7 @@ def _namespace_summary(
         (
             t.definition.skill
             for t in tools
-            if t.namespace == path
-            and isinstance(t.definition, Function)
-            and t.definition.skill
+            if t.namespace == path and t.definition.skill
         ),
         None,
     )

@@ -72,15 +72,8 @@ def _doc(
     if native:
         tools = [t for t in tools if not t.claude_native]
     top = sorted({t.namespace[0] for t in tools})
-    tasks = [t.qualname for t in tools if t.kind != "tool"]
-    callables = [t for t in tools if t.kind == "tool"]
-    tool_call = ""
-    if callables:
-        first = callables[0]
-        flags = " ".join(
-            f"--{p.name} <{p.name}>" for p in first.parameters if p.required
-        )
-        tool_call = f"{first.qualname} {flags}".rstrip()
+    task_call = next((t.task_call for t in tools if t.task_call), "")
+    tool_call = next((t.tool_call for t in tools if t.tool_call), "")
     path = "" if layout.import_root == "." else f"PYTHONPATH={layout.import_root} "
     return render.render(
         "CLAUDE.md.jinja",
@@ -90,7 +83,7 @@ def _doc(
         count=len(tools),
         namespaces=", ".join(f"`{name}`" for name in top) or "(none)",
         example=tools[0].qualname if tools else "",
-        task_call=tasks[0] if tasks else "",
+        task_call=task_call,
         tool_call=tool_call,
         native=native,
         sources=", ".join(f"`{source}/`" for source in layout.sources),

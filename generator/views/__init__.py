@@ -147,6 +147,10 @@ class ToolView:
     category: str | None
     claude_native: bool  # Claude Code loads it from a .claude/ folder itself
     parameters: tuple[Parameter, ...]
+    # How CLAUDE.md shows a call from the shell: a task tool takes its text, a callable
+    # tool its required options ("" when the tool is the other kind).
+    task_call: str
+    tool_call: str
     python_module: str | None  # the module a python executor imports
     # Provider files: the description they show, the plain input schema, why no
     # provider can take it (None: all can), the output schema, MCP's hints.

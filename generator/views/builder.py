@@ -143,7 +143,10 @@ def _callable_fields(tool: Tool, d: Function) -> dict[str, Any]:
     if not d.read_only:
         hints["destructiveHint"] = d.dangerous
     hints["openWorldHint"] = d.executor.type == "http"
+    flags = " ".join(f"--{p.name} <{p.name}>" for p in tool.parameters if p.required)
     return {
+        "task_call": "",
+        "tool_call": f"{tool.qualname} {flags}".rstrip(),
         "category": d.category,
         "claude_native": False,
         "python_module": (
@@ -190,6 +193,8 @@ def _task_fields(tool: Tool, d: Definition) -> dict[str, Any]:
         report["user_invocable"] = False
     parts = d.source.path.split("/")
     return {
+        "task_call": tool.qualname,
+        "tool_call": "",
         "category": None,
         "claude_native": any(
             part == ".claude" and next_ in ("skills", "agents", "commands")
