@@ -85,7 +85,7 @@ class Definition:
 
 
 # How a callable tool runs: one typed record per executor, tagged by ``type``. Its
-# ``settings`` are what templates/_executors.py reads from the tool's executor literal.
+# ``settings`` are what templates/runtime/_executors.py reads from the tool's executor literal.
 @dataclass(frozen=True)
 class PythonExecutor:
     """Calls ``module:function`` in the package's process."""

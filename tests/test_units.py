@@ -233,12 +233,14 @@ def test_provider_names_come_from_original_names() -> None:
 
 def test_the_executors_settings_are_what_the_runtime_reads() -> None:
     """Each executor's fields are defined once (generator/ir.py); the keys the runtime
-    reads from a tool's executor literal (templates/_executors.py) are those."""
+    reads from a tool's executor literal (templates/runtime/_executors.py) are those."""
     import re
 
     from generator.ir import CliExecutor, HttpExecutor, PythonExecutor, ScriptExecutor
 
-    source = (REPO / "templates" / "_executors.py").read_text(encoding="utf-8")
+    source = (REPO / "templates" / "runtime" / "_executors.py").read_text(
+        encoding="utf-8"
+    )
     read = set(re.findall(r'(?:executor|settings)(?:\.get\(|\[)"([a-z_]+)"', source))
     every = (
         PythonExecutor("tools.x:run"),

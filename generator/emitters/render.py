@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator import pylit
-from generator.resources import templates_dir
+from generator.resources import runtime_dir, templates_dir
 
 if TYPE_CHECKING:
     import jinja2
@@ -37,7 +37,7 @@ def environment() -> jinja2.Environment:
         bytecode = jinja2.FileSystemBytecodeCache(str(_bytecode_dir))
     env = jinja2.Environment(
         bytecode_cache=bytecode,
-        loader=jinja2.FileSystemLoader(templates_dir()),
+        loader=jinja2.FileSystemLoader(templates_dir() / "jinja"),
         undefined=jinja2.StrictUndefined,
         autoescape=False,
         trim_blocks=True,
@@ -61,8 +61,8 @@ def render(template: str, **context: object) -> str:
 
 
 def static(name: str) -> str:
-    """A template file copied as it is (no Jinja syntax is read in it)."""
-    return (templates_dir() / name).read_text(encoding="utf-8")
+    """A runtime module, copied as it is (no Jinja syntax is read in it)."""
+    return (runtime_dir() / name).read_text(encoding="utf-8")
 
 
 def md_code(text: object) -> str:

@@ -72,6 +72,7 @@ class TaskModule:
     files: tuple[str, ...]
     py_name: str
     function: str
+    free_text: bool  # a skill takes free text (and named arguments); a subagent a prompt
     template: str = "task_tool.py.jinja"
     needs_black: bool = False
 

@@ -43,6 +43,7 @@ def module(tool: Tool, d: Definition, package: str) -> TaskModule:
         files=d.files,
         py_name=tool.py_name,
         function=function_name(tool.py_name),
+        free_text=d.kind is Kind.SKILL,
     )
 
 
