@@ -22,7 +22,6 @@ from generator.loaders import Context, Loaded
 from generator.ir import CliExecutor, Function, Position
 from generator.loaders import manifest
 
-FILE = "ai-tool.yaml"
 SCHEMA = "ai-tool.schema.json"
 DEFAULT_ALLOWLIST = ("pypi:*",)
 SCHEMA_MAJOR = "1"  # the seed 004 schema_version this loader reads

@@ -18,7 +18,6 @@ from generator.loaders import Context, Loaded
 from generator.ir import CliExecutor, Executor, Function, Position, PythonExecutor
 from generator.loaders import executor_check, manifest, tool_manifest
 
-SUFFIX = ".tools.yaml"
 SCHEMA = "tools.schema.json"
 
 
