@@ -72,7 +72,9 @@ class TaskModule:
     files: tuple[str, ...]
     py_name: str
     function: str
-    free_text: bool  # a skill takes free text (and named arguments); a subagent a prompt
+    free_text: (
+        bool  # a skill takes free text (and named arguments); a subagent a prompt
+    )
     template: str = "task_tool.py.jinja"
     needs_black: bool = False
 
