@@ -62,8 +62,9 @@ def compile_model(
     hashes: dict[str, str],
     memo: Memo,
 ) -> Model:
+    """Load every input (through the memo) and resolve them into the model."""
     project = config.root.resolve()
-    plugins: dict[Path, Plugin | None] = dict(discovery.defined)
+    loading = _Loading(config, report, memo, hashes, dict(discovery.defined))
     definitions: list[Definition] = []
     functions: list[Function] = []
     summaries: dict[str, str] = {}
@@ -73,79 +74,18 @@ def compile_model(
         summaries[name] = builtin.summary
     for item in discovery.found:
         if item.kind is Kind.TOOL:
-            loaded = _memo_load(
-                memo,
-                report,
-                config,
-                item,
-                item.manifest,
-                hashes.get(os.fspath(item.path)),
-            )
+            loaded = loading.manifest(item)
             functions += loaded.functions
             if loaded.summary and loaded.functions:
                 namespace = ".".join(loaded.functions[0].path[:-1])
                 summaries.setdefault(namespace, loaded.summary)
             continue
         if item.kind is Kind.SKILL and discover.has_tools(item.files):
-            folder = item.path.parent
-            loaded = _memo_load(
-                memo,
-                report,
-                config,
-                item,
-                "skill-tools",
-                tuple(  # the manifest and the scripts (their descriptions)
-                    hashes.get(os.fspath(folder / name))
-                    for name in item.files
-                    if name == discover.TOOL_MANIFEST or discover.is_script(name)
-                ),
-            )
-            functions += loaded.functions
-        plugin_name = plugin_dir = None
-        if item.plugin is not None:
-            if item.plugin not in plugins:
-                where = item.plugin
-                plugins[where] = guarded(
-                    lambda: load_plugin(where, project, report, config.max_file_bytes),
-                    discover.relative(where, project),
-                    report,
-                    None,
-                )
-            plugin = plugins[item.plugin]
-            if plugin is None:
-                continue
-            plugin_name, plugin_dir = plugin.name, plugin.folder
-        key = content_key(
-            item,
-            plugin_name,
-            config.strict,
-            config.ignore,
-            config.max_file_bytes,
-            hashes.get(os.fspath(item.path)),
-            hashes.get(
-                os.path.join(os.path.dirname(item.path), discover.METADATA_FILE)
-            ),
-        )
-        memoised = memo.get(key)
-        if memoised is None:
-            scratch = Report(strict=config.strict, ignore=frozenset(config.ignore))
-            load = LOADERS[item.kind]
-            context = _context(config, scratch, plugin_name)
-            loaded = guarded(
-                lambda: load(item, context),
-                discover.relative(item.path, project),
-                scratch,
-                Loaded(),
-            )
-            done = loaded.definition
-            if done is not None:
-                done = dataclasses.replace(done, digest=key)
-            memoised = (done, scratch.items)
-            memo.put(key, memoised)
-        definition, diagnostics = memoised
-        report.extend(diagnostics)
+            functions += loading.skill_tools(item).functions
+        definition = loading.markdown(item)
         if definition is not None:
-            definitions.append(dataclasses.replace(definition, plugin_dir=plugin_dir))
+            definitions.append(definition)
+    plugins = loading.plugins
     summaries |= {p.name: p.description for p in plugins.values() if p is not None}
     sources = tuple(
         SourceFile(discover.relative(path, project), sha)
@@ -187,6 +127,98 @@ def guarded(load: Callable[[], T], rel: str, report: Report, failed: T) -> T:
             "please report it",
         )
         return failed
+
+
+class _Loading:
+    """Each input's loader result, from the memo when what the loader reads is
+    unchanged; a plugin's manifest is read once for all of its components."""
+
+    def __init__(
+        self,
+        config: Config,
+        report: Report,
+        memo: Memo,
+        hashes: dict[str, str],
+        plugins: dict[Path, Plugin | None],
+    ) -> None:
+        self.config = config
+        self.report = report
+        self.memo = memo
+        self.hashes = hashes
+        self.plugins = plugins
+        self.project = config.root.resolve()
+
+    def manifest(self, item: discover.Found) -> Loaded:
+        content = self.hashes.get(os.fspath(item.path))
+        return _memo_load(
+            self.memo, self.report, self.config, item, item.manifest, content
+        )
+
+    def skill_tools(self, item: discover.Found) -> Loaded:
+        """A skill folder's tools: its manifest and its scripts (their descriptions)."""
+        folder = item.path.parent
+        content = tuple(
+            self.hashes.get(os.fspath(folder / name))
+            for name in item.files
+            if name == discover.TOOL_MANIFEST or discover.is_script(name)
+        )
+        return _memo_load(
+            self.memo, self.report, self.config, item, "skill-tools", content
+        )
+
+    def plugin(self, where: Path) -> Plugin | None:
+        if where not in self.plugins:
+            self.plugins[where] = guarded(
+                lambda: load_plugin(
+                    where, self.project, self.report, self.config.max_file_bytes
+                ),
+                discover.relative(where, self.project),
+                self.report,
+                None,
+            )
+        return self.plugins[where]
+
+    def markdown(self, item: discover.Found) -> Definition | None:
+        """A skill, subagent or command (None when it, or its plugin, is invalid)."""
+        plugin = None if item.plugin is None else self.plugin(item.plugin)
+        if item.plugin is not None and plugin is None:
+            return None
+        plugin_name = plugin.name if plugin else None
+        config = self.config
+        key = content_key(
+            item,
+            plugin_name,
+            config.strict,
+            config.ignore,
+            config.max_file_bytes,
+            self.hashes.get(os.fspath(item.path)),
+            self.hashes.get(
+                os.path.join(os.path.dirname(item.path), discover.METADATA_FILE)
+            ),
+        )
+        memoised = self.memo.get(key)
+        if memoised is None:
+            scratch = Report(strict=config.strict, ignore=frozenset(config.ignore))
+            load = LOADERS[item.kind]
+            context = _context(config, scratch, plugin_name)
+            loaded = guarded(
+                lambda: load(item, context),
+                discover.relative(item.path, self.project),
+                scratch,
+                Loaded(),
+            )
+            done = loaded.definition
+            if done is not None:
+                done = dataclasses.replace(done, digest=key)
+            memoised = (done, scratch.items)
+            self.memo.put(key, memoised)
+        definition: Definition | None = memoised[0]
+        self.report.extend(memoised[1])
+        if definition is None:
+            return None
+        return dataclasses.replace(
+            definition, plugin_dir=plugin.folder if plugin else None
+        )
 
 
 def _context(config: Config, report: Report, plugin: str | None = None) -> Context:
