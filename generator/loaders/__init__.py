@@ -37,3 +37,23 @@ class Loaded:
 
 
 Loader = Callable[["Found", Context], Loaded]
+# A Markdown format's reader: the file, the project, the enclosing plugin's name, the
+# report and the size limit; one definition or None.
+Reader = Callable[["Found", Path, str | None, Report, int], Definition | None]
+
+
+def markdown_loader(read: Reader) -> Loader:
+    """The loader of a Markdown format (skills, subagents, commands), from its reader."""
+
+    def load(found: Found, context: Context) -> Loaded:
+        return Loaded(
+            read(
+                found,
+                context.project,
+                context.plugin,
+                context.report,
+                context.max_file_bytes,
+            )
+        )
+
+    return load

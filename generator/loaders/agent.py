@@ -8,7 +8,7 @@ from pathlib import Path
 
 from generator import discover
 from generator.diagnostics import Report
-from generator.loaders import Context, Loaded
+from generator.loaders import markdown_loader
 from generator.ir import Definition, Kind, Position
 from generator.loaders.fields import Document, has_frontmatter, read_document
 from generator.loaders.skill import NAME_RULE
@@ -34,19 +34,6 @@ KNOWN_KEYS = frozenset(
         "initialPrompt",
     }
 )
-
-
-def load(found: discover.Found, context: Context) -> Loaded:
-    """A subagent's Markdown file."""
-    return Loaded(
-        load_agent(
-            found,
-            context.project,
-            context.plugin,
-            context.report,
-            context.max_file_bytes,
-        )
-    )
 
 
 def load_agent(
@@ -132,3 +119,6 @@ def _name(doc: Document, stem: str, in_plugin: bool) -> str | None:
             f"subagent name {raw!r} {reading} (lowercase letters, digits and hyphens)",
         )
     return name
+
+
+load = markdown_loader(load_agent)  # A subagent's Markdown file.

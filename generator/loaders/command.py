@@ -10,24 +10,11 @@ from pathlib import Path
 
 from generator import discover, frontmatter
 from generator.diagnostics import Report
-from generator.loaders import Context, Loaded
+from generator.loaders import markdown_loader
 from generator.ir import Definition, Kind, Position
 from generator.loaders.fields import Document, has_frontmatter, read_document
 from generator.loaders.skill import TAKEN, first_line
 from generator.names import skill_name
-
-
-def load(found: discover.Found, context: Context) -> Loaded:
-    """A command's Markdown file."""
-    return Loaded(
-        load_command(
-            found,
-            context.project,
-            context.plugin,
-            context.report,
-            context.max_file_bytes,
-        )
-    )
 
 
 def load_command(
@@ -70,3 +57,6 @@ def load_command(
         command=True,
     )
     return None if report.error_count > errors else definition
+
+
+load = markdown_loader(load_command)  # A command's Markdown file.

@@ -251,15 +251,6 @@ def root_problem(schema: dict[str, Any]) -> str | None:
 
 
 def package(model: Model, tools: tuple[ToolView, ...]) -> PackageView:
-    return PackageView(
-        generator=model.generator,
-        tools=tools,
-        namespaces=model.namespaces,
-        sources=model.sources,
-        overrides=model.overrides,
-        shadowed=model.shadowed,
-        invalid=model.invalid,
-        not_compiled=model.not_compiled,
-        hooks=model.hooks,
-        mcp_servers=model.mcp_servers,
-    )
+    """The model with each tool's view in place of the tool."""
+    rest = {f.name: getattr(model, f.name) for f in dataclasses.fields(PackageView)}
+    return PackageView(**(rest | {"tools": tools}))
