@@ -6,6 +6,7 @@ Words are split by the very ``terms()`` the runtime uses (loaded from
 
 from __future__ import annotations
 
+import ast
 import base64
 import functools
 import importlib.util
@@ -115,12 +116,30 @@ VECTOR_TOKENS = 64
 
 
 class Table:
-    """The token table of ``generator/embed`` (``_embed.Table``), for the tools' vectors."""
+    """The token table of ``generator/embed`` (``_embed.Table``), for the tools' vectors.
+    Its model and width are read at once; its rows, and numpy, only when a tool's
+    vector must be made (a rebuild that reuses every view never loads them)."""
 
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.model: str = inner.model
-        self.dim: int = inner.dim
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.model = (folder / "MODEL").read_text(encoding="utf-8").strip()
+        self.dim = _npy_shape(folder / "table.npy")[1]
+
+    @functools.cached_property
+    def inner(self) -> Any:
+        return embedding().Table(self.folder)
+
+
+def _npy_shape(path: Path) -> tuple[int, ...]:
+    """The shape in a .npy file's header (a Python literal after the magic, the
+    version and the header's length: 2 bytes in version 1, 4 after)."""
+    with open(path, "rb") as handle:
+        start = handle.read(10)
+        size = int.from_bytes(start[8:10], "little")
+        if start[6] != 1:
+            size = int.from_bytes(start[8:10] + handle.read(2), "little")
+        header = ast.literal_eval(handle.read(size).decode("latin-1"))
+    return tuple(header["shape"])
 
 
 TABLE = Path(__file__).resolve().parent.parent / "embed"
@@ -163,7 +182,7 @@ def load_table(wanted: str, report: Report) -> Table | None:
 
 @functools.cache
 def _table(folder: Path) -> Table:
-    return Table(embedding().Table(folder))
+    return Table(folder)
 
 
 def embed_text(tool: ToolView) -> str:

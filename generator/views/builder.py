@@ -34,16 +34,16 @@ from generator.views import (
 ROOT_UNIONS = ("anyOf", "oneOf", "allOf")
 
 
+# A tool's fields besides its definition: its names, summary and parameters.
+_NAMES = tuple(f.name for f in dataclasses.fields(Tool) if f.name != "definition")
+
+
 def key(tool: Tool, layout: Layout, *settings: object) -> str:
     """What a tool's view depends on: its definition (by the digest of its inputs, when
     the pipeline set one), its names, the layout and the build ``settings``."""
     if not tool.definition.digest:
         return content_key(tool, layout, settings)
-    names = [
-        getattr(tool, f.name)
-        for f in dataclasses.fields(tool)
-        if f.name != "definition"
-    ]
+    names = [getattr(tool, name) for name in _NAMES]
     return content_key(tool.definition.digest, names, layout, settings)
 
 
