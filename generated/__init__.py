@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._runtime import (
+    Filter,
     HelpText,
     TaskRunner,
     ToolEntry,
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CallableTool",
     "ClaudeCode",
+    "Filter",
     "ConfirmRequest",
     "HelpText",
     "Invocation",
@@ -71,6 +73,7 @@ __all__ = [
     "write_file",
     "set_confirm_policy",
     "set_task_runner",
+    "tools",
 ]
 _CHILDREN = (
     "batch",
@@ -104,9 +107,18 @@ def help() -> HelpText:
     return shown(package_help())
 
 
-def list() -> ToolList:
-    """Level 1 entries of every tool: dotted name, namespace, summary."""
-    return entries()
+def list(tag: Filter = None, capability: Filter = None) -> ToolList:
+    """Level 1 entries of every tool: dotted name, namespace, summary; only the tools
+    with every ``tag`` and ``capability`` given (seed 000's metadata), when given."""
+    return entries(None, tag, capability)
+
+
+def tools(
+    tag: Filter = None, capability: Filter = None, namespace: str | None = None
+) -> ToolList:
+    """Level 1 entries of the tools with every ``tag`` and ``capability`` given, in
+    ``namespace`` (a dotted name, such as ``"task"``) and the namespaces below it."""
+    return entries(namespace, tag, capability)
 
 
 if not TYPE_CHECKING:

@@ -21,6 +21,7 @@ import math
 import re
 import unicodedata
 import warnings
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -159,9 +160,18 @@ def terms(text: str, stemmed: bool = True) -> list[str]:
 METHODS = ("lexical", "dense", "hybrid")
 
 
-def find(purpose: str, k: int = 5, method: str | None = None) -> list[Match]:
+def find(
+    purpose: str,
+    k: int = 5,
+    method: str | None = None,
+    *,
+    tags: Sequence[str] = (),
+    capabilities: Sequence[str] = (),
+) -> list[Match]:
     """The ``k`` tools that fit ``purpose`` best, best first. ``method``: "lexical",
-    "dense" or "hybrid"; by default the one the package was built for."""
+    "dense" or "hybrid"; by default the one the package was built for. ``tags`` and
+    ``capabilities``: only tools that have each of them (seed 000's metadata) compete;
+    the values are only compared with the index's strings."""
     from ._search_index import METHOD, TOOLS
 
     chosen = method or METHOD
@@ -169,6 +179,12 @@ def find(purpose: str, k: int = 5, method: str | None = None) -> list[Match]:
         raise ValueError(f"method must be one of {', '.join(METHODS)}")
     lexical, matched = _lexical(purpose)
     cosines = _cosines(purpose) if chosen != "lexical" else None
+    if tags or capabilities:
+        allowed = _allowed(tags, capabilities)
+        lexical = {i: score for i, score in lexical.items() if i in allowed}
+        if cosines is not None:
+            cosines = cosines.copy()
+            cosines[[i for i in range(len(TOOLS)) if i not in allowed]] = -1.0
     if cosines is None:
         ranked = sorted(lexical.items(), key=lambda item: (-item[1], TOOLS[item[0]]))
         return [_match(i, score, matched.get(i, [])) for i, score in ranked[:k]]
@@ -187,6 +203,15 @@ def find(purpose: str, k: int = 5, method: str | None = None) -> list[Match]:
         for i in top
         if fused[i] > 0
     ]
+
+
+def _allowed(tags: Sequence[str], capabilities: Sequence[str]) -> set[int]:
+    """The positions in the search index of the tools with every tag and capability."""
+    from ._runtime import entries
+    from ._search_index import TOOLS
+
+    names = {entry.name for entry in entries(None, tags, capabilities)}
+    return {i for i, name in enumerate(TOOLS) if name in names}
 
 
 def _lexical(purpose: str) -> tuple[dict[int, float], dict[int, list[Any]]]:

@@ -12,6 +12,10 @@ from ._runtime import HelpText, shown, task_runner
 
 P = ParamSpec("P")
 _SHELL = re.compile(r"!`([^`\n]+)`")
+# Claude Code's @path file includes: an @ that starts a word, then a path (a "/" or a
+# "." inside it tells it from an @mention); code fences and spans are left alone.
+_INCLUDE = re.compile(r"(?<![\w@`])@([\w.~/-]*[\w~/-])")
+_CODE = re.compile(r"^(```|~~~).*?^\1[^\n]*$|``[^\n]*?``|`[^`\n]*`", re.M | re.S)
 
 
 class ClaudeCode(NamedTuple):
@@ -53,6 +57,10 @@ class Invocation(NamedTuple):
     # skillc; a runner decides (Claude Code needs Bash in allowed_tools for them).
     shell_commands: tuple[str, ...] = ()
     claude: ClaudeCode = ClaudeCode()
+    # The instructions' @path file includes (after argument substitution), as written:
+    # Claude Code reads them relative to its working folder; skillc never reads them,
+    # a runner decides (and keeps them inside the folders it trusts).
+    file_includes: tuple[str, ...] = ()
 
     def path(self, file: str = "") -> Path:
         """The absolute path of a bundled file (of the skill folder for ``""``)."""
@@ -71,6 +79,7 @@ class Invocation(NamedTuple):
             "files": list(self.files),
             "shell_commands": list(self.shell_commands),
             "claude": self.claude.to_dict(),
+            "file_includes": list(self.file_includes),
         }
 
 
@@ -135,7 +144,15 @@ class TaskSpec(NamedTuple):
             files=self.files,
             shell_commands=tuple(_SHELL.findall(self.body())),
             claude=self.claude,
+            file_includes=() if self.kind == "agent" else file_includes(text),
         )
+
+
+def file_includes(text: str) -> tuple[str, ...]:
+    """The ``@path`` includes of ``text`` outside code, each once, in order."""
+    found = _INCLUDE.findall(_CODE.sub("", text))
+    paths = [path for path in found if "/" in path or "." in path]
+    return tuple(dict.fromkeys(paths))
 
 
 def _resolve(skill_dir: str | None, file: str = "") -> Path:

@@ -87,7 +87,7 @@ def stale(
 ) -> list[str]:
     """One line per file a build would change, with how many lines differ; in GitHub
     format, an annotation on each; the full diff only when asked for."""
-    lines = []
+    lines = version_changes(out_dir, files) if error_format != "json" else []
     for state, paths in (
         ("missing", changes.created),
         ("changed", changes.changed),
@@ -124,3 +124,29 @@ def _line_counts(out_dir: Path, files: dict[str, str], path: str, state: str) ->
         elif line.startswith("-") and not line.startswith("---"):
             removed += 1
     return f"+{added} -{removed} lines"
+
+
+def version_changes(out_dir: Path, files: dict[str, str]) -> list[str]:
+    """``task.x: version 1.0.0 -> 1.1.0`` for each tool whose version the lock on disk
+    and the new lock record differently (``none`` where one has no version)."""
+    if writer.LOCK not in files:
+        return []
+    try:
+        old = _versions(json.loads((out_dir / writer.LOCK).read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        return []  # no lock on disk, or not one skillc wrote: the file lines say so
+    new = _versions(json.loads(files[writer.LOCK]))
+    return [
+        f"{tool}: version {old.get(tool, 'none')} -> {new.get(tool, 'none')}"
+        for tool in sorted(old.keys() | new.keys())
+        if old.get(tool) != new.get(tool)
+    ]
+
+
+def _versions(lock: object) -> dict[str, str]:
+    entries = lock.get("versions") if isinstance(lock, dict) else None
+    return {
+        str(entry.get("tool")): str(entry.get("version"))
+        for entry in entries or []
+        if isinstance(entry, dict)
+    }

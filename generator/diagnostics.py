@@ -52,6 +52,7 @@ CODES: dict[str, str] = {
     "invalid-plugin-path": "a plugin component path (or marketplace source) not starting with './' or holding '..'",
     "invalid-marketplace": "a .claude-plugin/marketplace.json that cannot be used",
     "duplicate-plugin": "two marketplace entries with the same plugin name",
+    "component-not-compiled": "a plugin's default commands/ or agents/ folder replaced by a custom path, or a listed component path that does not exist",
     "too-many-files": "a skill folder bundles more files than are listed",
     "empty-source": "a source root holds no skill, subagent or tool manifest",
     # tool manifests
@@ -72,7 +73,7 @@ CODES: dict[str, str] = {
     "identifier-collision": "two names become the same Python identifier",
     "reserved-name": "a tool or namespace named like a function of the generated package is reached as <name>_",
     "override": "a later source root overrides a tool of an earlier one",
-    "shadowed": "a tool lost its name to a built-in tool and is left out",
+    "shadowed": "a tool lost its name to a built-in tool, or a command to a skill, and is left out",
     "provider-name-shortened": "a tool's provider name was cut to provider-name-limit",
     "provider-name-collision": "two tools get the same provider name",
     "profile-invalid": "a profile enables both tools of an incompatible pair",

@@ -30,7 +30,14 @@ from generator.diagnostics import Report
 from generator.ir import Hook, Kind, McpServer, NotCompiled
 from generator.loaders.marketplace import FILE as MARKETPLACE
 from generator.loaders.marketplace import read_marketplace
-from generator.loaders.plugin import Layout, Plugin, layout, plugin_from, read_manifest
+from generator.loaders.plugin import (
+    Layout,
+    Plugin,
+    layout,
+    left_out,
+    plugin_from,
+    read_manifest,
+)
 from generator.loaders.plugin_extras import read_extras
 
 SKIP_DIRS = frozenset({"node_modules", "__pycache__", "venv"})
@@ -213,6 +220,7 @@ class _Walker:
             context = _Plugin(
                 key, folder, layout(entry.definition, market.text, rel, self.report)
             )
+            self._left_out(entry.name, folder, context.layout, rel)
             self.declared.setdefault(folder, context)
             for (
                 skill
@@ -258,6 +266,7 @@ class _Walker:
             self.inputs.add(manifest)
             if isinstance(data.get("name"), str):
                 self._extras(data["name"], folder, data, rel)
+                self._left_out(data["name"], folder, found, rel)
         self._lookalikes(folder, entries)
         own: _Skill | None = None
         if SKILL_FILE in files:
@@ -403,6 +412,16 @@ class _Walker:
         sources = {hook.source for hook in hooks} | {mcp.source for mcp in servers}
         for source in sources - {rel}:
             self.inputs.add(os.path.join(self.project, source))
+
+    def _left_out(self, name: str, folder: str, found: Layout, rel: str) -> None:
+        """Component folders a plugin's layout leaves out, or lists but lacks: reported
+        (and a warning at its manifest), never dropped silently."""
+        for path, reason in left_out(Path(folder), found):
+            where = relative(os.path.join(folder, path), self.project)
+            self.not_compiled.append(NotCompiled(where, name, reason))
+            self.report.warning(
+                rel, 1, 1, "component-not-compiled", f"{where}: {reason}"
+            )
 
     def _lookalikes(self, folder: str, entries: list[os.DirEntry[str]]) -> None:
         for entry in entries:

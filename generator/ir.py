@@ -253,7 +253,8 @@ class Override:
 
 @dataclass(frozen=True)
 class Shadowed:
-    """A tool that lost its name to a built-in (seed 003 §3.3): reported, not dropped silently."""
+    """A tool that lost its name to a built-in (seed 003 §3.3), or a command to a skill of
+    its name: reported, not dropped silently."""
 
     qualname: str
     kept: Position

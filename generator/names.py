@@ -43,6 +43,7 @@ PACKAGE_ATTRIBUTES = frozenset(
         "list",
         "package_help",
         "set_task_runner",
+        "tools",
     }
 )
 # Lowercase names a tool's own module uses (builtins in its annotations, its imports):

@@ -112,7 +112,20 @@ def resolve(
                 f"{_qualname(item)} is a built-in tool, which wins; this one is left out",
             )
             continue
-        if previous is not None:
+        if previous is not None and previous.definition.command and not d.command:
+            # Claude Code: a skill wins over a command of its name (issue 13: shadowed).
+            shadowed.append(
+                Shadowed(_qualname(item), d.source, previous.definition.source)
+            )
+            report.warning(
+                previous.definition.source.path,
+                1,
+                1,
+                "shadowed",
+                f"{_qualname(item)}: the skill {d.source.path} wins over this command "
+                "of its name, which is left out",
+            )
+        elif previous is not None:
             overrides.append(
                 Override(_qualname(item), d.source, previous.definition.source)
             )
@@ -121,12 +134,7 @@ def resolve(
                 1,
                 1,
                 "override",
-                f"overrides {previous.definition.source.path} "
-                + (
-                    "(a skill wins over a command of its name)"
-                    if previous.definition.command
-                    else "(a later source root wins)"
-                ),
+                f"overrides {previous.definition.source.path} (a later source root wins)",
             )
         winners[(item.namespace, d.name)] = item
     survivors = _drop_identifier_collisions(list(winners.values()), report)

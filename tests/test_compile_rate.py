@@ -675,7 +675,8 @@ def test_commands_compile_and_a_skill_of_their_name_wins(
     code, err = build(tmp_path, capsys)
     assert code == 0, err
     assert (
-        "warning[override]: overrides .claude/commands/deploy.md (a skill wins" in err
+        ".claude/commands/deploy.md:1:1: warning[shadowed]: task.deploy: the skill "
+        ".claude/skills/deploy/SKILL.md wins over this command" in err
     )
     assert listing(tmp_path) == ["task.component", "task.deploy", "task.review_pr"]
     result = run_python(

@@ -61,6 +61,40 @@ def test_tokenizer_matches_bert_uncased_wordpiece() -> None:
     assert tokenize("x" * 101) == [tokenize.unknown]
 
 
+def test_rows_are_weighted_by_idf_so_a_purpose_leans_on_its_rare_words(
+    tmp_path: Path,
+) -> None:
+    """train.py's last step: each row's scale times its token's idf over the summaries;
+    the shipped table was made so (a stop word weighs far less than a topical word)."""
+    import numpy
+
+    from generator.embed import train
+
+    tokenize = train.embed_module().Tokenizer(["[UNK]", "the", "alarm", "weather"])
+    weights = train.idf(["the alarm", "the weather", "the"], tokenize, 4)
+    assert weights[2] == weights[3] > weights[1] == 1.0  # "the" is in every text
+    rows = numpy.array([[1, -2], [3, 4], [5, 6], [7, 8]], dtype=numpy.int8)
+    for out in (tmp_path / "a", tmp_path / "b"):
+        train.write(out, rows, numpy.ones(4) * weights, ["[UNK]", "the", "x", "y"])
+    files = ("table.npy", "scales.npy", "vocab.txt", "MODEL")
+    assert all(
+        (tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes()
+        for f in files
+    )
+    assert (tmp_path / "a" / "MODEL").read_text().startswith("minilm-static-256-")
+
+    table = search_index.load_table("hybrid", _report())
+    assert table is not None
+    inner = table.inner
+    norms = numpy.linalg.norm(inner.rows.astype(float), axis=1) * inner.scales
+    weight = {
+        w: norms[inner.tokenize.ids[w]] for w in ("the", "for", "weather", "alarm")
+    }
+    assert max(weight["the"], weight["for"]) * 10 < min(
+        weight["weather"], weight["alarm"]
+    )
+
+
 def _report():  # type: ignore[no-untyped-def]
     from generator.diagnostics import Report
 

@@ -68,6 +68,12 @@ def test_components_marketplace_and_remote(
             "path": "market/plugins/ops-kit/.codex-plugin",
             "reason": "another client's plugin manifests: only .claude-plugin/ is read",
         },
+        {
+            "name": "ops-kit",
+            "path": "market/plugins/ops-kit/commands",
+            "reason": 'replaced by plugin.json\'s "commands" (./cmds, ./extra/deploy.md): '
+            "not compiled",
+        },
     ]
     assert [h["event"] for h in report["hooks"]] == ["PreToolUse"]  # type: ignore[attr-defined, index]
     servers = [(s["plugin"], s["name"], s["transport"]) for s in report["mcp_servers"]]  # type: ignore[attr-defined, index]
@@ -81,6 +87,69 @@ def test_components_marketplace_and_remote(
     agents = (project / "out" / "AGENTS.md").read_text()
     assert "PreToolUse" in claude and "PreToolUse" not in agents  # Codex has no hooks
     assert "`ops-kit:metrics`" in claude and "`ops-kit:metrics`" in agents
+
+
+def test_left_out_component_folders_are_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A default agents/ folder that plugin.json's "agents" replaces, and a listed path
+    that does not exist, are in report.json and warned about: nothing dropped silently.
+    """
+    project = _market(tmp_path)
+    plugin = project / "market" / "plugins" / "ops-kit"
+    manifest = plugin / ".claude-plugin" / "plugin.json"
+    data = json.loads(manifest.read_text())
+    data["agents"] = ["./team", "./gone"]
+    manifest.write_text(json.dumps(data, indent=2))
+    (plugin / "agents").mkdir()
+    (plugin / "agents" / "left.md").write_text(
+        "---\nname: left\ndescription: x\n---\nX\n"
+    )
+    status, err = run_skillc(capsys, "-C", str(project), "build")
+    assert status == 0, err
+    report = _report(project)
+    left = {
+        n["path"]: n["reason"]  # type: ignore[index]
+        for n in report["not_compiled"]  # type: ignore[attr-defined]
+        if n["name"] == "ops-kit"  # type: ignore[index]
+    }
+    assert left == {
+        "market/plugins/ops-kit/agents": 'replaced by plugin.json\'s "agents" '
+        "(./team, ./gone): not compiled",
+        "market/plugins/ops-kit/commands": 'replaced by plugin.json\'s "commands" '
+        "(./cmds, ./extra/deploy.md): not compiled",
+        "market/plugins/ops-kit/gone": 'listed in plugin.json\'s "agents": not found',
+    }
+    warned = [w for w in report["warnings"] if w["code"] == "component-not-compiled"]  # type: ignore[attr-defined, index]
+    assert len(warned) == 3
+    assert all(w["path"].endswith("ops-kit/.claude-plugin/plugin.json") for w in warned)
+    assert "warning[component-not-compiled]" in err
+    assert not any("left" in t["name"] for t in report["tools"])  # type: ignore[attr-defined, index]
+
+
+def test_file_includes_are_marked_not_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A command's @path includes (after its arguments are substituted) are listed in
+    the Invocation for a runner, outside code; skillc reads none of them."""
+    project = _market(tmp_path)
+    (project / ".claude" / "commands" / "compare.md").write_text(
+        "---\ndescription: Compare two files\n---\n"
+        "Compare @src/old.py with @$ARGUMENTS (and @../../etc/passwd). Mail a@b.com, ask "
+        "@alice.\n`@in/span.py`\n```\n@in/fence.py\n```\n"
+    )
+    config = project / "pyproject.toml"
+    config.write_text(config.read_text().replace('out = "out"', 'out = "tools"'))
+    status, err = run_skillc(capsys, "-C", str(project), "build")
+    assert status == 0, err
+    called = run_python(
+        "import tools, json; inv = tools.task.compare('src/new.py'); "
+        "print(json.dumps([inv.file_includes, inv.to_dict()['file_includes']]))",
+        project,
+    )
+    assert called.returncode == 0, called.stderr
+    includes = ["src/old.py", "src/new.py", "../../etc/passwd"]
+    assert json.loads(called.stdout) == [includes, includes]
 
 
 def test_plugin_root_resolves_at_call_time(
@@ -234,3 +303,29 @@ def test_wshobson_marketplace_compiles_every_plugin(
     assert int(listed.stdout) == len(report["tools"])  # type: ignore[arg-type]
     checked = run_mypy(project, "market")
     assert checked.returncode == 0, checked.stdout[-3000:]
+
+
+def test_skill_shadows_a_command_of_its_name(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Claude Code: a skill wins a tie with a command; the command is in the report's
+    shadowed list, with a warning at its file."""
+    (skills_project / "skills" / "greet").mkdir()
+    (skills_project / "skills" / "greet" / "SKILL.md").write_text(
+        "---\nname: greet\ndescription: The skill.\n---\nHi\n"
+    )
+    (skills_project / "skills" / "commands").mkdir()
+    (skills_project / "skills" / "commands" / "greet.md").write_text("Hello\n")
+    status, err = run_skillc(capsys, "-C", str(skills_project), "build")
+    assert status == 0, err
+    report = _report(skills_project)
+    assert report["overrides"] == []
+    assert report["shadowed"] == [
+        {
+            "qualname": "task.greet",
+            "kept": {"path": "skills/greet/SKILL.md", "line": 1, "col": 1},
+            "shadowed": {"path": "skills/commands/greet.md", "line": 1, "col": 1},
+        }
+    ]
+    assert "skills/commands/greet.md:1:1: warning[shadowed]" in err
+    assert [t["source"] for t in report["tools"]] == ["skills/greet/SKILL.md"]  # type: ignore[attr-defined, index]

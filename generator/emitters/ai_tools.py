@@ -23,16 +23,26 @@ def emit(package: PackageView) -> dict[str, str]:
             str(owner["name"]),
             {
                 key: owner[key]
-                for key in ("name", "version", "description", "homepage", "install")
+                for key in (
+                    "name",
+                    "version",
+                    "description",
+                    "homepage",
+                    "install",
+                    "guidance",
+                )
                 if owner.get(key) not in (None, "", {})
             }
             | {"commands": []},
         )
         entry["commands"].append(dict(command))
     plugins = _plugins(package)
-    if not tools and not plugins:
+    skills = {t.qualname: dict(t.ai_skill) for t in package.tools if t.ai_skill}
+    if not tools and not plugins and not skills:
         return {}
-    hashed = [tools, plugins] if plugins else tools  # seed 004's hash when no plugins
+    extras = {"plugins": plugins, "skills": skills}
+    extras = {key: value for key, value in extras.items() if value}
+    hashed = [tools, extras] if extras else tools  # seed 004's hash with only tools
     body = json.dumps(hashed, sort_keys=True, ensure_ascii=False)
     aggregate = {
         "$schema": SCHEMA,
@@ -41,8 +51,9 @@ def emit(package: PackageView) -> dict[str, str]:
         "generator": package.generator,
         "tools": tools,
     }
-    if plugins:  # skillc's addition: what a host installs beside the tools
-        aggregate["plugins"] = plugins
+    # skillc's additions: what a host installs beside the tools (plugins), and seed
+    # 000's metadata of the skills, commands and subagents that set any (skills).
+    aggregate |= extras
     return {"ai-tools.json": json.dumps(aggregate, indent=2, ensure_ascii=False) + "\n"}
 
 

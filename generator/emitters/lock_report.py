@@ -1,5 +1,6 @@
 """``report.json`` (tools, warnings, overrides, invalid inputs) and ``skillc.lock.json``
-(generator, configuration, every source and output file with its sha256).
+(generator, configuration, every source and output file with its sha256, each tool's
+version).
 
 Both are deterministic: sorted, repo-relative POSIX paths, no timestamps.
 """
@@ -99,6 +100,12 @@ def emit_lock(
         "generator": package.generator,
         "config": config,
         "sources": [{"path": s.path, "sha256": s.sha256} for s in package.sources],
+        # Each tool's own version (seed 000's), so a change shows in review and --check.
+        "versions": [
+            {"tool": tool.qualname, "version": tool.metadata["version"]}
+            for tool in package.tools
+            if tool.metadata.get("version")
+        ],
         "outputs": [
             {"path": f"{layout.out}/{path}", "sha256": digest}
             for path, digest in sorted(digests.items())

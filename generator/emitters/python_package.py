@@ -53,6 +53,7 @@ def emit(package: PackageView, layout: Layout, report: Report) -> dict[str, str]
             tools=[f"{t.qualname}\t{t.name}\t{t.summary}" for t in package.tools],
             aliases=[f"{a}\t{t.qualname}" for t in package.tools for a in t.aliases],
             namespaces=package.namespaces,
+            metadata={t.qualname: t.metadata for t in package.tools if t.metadata},
         ),
         "_names.py": render.render(
             "names.py.jinja",

@@ -117,7 +117,8 @@ def read(
                 notes=tuple(notes),
                 triggers=manifest.strings(command.get("triggers")),
                 dangerous=bool(command.get("dangerous", False)),
-                cli_tool={**tool, "install": data.get("install") or {}},
+                cli_tool={**tool, "install": data.get("install") or {}}
+                | ({"guidance": guidance} if guidance else {}),
             )
         )
     return str(tool.get("description") or ""), functions

@@ -51,6 +51,8 @@ def load_command(
         argument_hint=doc.text("argument-hint"),
         allowed_tools=doc.tool_list("allowed-tools"),
         model=doc.text("model"),
+        version=doc.text("version"),
+        tags=doc.words("tags"),
         extra=doc.extra(TAKEN | {"paths"}),
         model_invocable=doc.flag("disable-model-invocation") is not True,
         user_invocable=doc.flag("user-invocable") is not False,

@@ -39,6 +39,30 @@ class Layout:
     agents: tuple[str, ...] | None = None
 
 
+def left_out(folder: Path, found: Layout) -> list[tuple[str, str]]:
+    """What a plugin's layout leaves uncompiled, as (path relative to ``folder``,
+    reason): a default ``commands/`` or ``agents/`` folder that a custom path replaces,
+    and a listed component path that does not exist."""
+    gaps = []
+    for key, listed in (
+        ("skills", found.skills),
+        ("commands", found.commands),
+        ("agents", found.agents),
+    ):
+        if listed is None:
+            continue
+        shown = ", ".join(f"./{path}" for path in listed) or "nothing"
+        inside = any(path == key or path.startswith(key + "/") for path in listed)
+        if key != "skills" and not inside and (folder / key).is_dir():
+            gaps.append(
+                (key, f'replaced by plugin.json\'s "{key}" ({shown}): not compiled')
+            )
+        for path in listed:
+            if path and not (folder / path).exists():
+                gaps.append((path, f'listed in plugin.json\'s "{key}": not found'))
+    return gaps
+
+
 def load_plugin(
     path: Path, project: Path, report: Report, max_bytes: int
 ) -> Plugin | None:

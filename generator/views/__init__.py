@@ -165,7 +165,12 @@ class ToolView:
     search_fields: Mapping[str, str]  # find_tool's text of each field
     name_forms: tuple[str, ...]  # the compound names a purpose may call it by
     report: Mapping[str, Any]  # its entry in report.json
-    ai_tool: tuple[Mapping[str, Any], Mapping[str, Any]] | None  # owner, command
+    # Seed 000's metadata it sets (version, author, tags, capabilities...), in one form.
+    metadata: Mapping[str, str | list[str]]
+    # ai-tools.json: an ai-tool.yaml command's tool and its entry, or a task tool's
+    # entry under "skills" (offered to models, with metadata).
+    ai_tool: tuple[Mapping[str, Any], Mapping[str, Any]] | None
+    ai_skill: Mapping[str, Any] | None
     tokens: tuple[int, int]  # Level 1, and what a call loads (Level 2)
     body: TaskModule | CallableModule
     loosened: tuple[tuple[str, str], ...]  # input schema paths typed loosely, and why

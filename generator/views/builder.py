@@ -28,6 +28,7 @@ from generator.views import (
     TaskModule,
     ToolView,
     callables,
+    seed_metadata,
     tasks,
 )
 
@@ -91,6 +92,7 @@ def build(tool: Tool, layout: Layout, count: Callable[[str], int]) -> ToolView:
             if any(mark in form for mark in "._-")
         ),
         tokens=(count(level1), count(loaded)),
+        metadata=seed_metadata.metadata(tool),
         body=body,
         loosened=loosened,
         **extra,
@@ -160,6 +162,7 @@ def _callable_fields(tool: Tool, d: Function) -> dict[str, Any]:
         "hints": hints,
         "report": report,
         "ai_tool": _ai_tool(tool, d),
+        "ai_skill": None,
     }
 
 
@@ -174,6 +177,10 @@ def _ai_tool(tool: Tool, d: Function) -> tuple[dict[str, Any], dict[str, Any]] |
     }
     if d.triggers:
         command["triggers"] = list(d.triggers)
+    if d.author_schema.get("parameters"):  # as the manifest gives them
+        command["parameters"] = d.author_schema["parameters"]
+    if d.examples:
+        command["examples"] = list(d.examples)
     command["dangerous"] = d.dangerous
     command["tool"] = tool.qualname  # skillc's addition: the generated tool
     return dict(d.cli_tool), command
@@ -208,6 +215,21 @@ def _task_fields(tool: Tool, d: Definition) -> dict[str, Any]:
         "hints": {"readOnlyHint": True, "openWorldHint": False},
         "report": report,
         "ai_tool": None,
+        "ai_skill": _ai_skill(tool, d),
+    }
+
+
+def _ai_skill(tool: Tool, d: Definition) -> dict[str, Any] | None:
+    """A task tool offered to models that sets seed 000's metadata: its entry."""
+    meta = seed_metadata.metadata(tool)
+    if not d.model_invocable or not meta:
+        return None
+    return {
+        "name": d.name,
+        "kind": d.kind.value,
+        "description": d.description,
+        **meta,
+        "source": d.source.path,
     }
 
 

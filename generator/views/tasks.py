@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from generator.ir import Definition, Kind, Tool
 from generator.names import function_name
-from generator.views import ClaudeValue, TaskModule
+from generator.views import ClaudeValue, TaskModule, seed_metadata
 
 # Claude Code's keys (skills, commands, subagents) the Invocation carries, by field name.
 CLAUDE_KEYS = {
@@ -16,13 +16,15 @@ CLAUDE_KEYS = {
     "skills": "skills",
     "color": "color",
 }
-# Seed 000's metadata (frontmatter or metadata.yaml) shown in the Level 2 help.
-SEED_FACTS = (
-    ("author", "Author"),
-    ("capabilities", "Capabilities"),
-    ("constraints", "Constraints"),
-    ("tools", "Tools"),
-)
+# Seed 000's metadata shown in the Level 2 help, by key.
+SEED_LABELS = {
+    "version": "Version",
+    "tags": "Tags",
+    "author": "Author",
+    "capabilities": "Capabilities",
+    "constraints": "Constraints",
+    "tools": "Tools",
+}
 
 
 def module(tool: Tool, d: Definition, package: str) -> TaskModule:
@@ -63,17 +65,6 @@ def claude_settings(d: Definition) -> dict[str, ClaudeValue]:
     return settings
 
 
-def _listed(value: object) -> str:
-    """A metadata value as one line of text: a list joined, an author by name."""
-    if isinstance(value, list):
-        return ", ".join(filter(None, (_listed(item) for item in value)))
-    if isinstance(value, dict):
-        return _listed(value.get("name"))
-    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-        return " ".join(str(value).split())
-    return ""
-
-
 def _setting(value: ClaudeValue) -> str:
     if isinstance(value, tuple):
         return ", ".join(value)
@@ -82,6 +73,7 @@ def _setting(value: ClaudeValue) -> str:
 
 def level2_help(tool: Tool, d: Definition, package: str) -> str:
     """Level 2: the full spec of one task tool, as plain text."""
+    meta = seed_metadata.metadata(tool)
     kind = "skill" if d.kind is Kind.SKILL else "subagent"
     lines = [f"{tool.qualname}: {kind} {d.name!r}", "", d.description.strip(), ""]
     if d.kind is Kind.SKILL:
@@ -119,9 +111,10 @@ def level2_help(tool: Tool, d: Definition, package: str) -> str:
                 for field, value in claude_settings(d).items()
             ),
         ),
-        ("Version", d.version or ""),
-        ("Tags", ", ".join(d.tags)),
-        *((label, _listed(d.extra.get(key))) for key, label in SEED_FACTS),
+        *(
+            (label, seed_metadata.text(meta.get(key)))
+            for key, label in SEED_LABELS.items()
+        ),
         ("License", d.license or ""),
         ("Compatibility", d.compatibility or ""),
         (

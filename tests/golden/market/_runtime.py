@@ -65,14 +65,45 @@ def task_runner() -> TaskRunner | None:
     return _task_runner
 
 
-def entries(namespace: str | None = None) -> ToolList:
-    """Level 1 entries of every tool, or of one namespace (and the namespaces below it)."""
+# A filter value: one string, several (a tool must have each), or None (no filter).
+Filter = str | Sequence[str] | None
+
+
+def entries(
+    namespace: str | None = None, tag: Filter = None, capability: Filter = None
+) -> ToolList:
+    """Level 1 entries of every tool, or of one namespace (and the namespaces below it),
+    keeping only the tools that have every ``tag`` and ``capability`` given.
+
+    The values are only compared with the index's strings (case-insensitively)."""
+    wanted = {"tags": _wanted(tag), "capabilities": _wanted(capability)}
     result = []
     for qualname, _, summary in index():
         ns = qualname.rpartition(".")[0]
         if namespace is None or ns == namespace or ns.startswith(namespace + "."):
-            result.append(ToolEntry(qualname, ns, summary))
+            if has_metadata(qualname, wanted):
+                result.append(ToolEntry(qualname, ns, summary))
     return result
+
+
+def _wanted(value: Filter) -> frozenset[str]:
+    items = () if value is None else (value,) if isinstance(value, str) else value
+    return frozenset(str(item).casefold() for item in items)
+
+
+def has_metadata(qualname: str, wanted: Mapping[str, frozenset[str]]) -> bool:
+    """Whether the tool lists every wanted value under each key (tags, capabilities)."""
+    if not any(wanted.values()):
+        return True
+    from ._index import METADATA
+
+    meta = METADATA.get(qualname, {})
+    for key, values in wanted.items():
+        listed = meta.get(key)
+        have = {i.casefold() for i in listed} if isinstance(listed, list) else set()
+        if not values <= have:
+            return False
+    return True
 
 
 def index() -> list[tuple[str, str, str]]:

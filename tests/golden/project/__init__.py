@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._runtime import (
+    Filter,
     HelpText,
     TaskRunner,
     ToolEntry,
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CallableTool",
     "ClaudeCode",
+    "Filter",
     "ConfirmRequest",
     "HelpText",
     "Invocation",
@@ -53,6 +55,7 @@ __all__ = [
     "task",
     "set_confirm_policy",
     "set_task_runner",
+    "tools",
 ]
 _CHILDREN = (
     "code_reviewer",
@@ -76,9 +79,18 @@ def help() -> HelpText:
     return shown(package_help())
 
 
-def list() -> ToolList:
-    """Level 1 entries of every tool: dotted name, namespace, summary."""
-    return entries()
+def list(tag: Filter = None, capability: Filter = None) -> ToolList:
+    """Level 1 entries of every tool: dotted name, namespace, summary; only the tools
+    with every ``tag`` and ``capability`` given (seed 000's metadata), when given."""
+    return entries(None, tag, capability)
+
+
+def tools(
+    tag: Filter = None, capability: Filter = None, namespace: str | None = None
+) -> ToolList:
+    """Level 1 entries of the tools with every ``tag`` and ``capability`` given, in
+    ``namespace`` (a dotted name, such as ``"task"``) and the namespaces below it."""
+    return entries(namespace, tag, capability)
 
 
 if not TYPE_CHECKING:

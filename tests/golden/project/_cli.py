@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._runtime import PACKAGE, entries, index, namespace_help, package_help
 from ._tasks import Invocation
 from ._tools import CallableTool
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def find(name: str) -> Any:
@@ -26,8 +29,9 @@ def find(name: str) -> Any:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m <package> list [--json] | help [NAME] | find TEXT | call NAME ... |
-    mcp``. Output cut short by a closed pipe (``| head``) ends quietly, status 141."""
+    """``python -m <package> list [--json] [--tag T] [--capability C] [--namespace N] |
+    help [NAME] | find TEXT [--tag T] [--capability C] | call NAME ... | mcp``. Output cut short by a closed pipe (``| head``) ends quietly, status 141.
+    """
     import os
     import sys
 
@@ -50,6 +54,8 @@ def _main(argv: Sequence[str] | None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     listing = commands.add_parser("list", help="list every tool (Level 1)")
     listing.add_argument("--json", action="store_true", help="print JSON")
+    listing.add_argument("--namespace", help="only this namespace and those below it")
+    _filter_options(listing)
     helping = commands.add_parser(
         "help", help="a namespace's tools, or one tool's spec"
     )
@@ -57,6 +63,7 @@ def _main(argv: Sequence[str] | None) -> int:
     finding = commands.add_parser("find", help="rank tools by fit for a purpose")
     finding.add_argument("purpose", nargs="+")
     finding.add_argument("-k", type=int, default=5)
+    _filter_options(finding)
     calling = commands.add_parser("call", help="call a tool and print the result")
     calling.add_argument("name")
     calling.add_argument("--json", action="store_true", help="print JSON")
@@ -83,7 +90,7 @@ def _main(argv: Sequence[str] | None) -> int:
         port = args.port if args.http else None
         return _mcp.main(args.profile, args.allow_dangerous, port)
     if args.command == "list":
-        tools = entries()
+        tools = entries(args.namespace, args.tag, args.capability)
         if args.json:
             print(json.dumps([entry._asdict() for entry in tools], indent=2))
         else:
@@ -94,7 +101,9 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command == "find":
         from ._search import find as find_tool
 
-        for match in find_tool(" ".join(args.purpose), args.k):
+        purpose = " ".join(args.purpose)
+        tags, capabilities = args.tag or (), args.capability or ()
+        for match in find_tool(purpose, args.k, tags=tags, capabilities=capabilities):
             print(f"{match.relevance:5.3f}  {match.name}  ({match.reason})")
         return 0
     try:
@@ -115,6 +124,18 @@ def _main(argv: Sequence[str] | None) -> int:
         output = result
     print(output if isinstance(output, str) else json.dumps(output, indent=2))
     return 0
+
+
+def _filter_options(command: argparse.ArgumentParser) -> None:
+    """``--tag`` and ``--capability``, each repeatable: a tool must have every one."""
+    command.add_argument(
+        "--tag", action="append", help="only tools with this tag (repeatable)"
+    )
+    command.add_argument(
+        "--capability",
+        action="append",
+        help="only tools with this capability (repeatable)",
+    )
 
 
 def _call_tool(tool: CallableTool[Any, Any], rest: Sequence[str], as_json: bool) -> int:

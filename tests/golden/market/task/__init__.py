@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import _runtime
-from .._runtime import HelpText, ToolList
+from .._runtime import Filter, HelpText, ToolList
 
 if TYPE_CHECKING:
     from . import docs_kit as docs_kit
@@ -31,9 +31,10 @@ def help() -> HelpText:
     return _runtime.shown(_runtime.namespace_help(NAMESPACE))
 
 
-def list() -> ToolList:
-    """Level 1 entries of the tools in this namespace."""
-    return _runtime.entries(NAMESPACE)
+def list(tag: Filter = None, capability: Filter = None) -> ToolList:
+    """Level 1 entries of the tools in this namespace; only the tools with every
+    ``tag`` and ``capability`` given (seed 000's metadata), when given."""
+    return _runtime.entries(NAMESPACE, tag, capability)
 
 
 if not TYPE_CHECKING:

@@ -28,6 +28,7 @@ _HELP = (
     "Version: 1.2.0\n"
     "Tags: greeting, demo\n"
     "Author: fixtures\n"
+    "Capabilities: text-generation\n"
     "Source: skills/greeter/SKILL.md"
 )
 

@@ -21,6 +21,12 @@ _HELP = (
     '  task.review_kit.code_reviewer("...")\n'
     "  python -m tools call task.review_kit.code_reviewer ARG ...\n"
     "\n"
+    "Version: 2.0.0\n"
+    "Tags: review, demo\n"
+    "Author: Review Kit maintainers\n"
+    "Capabilities: code-analysis, security-analysis\n"
+    "Constraints: read-only\n"
+    "Tools: file.read, grep\n"
     "Bundled files: scripts/check.py\n"
     "Source: plugins/review-kit/skills/code-reviewer/SKILL.md"
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ... import _runtime
-from ..._runtime import HelpText, ToolList
+from ..._runtime import Filter, HelpText, ToolList
 
 if TYPE_CHECKING:
     from ._read import read as read
