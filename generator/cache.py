@@ -61,6 +61,7 @@ class Memo:
         self._new: dict[str, Any] = {}
         self._used: set[str] = set()
         self._db: sqlite3.Connection | None = None
+        self._stored: dict[str, bytes] | None = None
         if path is not None and path.exists():
             try:
                 db = sqlite3.connect(path, isolation_level=None)
@@ -76,15 +77,26 @@ class Memo:
         self._used.add(key)
         if key in self._new:
             return self._new[key]
-        if self._db is None:
+        blob = self._rows().get(key)
+        if blob is None:
             return None
         try:
-            row = self._db.execute(
-                "SELECT value FROM memo WHERE key = ?", (key,)
-            ).fetchone()
-            return None if row is None else pickle.loads(row[0])
+            return pickle.loads(blob)
         except Exception:  # an unreadable entry is work to redo
             return None
+
+    def _rows(self) -> dict[str, bytes]:
+        """Every stored entry, still pickled, read in one query the first time one is
+        asked for (a build asks for nearly all of them; one query per entry costs more
+        than the rows it would leave unread)."""
+        if self._stored is None:
+            self._stored = {}
+            if self._db is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    self._stored = dict(
+                        self._db.execute("SELECT key, value FROM memo").fetchall()
+                    )
+        return self._stored
 
     def put(self, key: str, value: object) -> None:
         self._used.add(key)
@@ -94,6 +106,7 @@ class Memo:
         """Write the new entries and drop the unused ones, in one transaction."""
         if self._path is None:
             return
+        self._rows()  # what is stored, before a new database replaces a stale one
         db = self._db
         if db is None:  # none yet, corrupt or stale: a new one
             with contextlib.suppress(FileNotFoundError):
@@ -112,10 +125,8 @@ class Memo:
                     for key, value in self._new.items()
                 ),
             )
-            db.execute("CREATE TEMP TABLE IF NOT EXISTS used (key TEXT PRIMARY KEY)")
-            db.execute("DELETE FROM used")
-            db.executemany("INSERT INTO used VALUES (?)", ((k,) for k in self._used))
-            db.execute("DELETE FROM memo WHERE key NOT IN (SELECT key FROM used)")
+            stale = self._rows().keys() - self._used
+            db.executemany("DELETE FROM memo WHERE key = ?", ((k,) for k in stale))
         self._new.clear()
 
 

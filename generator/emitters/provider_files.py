@@ -110,15 +110,19 @@ def _files(
     """Provider files, one JSON line per tool, with the notes of each line."""
     result = {}
     wraps = files()
+    # Each tool's lines: those of an always-loaded tool first where they differ.
+    chosen = [
+        (fragments(t).always if t.qualname in always else {}, fragments(t).providers)
+        for t in tools
+    ]
     for name in names:
+        path = folder + name
         lines = []
-        for tool in tools:
-            plain, loaded = fragments(tool).providers, fragments(tool).always
-            line = (loaded if tool.qualname in always and name in loaded else plain)[
-                name
-            ]
-            notes.left_out += [{**n, "file": folder + name} for n in line.left_out]
-            notes.removed += [{**n, "file": folder + name} for n in line.removed]
+        for loaded, plain in chosen:
+            line = loaded.get(name) or plain[name]
+            if line.left_out or line.removed:
+                notes.left_out += [{**n, "file": path} for n in line.left_out]
+                notes.removed += [{**n, "file": path} for n in line.removed]
             if line.line:
                 lines.append(line.line)
         result[folder + name] = wraps[name].wrap(lines)

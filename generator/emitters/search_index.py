@@ -45,9 +45,11 @@ def embedding() -> ModuleType:
     return _template_module("_embed")
 
 
-def weigh(tool: ToolView) -> tuple[float, tuple[tuple[str, int, str], ...]]:
-    """A tool's weighted length, and each of its terms with its weighted tf (times 10)
-    and the field that weighs most (its fragment of the index)."""
+def weigh(
+    tool: ToolView,
+) -> tuple[float, tuple[str, ...], tuple[int, ...], str]:
+    """A tool's fragment of the index: its weighted length, its terms, each term's
+    weighted tf (times 10) and the field that weighs most."""
     search = runtime()
     weights: dict[str, float] = search.FIELDS
     tf: dict[str, float] = {}
@@ -59,7 +61,13 @@ def weigh(tool: ToolView) -> tuple[float, tuple[tuple[str, int, str], ...]]:
             length += weights[field]
             if term not in best or weights[field] > weights[best[term]]:
                 best[term] = field
-    return round(length, 1), tuple((t, round(tf[t] * 10), best[t]) for t in sorted(tf))
+    terms = tuple(sorted(tf))
+    return (
+        round(length, 1),
+        terms,
+        tuple(round(tf[t] * 10) for t in terms),
+        "".join(best[t] for t in terms),
+    )
 
 
 def names(tools: tuple[ToolView, ...]) -> dict[str, list[int]]:
@@ -82,7 +90,7 @@ def emit(tools: tuple[ToolView, ...], table: Table | None = None) -> dict[str, s
     for index, tool in enumerate(tools):
         done = fragments(tool)
         lengths.append(done.search_length)
-        for term, tf, field in done.search_terms:
+        for term, tf, field in zip(done.search_terms, done.search_tf, done.search_best):
             postings.setdefault(term, []).append(f"{index} {tf} {field}")
     average = round(sum(lengths) / len(lengths), 3) if lengths else 1.0
     # Annotated: an index with no tools (every one left out) still passes mypy --strict.

@@ -330,13 +330,15 @@ def tool_views(
         if view is None:
             view = builder.build(tool, layout, count)
             providers, always = provider_files.fragment(view)
-            length, terms = search_index.weigh(view)
+            length, terms, tfs, best = search_index.weigh(view)
             done = Fragments(
                 module=python_package.tool_module(view, layout),
                 providers=providers,
                 always=always,
                 search_length=length,
                 search_terms=terms,
+                search_tf=tfs,
+                search_best=best,
                 vector=search_index.tool_vector(view, table),
             )
             view = dataclasses.replace(view, fragments=done)

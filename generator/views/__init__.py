@@ -124,8 +124,13 @@ class Fragments:
     always: Mapping[
         str, ProviderLine
     ]  # the files whose line differs when always loaded
+    # Its part of the find_tool index: its weighted length, its terms (sorted), each
+    # term's weighted tf times 10 and the field (one letter) that weighs most. In
+    # parallel, not as a tuple per term: a rebuild unpickles every view.
     search_length: float
-    search_terms: tuple[tuple[str, int, str], ...]  # term, weighted tf * 10, field
+    search_terms: tuple[str, ...]
+    search_tf: tuple[int, ...]
+    search_best: str
     vector: tuple[str, float] | None  # int8 row (base64) and scale; None: lexical
 
 
