@@ -50,18 +50,25 @@ class State:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
+SHARDS = 256  # entries are kept in this many pickles, by the last byte of their key
+
+
 class Memo:
-    """Memoised work by content key, kept in ``memo.sqlite`` (in memory only when
-    ``path`` is None). Nothing is written before ``save``, which also drops the entries
-    this build did not use."""
+    """Memoised work by content key (a sha256, hex), kept in ``memo.sqlite`` (in memory
+    only when ``path`` is None). Entries are grouped into 256 shards, one pickle each:
+    a build reads every shard (one query; one unpickling per shard, not per entry,
+    which would look up every class again for each entry) and rewrites only the shards
+    that gained or lost an entry. Nothing is written before ``save``, which also drops
+    the entries this build did not use."""
 
     def __init__(self, path: Path | None = None, fingerprint: str = "") -> None:
         self._path = path
         self._fingerprint = fingerprint
-        self._new: dict[str, Any] = {}
         self._used: set[str] = set()
+        self._dirty: set[int] = set()
         self._db: sqlite3.Connection | None = None
-        self._stored: dict[str, bytes] | None = None
+        self._blobs: dict[int, bytes] | None = None
+        self._shards: dict[int, dict[str, Any]] = {}
         if path is not None and path.exists():
             try:
                 db = sqlite3.connect(path, isolation_level=None)
@@ -75,59 +82,77 @@ class Memo:
     def get(self, key: str) -> Any:
         """The value memoised under ``key``, or None."""
         self._used.add(key)
-        if key in self._new:
-            return self._new[key]
-        blob = self._rows().get(key)
-        if blob is None:
-            return None
-        try:
-            return pickle.loads(blob)
-        except Exception:  # an unreadable entry is work to redo
-            return None
-
-    def _rows(self) -> dict[str, bytes]:
-        """Every stored entry, still pickled, read in one query the first time one is
-        asked for (a build asks for nearly all of them; one query per entry costs more
-        than the rows it would leave unread)."""
-        if self._stored is None:
-            self._stored = {}
-            if self._db is not None:
-                with contextlib.suppress(sqlite3.Error):
-                    self._stored = dict(
-                        self._db.execute("SELECT key, value FROM memo").fetchall()
-                    )
-        return self._stored
+        return self._shard(key).get(key)
 
     def put(self, key: str, value: object) -> None:
         self._used.add(key)
-        self._new[key] = value
+        self._shard(key)[key] = value
+        self._dirty.add(_shard_of(key))
+
+    def _shard(self, key: str) -> dict[str, Any]:
+        number = _shard_of(key)
+        shard = self._shards.get(number)
+        if shard is None:
+            blob = self._stored().get(number)
+            try:
+                shard = {} if blob is None else dict(pickle.loads(blob))
+            except Exception:  # an unreadable shard is work to redo
+                shard = {}
+                self._dirty.add(number)
+            self._shards[number] = shard
+        return shard
+
+    def _stored(self) -> dict[int, bytes]:
+        """Every stored shard, still pickled, read in one query the first time."""
+        if self._blobs is None:
+            self._blobs = {}
+            if self._db is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    rows = self._db.execute("SELECT shard, value FROM memo").fetchall()
+                    self._blobs = dict(rows)
+        return self._blobs
 
     def save(self) -> None:
-        """Write the new entries and drop the unused ones, in one transaction."""
+        """Rewrite the shards that gained or lost an entry, in one transaction."""
         if self._path is None:
             return
-        self._rows()  # what is stored, before a new database replaces a stale one
+        for number in self._stored().keys() - self._shards.keys():
+            self._shards[number] = {}  # none of its entries was used: dropped
+            self._dirty.add(number)
+        for number, shard in self._shards.items():
+            stale = shard.keys() - self._used
+            for key in stale:
+                del shard[key]
+            if stale:
+                self._dirty.add(number)
         db = self._db
         if db is None:  # none yet, corrupt or stale: a new one
             with contextlib.suppress(FileNotFoundError):
                 self._path.unlink()
             db = self._db = sqlite3.connect(self._path, isolation_level=None)
-            db.execute("CREATE TABLE memo (key TEXT PRIMARY KEY, value BLOB)")
+            db.execute("CREATE TABLE memo (shard INTEGER PRIMARY KEY, value BLOB)")
             db.execute("CREATE TABLE meta (fingerprint TEXT)")
             db.execute("INSERT INTO meta VALUES (?)", (self._fingerprint,))
+            self._dirty |= self._shards.keys()
         db.execute("PRAGMA synchronous = OFF")  # a cache: a lost write is redone work
         with db:
             db.execute("BEGIN")
-            db.executemany(
-                "INSERT OR REPLACE INTO memo VALUES (?, ?)",
-                (
-                    (key, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
-                    for key, value in self._new.items()
-                ),
-            )
-            stale = self._rows().keys() - self._used
-            db.executemany("DELETE FROM memo WHERE key = ?", ((k,) for k in stale))
-        self._new.clear()
+            for number in sorted(self._dirty):
+                shard = self._shards[number]
+                if not shard:
+                    db.execute("DELETE FROM memo WHERE shard = ?", (number,))
+                    continue
+                blob = pickle.dumps(shard, protocol=pickle.HIGHEST_PROTOCOL)
+                db.execute("INSERT OR REPLACE INTO memo VALUES (?, ?)", (number, blob))
+        self._dirty.clear()
+
+
+def _shard_of(key: str) -> int:
+    """A key's shard: its last byte (keys end in sha256 hex digits)."""
+    try:
+        return int(key[-2:], 16) % SHARDS
+    except ValueError:
+        return 0
 
 
 def _fingerprint(db: sqlite3.Connection) -> str | None:

@@ -14,7 +14,7 @@ from generator.emitters import profiles
 from generator.emitters.providers import File
 from generator.emitters.providers.schemas import Notes, gemini_mcp_name
 from generator.provider_registry import PROVIDERS
-from generator.views import ProviderLine, ToolView, fragments
+from generator.views import ProviderNotes, ToolView, fragments
 
 FOLDER = "providers/"
 
@@ -36,27 +36,30 @@ def profile_files(provider: str) -> tuple[str, ...]:
     return tuple(getattr(module, "PROFILE_FILES", default))
 
 
-def fragment(
-    tool: ToolView,
-) -> tuple[dict[str, ProviderLine], dict[str, ProviderLine]]:
-    """The tool's line in each provider file, and in the files whose line changes when
-    the tool is always loaded (no lines when no provider takes its schema)."""
+Lines = dict[str, str]
+LineNotes = dict[tuple[str, bool], ProviderNotes]
+
+
+def fragment(tool: ToolView) -> tuple[Lines, Lines, LineNotes]:
+    """The tool's line in each provider file, in the files whose line changes when
+    the tool is always loaded, and the notes of the lines that have any (no lines when
+    no provider takes its schema)."""
+    plain: Lines = {}
+    always: Lines = {}
+    notes: LineNotes = {}
     if tool.schema_problem is not None:
-        return {}, {}
-    every = files().values()
-    plain = {f.name: _line(f, tool, False) for f in every}
-    always = {f.name: _line(f, tool, True) for f in every if f.deferrable}
-    return plain, always
-
-
-def _line(file: File, tool: ToolView, always: bool) -> ProviderLine:
-    scratch = Notes()
-    entry = file.entry(tool, scratch, "", always)
-    return ProviderLine(
-        "" if entry is None else _ENCODER.encode(entry),
-        tuple(scratch.left_out),
-        tuple(scratch.removed),
-    )
+        return plain, always, notes
+    for file in files().values():
+        for loaded, lines in ((False, plain), (True, always)):
+            if loaded and not file.deferrable:
+                continue
+            scratch = Notes()
+            entry = file.entry(tool, scratch, "", loaded)
+            lines[file.name] = "" if entry is None else _ENCODER.encode(entry)
+            if scratch.left_out or scratch.removed:
+                noted = ProviderNotes(tuple(scratch.left_out), tuple(scratch.removed))
+                notes[(file.name, loaded)] = noted
+    return plain, always, notes
 
 
 def emit(
@@ -110,21 +113,19 @@ def _files(
     """Provider files, one JSON line per tool, with the notes of each line."""
     result = {}
     wraps = files()
-    # Each tool's lines: those of an always-loaded tool first where they differ.
-    chosen = [
-        (fragments(t).always if t.qualname in always else {}, fragments(t).providers)
-        for t in tools
-    ]
+    chosen = [(t.qualname in always, fragments(t)) for t in tools]
     for name in names:
         path = folder + name
         lines = []
-        for loaded, plain in chosen:
-            line = loaded.get(name) or plain[name]
-            if line.left_out or line.removed:
-                notes.left_out += [{**n, "file": path} for n in line.left_out]
-                notes.removed += [{**n, "file": path} for n in line.removed]
-            if line.line:
-                lines.append(line.line)
+        for is_always, done in chosen:
+            loaded = is_always and name in done.always  # its always-loaded line
+            line = done.always[name] if loaded else done.providers[name]
+            noted = done.provider_notes.get((name, loaded))
+            if noted is not None:
+                notes.left_out += [{**n, "file": path} for n in noted.left_out]
+                notes.removed += [{**n, "file": path} for n in noted.removed]
+            if line:
+                lines.append(line)
         result[folder + name] = wraps[name].wrap(lines)
     return result
 

@@ -90,6 +90,7 @@ def emit(package: PackageView, layout: Layout, report: Report) -> dict[str, str]
 def tool_module(tool: ToolView, layout: Layout) -> str:
     """A tool's module: its view's module data through its template."""
     body = tool.body
+    assert body is not None, f"{tool.qualname}: a finished view has no module data"
     text = render.render(
         body.template,
         header=HEADER.format(source=f" from {tool.source.path}"),

@@ -329,19 +329,20 @@ def tool_views(
         view = memo.get(key)
         if view is None:
             view = builder.build(tool, layout, count)
-            providers, always = provider_files.fragment(view)
+            providers, always, notes = provider_files.fragment(view)
             length, terms, tfs, best = search_index.weigh(view)
             done = Fragments(
                 module=python_package.tool_module(view, layout),
                 providers=providers,
                 always=always,
+                provider_notes=notes,
                 search_length=length,
                 search_terms=terms,
                 search_tf=tfs,
                 search_best=best,
                 vector=search_index.tool_vector(view, table),
             )
-            view = dataclasses.replace(view, fragments=done)
+            view = dataclasses.replace(view, fragments=done, body=None)
             memo.put(key, view)
         result.append(view)
     return tuple(result)

@@ -106,11 +106,10 @@ class CallableModule:
 
 
 @dataclass(frozen=True)
-class ProviderLine:
-    """A tool's entry in one provider file as one JSON line ("" when left out), and what
-    that file left out or removed for it (each note without its file)."""
+class ProviderNotes:
+    """What one provider file left out or removed for a tool (each note without its
+    file, which the file's folder decides)."""
 
-    line: str
     left_out: tuple[Mapping[str, str], ...] = ()
     removed: tuple[Mapping[str, str], ...] = ()
 
@@ -120,10 +119,12 @@ class Fragments:
     """The tool's part of every output file, rendered once and joined by the emitters."""
 
     module: str  # the tool's module
-    providers: Mapping[str, ProviderLine]  # by provider file name
-    always: Mapping[
-        str, ProviderLine
-    ]  # the files whose line differs when always loaded
+    # Its line in each provider file, by name ("" when left out), its lines in the files
+    # whose line differs when it is always loaded, and the notes of the lines that have
+    # any, by (file, always loaded). Lines are plain strings: a rebuild unpickles them.
+    providers: Mapping[str, str]
+    always: Mapping[str, str]
+    provider_notes: Mapping[tuple[str, bool], ProviderNotes]
     # Its part of the find_tool index: its weighted length, its terms (sorted), each
     # term's weighted tf times 10 and the field (one letter) that weighs most. In
     # parallel, not as a tuple per term: a rebuild unpickles every view.
@@ -177,7 +178,9 @@ class ToolView:
     ai_tool: tuple[Mapping[str, Any], Mapping[str, Any]] | None
     ai_skill: Mapping[str, Any] | None
     tokens: tuple[int, int]  # Level 1, and what a call loads (Level 2)
-    body: TaskModule | CallableModule
+    # The module's data; None in a finished view, whose fragments hold the rendered
+    # module (the memo keeps what the joins read, not what rendering read).
+    body: TaskModule | CallableModule | None
     loosened: tuple[tuple[str, str], ...]  # input schema paths typed loosely, and why
     fragments: Fragments | None = None
 
