@@ -14,6 +14,8 @@ TEST_TOOLS = [
     "types-PyYAML",
     "types-jsonschema",
     "types-regex",
+    # The layers contract in pyproject.toml: the pipeline's stages import one way only.
+    "import-linter==2.16",
 ]
 # The provider SDKs whose own types the provider files and dispatch are tested against
 # (the versions ../shared/reference/providers.md was checked with). Tests only.
@@ -51,13 +53,16 @@ def tests(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """black --check, and mypy --strict on the generator and on generated/."""
+    """black --check, mypy --strict on the generator and on generated/, and the
+    import-linter contract that keeps the pipeline's stages one-directional."""
     session.install(".[test,tokens]", *TEST_TOOLS)
     session.run(
         "black", "--check", "generator", "templates", "tests", "noxfile.py", "generated"
     )
     session.run("mypy", "--strict", "generator")
     session.run("mypy", "--strict", "generated")
+    # The checkout first on the path: the contract is about the source tree.
+    session.run("lint-imports", "--no-cache", env={"PYTHONPATH": "."})
 
 
 @nox.session

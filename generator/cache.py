@@ -4,8 +4,10 @@ It never changes output: a build with an empty cache writes the same bytes (test
 - ``state``: the inputs key of the last written build, the outputs as written (size,
   mtime and sha256) and its diagnostics. When the key matches and the outputs on disk are
   untouched, there is nothing to do, and the loaders and emitters are not even imported.
-- ``memo``: loader results by the hash of what they read, and tool modules by the hash
-  of their part of the model, so a one-skill change re-parses and re-renders one skill.
+- ``memo``: loader results by the hash of what they read, and each tool's view (its
+  fragments of every output file included) by the hash of its part of the model, so a
+  one-skill change re-parses and re-renders one skill. It is an SQLite table read and
+  written one entry at a time: a rebuild writes only the entries that changed.
 
 The key covers the generator's own code and templates, so an upgraded or edited skillc
 starts from an empty cache. A cache that cannot be read is ignored.
@@ -13,11 +15,12 @@ starts from an empty cache. A cache that cannot be read is ignored.
 
 from __future__ import annotations
 
+import contextlib
 import copyreg
 import hashlib
-import json
 import os
 import pickle
+import sqlite3
 import sys
 import types
 from dataclasses import dataclass, field
@@ -26,7 +29,7 @@ from typing import Any
 
 from generator import __version__
 from generator.diagnostics import Diagnostic
-from generator.discover import Discovery, relative
+from generator.resources import templates_dir
 
 CACHE_DIR = ".skillc-cache"
 
@@ -47,10 +50,114 @@ class State:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-@dataclass
+SHARDS = 256  # entries are kept in this many pickles, by the last byte of their key
+
+
 class Memo:
-    loads: dict[str, Any] = field(default_factory=dict)
-    renders: dict[str, str] = field(default_factory=dict)
+    """Memoised work by content key (a sha256, hex), kept in ``memo.sqlite`` (in memory
+    only when ``path`` is None). Entries are grouped into 256 shards, one pickle each:
+    a build reads every shard (one query; one unpickling per shard, not per entry,
+    which would look up every class again for each entry) and rewrites only the shards
+    that gained or lost an entry. Nothing is written before ``save``, which also drops
+    the entries this build did not use."""
+
+    def __init__(self, path: Path | None = None, fingerprint: str = "") -> None:
+        self._path = path
+        self._fingerprint = fingerprint
+        self._used: set[str] = set()
+        self._dirty: set[int] = set()
+        self._db: sqlite3.Connection | None = None
+        self._blobs: dict[int, bytes] | None = None
+        self._shards: dict[int, dict[str, Any]] = {}
+        if path is not None and path.exists():
+            try:
+                db = sqlite3.connect(path, isolation_level=None)
+                if _fingerprint(db) == fingerprint:
+                    self._db = db
+                else:  # another version of skillc wrote it
+                    db.close()
+            except sqlite3.Error:  # corrupt: start again
+                pass
+
+    def get(self, key: str) -> Any:
+        """The value memoised under ``key``, or None."""
+        self._used.add(key)
+        return self._shard(key).get(key)
+
+    def put(self, key: str, value: object) -> None:
+        self._used.add(key)
+        self._shard(key)[key] = value
+        self._dirty.add(_shard_of(key))
+
+    def _shard(self, key: str) -> dict[str, Any]:
+        number = _shard_of(key)
+        shard = self._shards.get(number)
+        if shard is None:
+            blob = self._stored().get(number)
+            try:
+                shard = {} if blob is None else dict(pickle.loads(blob))
+            except Exception:  # an unreadable shard is work to redo
+                shard = {}
+                self._dirty.add(number)
+            self._shards[number] = shard
+        return shard
+
+    def _stored(self) -> dict[int, bytes]:
+        """Every stored shard, still pickled, read in one query the first time."""
+        if self._blobs is None:
+            self._blobs = {}
+            if self._db is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    rows = self._db.execute("SELECT shard, value FROM memo").fetchall()
+                    self._blobs = dict(rows)
+        return self._blobs
+
+    def save(self) -> None:
+        """Rewrite the shards that gained or lost an entry, in one transaction."""
+        if self._path is None:
+            return
+        for number in self._stored().keys() - self._shards.keys():
+            self._shards[number] = {}  # none of its entries was used: dropped
+            self._dirty.add(number)
+        for number, shard in self._shards.items():
+            stale = shard.keys() - self._used
+            for key in stale:
+                del shard[key]
+            if stale:
+                self._dirty.add(number)
+        db = self._db
+        if db is None:  # none yet, corrupt or stale: a new one
+            with contextlib.suppress(FileNotFoundError):
+                self._path.unlink()
+            db = self._db = sqlite3.connect(self._path, isolation_level=None)
+            db.execute("CREATE TABLE memo (shard INTEGER PRIMARY KEY, value BLOB)")
+            db.execute("CREATE TABLE meta (fingerprint TEXT)")
+            db.execute("INSERT INTO meta VALUES (?)", (self._fingerprint,))
+            self._dirty |= self._shards.keys()
+        db.execute("PRAGMA synchronous = OFF")  # a cache: a lost write is redone work
+        with db:
+            db.execute("BEGIN")
+            for number in sorted(self._dirty):
+                shard = self._shards[number]
+                if not shard:
+                    db.execute("DELETE FROM memo WHERE shard = ?", (number,))
+                    continue
+                blob = pickle.dumps(shard, protocol=pickle.HIGHEST_PROTOCOL)
+                db.execute("INSERT OR REPLACE INTO memo VALUES (?, ?)", (number, blob))
+        self._dirty.clear()
+
+
+def _shard_of(key: str) -> int:
+    """A key's shard: its last byte (keys end in sha256 hex digits)."""
+    try:
+        return int(key[-2:], 16) % SHARDS
+    except ValueError:
+        return 0
+
+
+def _fingerprint(db: sqlite3.Connection) -> str | None:
+    row = db.execute("SELECT fingerprint FROM meta").fetchone()
+    return None if row is None else str(row[0])
 
 
 class Cache:
@@ -64,7 +171,8 @@ class Cache:
     @property
     def memo(self) -> Memo:
         if self._memo is None:
-            self._memo = self._read("memo", Memo) if self.enabled else Memo()
+            path = self.folder / "memo.sqlite" if self.enabled else None
+            self._memo = Memo(path, self.fingerprint)
         return self._memo
 
     def subfolder(self, name: str) -> Path | None:
@@ -83,9 +191,9 @@ class Cache:
         try:
             self._create()
             if self._memo is not None:
-                self._write("memo", self._memo)
+                self._memo.save()
             self._write("state", state)
-        except OSError:
+        except (OSError, sqlite3.Error):
             pass
 
     def _create(self) -> None:
@@ -120,8 +228,6 @@ def generator_fingerprint() -> str:
     """A hash of skillc's own code and templates (and the Python version)."""
     digest = hashlib.sha256(f"{__version__} {sys.version}".encode())
     package = Path(__file__).resolve().parent
-    from generator.render import templates_dir
-
     for folder in (package, templates_dir()):
         for path in sorted(folder.rglob("*")):
             if (
@@ -133,32 +239,8 @@ def generator_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def inputs_key(
-    discovery: Discovery, project: Path, settings: dict[str, Any]
-) -> tuple[str, dict[str, str]]:
-    """A hash of everything a build reads (settings, file names, input contents), and
-    the sha256 of each input file."""
-    digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode())
-    hashes = {path: _file_hash(path) for path in discovery.inputs}
-    for item in discovery.found:
-        plugin = relative(item.plugin, project) if item.plugin else ""
-        line = f"{item.kind.value}\0{relative(item.path, project)}\0{item.root}\0{plugin}\0"
-        digest.update(line.encode() + "\0".join(item.files).encode() + b"\n")
-    for path, sha in hashes.items():
-        digest.update(relative(path, project).encode() + b"\0" + sha.encode())
-    return digest.hexdigest(), hashes
-
-
 def content_key(*parts: object) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()
-
-
-def _file_hash(path: str) -> str:
-    try:
-        with open(path, "rb") as handle:
-            return hashlib.sha256(handle.read()).hexdigest()
-    except OSError:
-        return "unreadable"
 
 
 def outputs_untouched(out_dir: Path, outputs: dict[str, Stat]) -> bool:
@@ -168,7 +250,11 @@ def outputs_untouched(out_dir: Path, outputs: dict[str, Stat]) -> bool:
     seen = 0
     for current, dirs, names in os.walk(out_dir):
         dirs[:] = [d for d in dirs if d != "__pycache__"]
-        base = relative(current, out_dir) + "/" if current != os.fspath(out_dir) else ""
+        base = (
+            os.path.relpath(current, out_dir).replace(os.sep, "/") + "/"
+            if current != os.fspath(out_dir)
+            else ""
+        )
         for name in names:
             recorded = outputs.get(base + name)
             if recorded is None:

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from generator import __version__, cache, cli_report, config, discover, writer
+from generator import __version__, cache, cli_report, config, pipeline, writer
 from generator.diagnostics import Report, Severity
 from generator.ir import to_json
 
@@ -174,39 +174,26 @@ def _check_dump_ir(cfg: config.Config, dump_ir: str | None) -> None:
 
 
 def _compile(args: argparse.Namespace, cfg: config.Config) -> int:
-    project = cfg.root.resolve()
     output = cli_report.Output.of(args)
     building = args.command == "build"
-    walk = Report(strict=cfg.strict, ignore=frozenset(cfg.ignore))
-    discovery = discover.discover(
-        cfg.source_dirs(), project, cfg.out_dir, walk, cfg.exclude, cfg.max_file_bytes
-    )
-    store = cache.Cache(project, enabled=building and not args.no_cache)
-    settings = {**cfg.as_json(), "generator": store.fingerprint}
-    from generator.emitters.search_index import table_key
-
-    settings["find-tool-table"] = table_key(cfg.find_tool)
-    key, hashes = cache.inputs_key(discovery, project, settings)
+    store = cache.Cache(cfg.root.resolve(), enabled=building and not args.no_cache)
     report = Report(
         strict=cfg.strict,
         ignore=frozenset(cfg.ignore),
         warnings_as_errors=cfg.warnings_as_errors,
     )
-    if building and not args.dump_ir and _unchanged(store, key, cfg.out_dir):
-        report.extend(store.state.diagnostics)
+    result = pipeline.run(
+        cfg,
+        report,
+        store,
+        emit=building,
+        reuse=building and not args.dump_ir,
+        write_cache=building and not args.check,
+    )
+    if result.model is None:
         return _finish(report, output, f"{cfg.out}/ is up to date")
-    report.extend(walk.items)
-
-    # The loaders and emitters are imported only when there is work to do.
-    from generator import build, render
-
-    if args.command == "validate":
-        build.compile_model(cfg, report, discovery, hashes, store.memo)
+    if not building:
         return _finish(report, output, "")
-    bytecode = store.subfolder("jinja") if store.enabled and not args.check else None
-    if bytecode is not None:
-        render.use_bytecode_cache(bytecode)
-    result = build.build(cfg, report, discovery, hashes, store.memo)
     if args.dump_ir:
         text = json.dumps(
             to_json(result.model), indent=2, sort_keys=True, ensure_ascii=False
@@ -226,7 +213,9 @@ def _compile(args: argparse.Namespace, cfg: config.Config) -> int:
     if output.verbose:
         _list_written(cfg.out, written, changes.extra)
     store.save(
-        cache.State(key, cache.stat_outputs(cfg.out_dir, result.digests), report.items)
+        cache.State(
+            result.key, cache.stat_outputs(cfg.out_dir, result.digests), report.items
+        )
     )
     summary = (
         f"{len(result.model.tools)} tools; wrote {len(changes.created) + len(changes.changed)} "
@@ -309,13 +298,6 @@ def _schema(name: str | None) -> int:
         )
     print(schemas[name].read_text(encoding="utf-8"), end="")
     return 0
-
-
-def _unchanged(store: cache.Cache, key: str, out_dir: Path) -> bool:
-    """The inputs are those of the last build and its output is untouched: no work."""
-    return store.state.key == key and cache.outputs_untouched(
-        out_dir, store.state.outputs
-    )
 
 
 def _check(

@@ -129,15 +129,13 @@ def _line_counts(out_dir: Path, files: dict[str, str], path: str, state: str) ->
 def version_changes(out_dir: Path, files: dict[str, str]) -> list[str]:
     """``task.x: version 1.0.0 -> 1.1.0`` for each tool whose version the lock on disk
     and the new lock record differently (``none`` where one has no version)."""
-    from generator.emitters.lock_report import LOCK
-
-    if LOCK not in files:
+    if writer.LOCK not in files:
         return []
     try:
-        old = _versions(json.loads((out_dir / LOCK).read_text(encoding="utf-8")))
+        old = _versions(json.loads((out_dir / writer.LOCK).read_text(encoding="utf-8")))
     except (OSError, ValueError):
         return []  # no lock on disk, or not one skillc wrote: the file lines say so
-    new = _versions(json.loads(files[LOCK]))
+    new = _versions(json.loads(files[writer.LOCK]))
     return [
         f"{tool}: version {old.get(tool, 'none')} -> {new.get(tool, 'none')}"
         for tool in sorted(old.keys() | new.keys())

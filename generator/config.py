@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.names import DEFAULT_PROVIDER_NAME_LIMIT
+from generator.provider_registry import PROVIDERS
 
 # Without a sources setting: whichever of these exist, lowest precedence first.
 DEFAULT_SOURCES = (
@@ -64,16 +65,6 @@ _KEYS = {
 DEFAULT_REGENERATE = "skillc build"
 TOKEN_COUNTERS = ("estimate", "o200k_base")
 FIND_TOOL_METHODS = ("hybrid", "lexical")
-PROVIDERS = (
-    "anthropic",
-    "openai",
-    "openai-compatible",
-    "gemini",
-    "bedrock",
-    "mcp",
-    "claude_code",
-    "codex",
-)
 CLI_PROVIDERS = ("claude_code", "codex")
 # What CLI agents have natively (seed 002): their own file tools and shell.
 CLI_EXCLUDED = ("file_ops", "shell")
@@ -410,10 +401,11 @@ def _profiles(value: Any) -> tuple[Profile, ...]:
                 f"[tool.skillc.{where}] unknown key(s): {', '.join(unknown)}"
             )
         provider = table.get("provider", name)
-        if provider not in PROVIDERS:
+        known = (*PROVIDERS, *CLI_PROVIDERS)
+        if provider not in known:
             raise ConfigError(
                 f"[tool.skillc.{where}] provider {provider!r} is not one of "
-                f"{', '.join(PROVIDERS)}"
+                f"{', '.join(known)}"
             )
         default_excluded = list(CLI_EXCLUDED) if provider in CLI_PROVIDERS else []
         result.append(
@@ -501,10 +493,8 @@ def _strings(value: Any, key: str, empty: bool = False) -> list[str]:
 
 
 def _relative(root: Path, path: str) -> str:
-    from generator.discover import relative
-
     project = root.resolve()
-    return relative((project / path).resolve(), project)
+    return Path(os.path.relpath((project / path).resolve(), project)).as_posix()
 
 
 def _check_paths(root: Path, sources: list[str], out: str) -> None:

@@ -13,7 +13,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 from generator.names import Identifier
 
@@ -74,14 +74,87 @@ class Definition:
     command: bool = (
         False  # a command file (commands/*.md), which a skill of its name beats
     )
+    # What a callable tool has and a task tool has not, so that code reads either alike.
+    provider_id: None = None
+    skill: None = None
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """The dotted name as Claude Code namespaces it: task.<plugin>.<name>."""
+        return ("task", *([self.plugin] if self.plugin else []), self.name)
+
+
+# How a callable tool runs: one typed record per executor, tagged by ``type``. Its
+# ``settings`` are what templates/runtime/_executors.py reads from the tool's executor literal.
+@dataclass(frozen=True)
+class PythonExecutor:
+    """Calls ``module:function`` in the package's process."""
+
+    function: str
+    type: Literal["python"] = "python"
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        return {"function": self.function}
 
 
 @dataclass(frozen=True)
-class Executor:
-    """How a tool runs: ``python`` (``module:function``), ``script``, ``http`` or ``cli``."""
+class ScriptExecutor:
+    """Runs a skill's script: ``entry`` below ``cwd`` with ``args_template``'s words."""
 
-    type: str
-    settings: Mapping[str, Any]  # JSON data, normalised by the loader
+    entry: str
+    args_template: tuple[str, ...]
+    cwd: str
+    free_argv: bool = False  # the script's own command line: options pass through
+    type: Literal["script"] = "script"
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        result: dict[str, Any] = {
+            "entry": self.entry,
+            "args_template": list(self.args_template),
+            "cwd": self.cwd,
+        }
+        if self.free_argv:
+            result["free_argv"] = True
+        return result
+
+
+@dataclass(frozen=True)
+class CliExecutor:
+    """Runs ``command`` with options from the arguments and ``positional`` in order."""
+
+    command: tuple[str, ...]
+    positional: tuple[str, ...]
+    type: Literal["cli"] = "cli"
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        return {"command": list(self.command), "positional": list(self.positional)}
+
+
+@dataclass(frozen=True)
+class HttpExecutor:
+    """Sends a request to ``url`` (its placeholders filled from the arguments)."""
+
+    method: str
+    url: str
+    headers_template: Mapping[str, str] | None = None
+    has_body: bool = False  # body_template may be any JSON value, null included
+    body_template: Any = None
+    type: Literal["http"] = "http"
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        result: dict[str, Any] = {"method": self.method, "url": self.url}
+        if self.headers_template:
+            result["headers_template"] = dict(self.headers_template)
+        if self.has_body:
+            result["body_template"] = self.body_template
+        return result
+
+
+Executor = PythonExecutor | ScriptExecutor | CliExecutor | HttpExecutor
 
 
 @dataclass(frozen=True)
@@ -116,6 +189,7 @@ class Function:
     cli_tool: Mapping[str, Any] | None = None
     kind: Kind = Kind.TOOL
     digest: str = ""
+    command: bool = False  # only a Markdown command is one
 
 
 @dataclass(frozen=True)

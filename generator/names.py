@@ -105,7 +105,6 @@ def _normalise(name: str) -> str:
 
 # Provider tool names (../shared/reference/providers.md §1, §8): Anthropic, OpenAI and
 # Bedrock accept [A-Za-z0-9_-]{1,64} and no dots; Gemini and MCP keep dotted names.
-PROVIDER_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _NOT_PROVIDER = re.compile(r"[^A-Za-z0-9_-]")
 DOTTED_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$")
 # Clients prefix names (Claude Code: ``mcp__<server>__``): stay well under 64 by default.

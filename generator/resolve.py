@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.diagnostics import Report
+from generator.tokens import estimate_tokens
 from generator.ir import (
     Argument,
     Definition,
@@ -75,7 +76,7 @@ def resolve(
         _name(d)
         for d in sorted(  # commands first: a skill of the same name wins over one
             definitions,
-            key=lambda d: (not _command(d), d.root, d.source.path, d.source.line),
+            key=lambda d: (not d.command, d.root, d.source.path, d.source.line),
         )
         if _within_depth(d, max_depth, report)
     ]
@@ -86,7 +87,7 @@ def resolve(
     seen_in_root: dict[tuple[int, tuple[Identifier, ...], str, bool], _Named] = {}
     for item in named:
         d = item.definition
-        key = (d.root, item.namespace, d.name, _command(d))
+        key = (d.root, item.namespace, d.name, d.command)
         if key in seen_in_root:
             first = seen_in_root[key].definition
             report.error(
@@ -111,7 +112,7 @@ def resolve(
                 f"{_qualname(item)} is a built-in tool, which wins; this one is left out",
             )
             continue
-        if previous is not None and _command(previous.definition) and not _command(d):
+        if previous is not None and previous.definition.command and not d.command:
             # Claude Code: a skill wins over a command of its name (issue 13: shadowed).
             shadowed.append(
                 Shadowed(_qualname(item), d.source, previous.definition.source)
@@ -162,8 +163,8 @@ def _provider_names(
     result = []
     for tool in tools:
         d = tool.definition
-        script_id = d.provider_id if isinstance(d, Function) else None
-        original = _original_name(d)
+        script_id = d.provider_id
+        original = ".".join(d.path)
         chosen = script_id or provider_name(original, limit)
         if script_id is None and chosen != provider_name(original, 1 << 16):
             report.warning(
@@ -194,18 +195,6 @@ def _provider_names(
     return tuple(result)
 
 
-def _command(d: Definition | Function) -> bool:
-    return isinstance(d, Definition) and d.command
-
-
-def _original_name(d: Definition | Function) -> str:
-    """The dotted name as its authors wrote it: provider names derive from it, never
-    from the Python identifiers (``s3.file.list`` stays ``s3__file__list``)."""
-    if isinstance(d, Function):
-        return ".".join(d.path)
-    return ".".join((TASK, *([d.plugin] if d.plugin else []), d.name))
-
-
 def _within_depth(d: Definition | Function, max_depth: int, report: Report) -> bool:
     if isinstance(d, Definition) or len(d.path) <= max_depth:
         return True
@@ -219,12 +208,6 @@ def _within_depth(d: Definition | Function, max_depth: int, report: Report) -> b
         "pyproject.toml",
     )
     return False
-
-
-def estimate_tokens(text: str) -> int:
-    """A conservative token count: four ASCII characters a token, one per other character."""
-    ascii_chars = len(text) if text.isascii() else len(text.encode("ascii", "ignore"))
-    return -(-ascii_chars // 4) + len(text) - ascii_chars
 
 
 def summarize(text: str, budget: int = LEVEL1_TOKENS) -> str:
@@ -244,11 +227,10 @@ def summarize(text: str, budget: int = LEVEL1_TOKENS) -> str:
 
 
 def _name(d: Definition | Function) -> _Named:
-    if isinstance(d, Function):
-        path = tuple(identifier(part) for part in d.path)
-        return _Named(path[:-1], path[-1], d)
-    namespace = (TASK,) if d.plugin is None else (TASK, identifier(d.plugin))
-    return _Named(namespace, identifier(d.name), d)
+    # Provider names derive from ``d.path`` as its authors wrote it, never from these
+    # Python identifiers (``s3.file.list`` stays ``s3__file__list``).
+    path = tuple(identifier(part) for part in d.path)
+    return _Named(path[:-1], path[-1], d)
 
 
 def _qualname(item: _Named) -> str:
@@ -437,9 +419,7 @@ def _namespace_summary(
         (
             t.definition.skill
             for t in tools
-            if t.namespace == path
-            and isinstance(t.definition, Function)
-            and t.definition.skill
+            if t.namespace == path and t.definition.skill
         ),
         None,
     )

@@ -172,18 +172,36 @@ class _Walker:
                 refs = (*refs, str(schema.pop("\0ref", "")))
             return self.node(schema, path, refs)
         self.legacy(schema, path)
-        # A property's own required: true (Draft 3) is its parent's to read.
-        own_flag = schema.pop("required", None)
-        if isinstance(own_flag, str) and own_flag.lower() in ("true", "false"):
+        own_flag = self.own_flag(schema, path)
+        self.rewrite(schema, path)
+        self.children(schema, path, refs)
+        if isinstance(schema.get("properties"), dict):
+            self.required(schema, path)
+        if "default" in schema:
+            self.default(schema, path)
+        schema.pop("$defs", None)  # every reference into them is inlined by now
+        schema.pop("definitions", None)
+        if own_flag is not None:
+            schema[OWN_FLAG] = own_flag
+        return schema
+
+    def own_flag(self, schema: dict[str, Any], path: Path) -> bool | None:
+        """A property's own required: true (Draft 3), taken out: its parent's to read."""
+        flag = schema.pop("required", None)
+        if isinstance(flag, str) and flag.lower() in ("true", "false"):
             self.complain(
                 "warning",
                 (*path, "required"),
-                f"required: {own_flag!r} is read as {own_flag.lower()}",
+                f"required: {flag!r} is read as {flag.lower()}",
             )
-            own_flag = own_flag.lower() == "true"
-        if own_flag is not None and not isinstance(own_flag, bool):
-            schema["required"] = own_flag
-            own_flag = None
+            flag = flag.lower() == "true"
+        if flag is not None and not isinstance(flag, bool):
+            schema["required"] = flag  # a list: this object's own
+            return None
+        return flag
+
+    def rewrite(self, schema: dict[str, Any], path: Path) -> None:
+        """Its type checked; OpenAPI's nullable and a list of items in 2020-12 terms."""
         if "type" in schema:
             self.type(schema, path)
         if schema.pop("nullable", None) is True:
@@ -200,6 +218,11 @@ class _Walker:
                 "a list of items becomes prefixItems (2020-12)",
             )
             schema["prefixItems"] = schema.pop("items")
+
+    def children(
+        self, schema: dict[str, Any], path: Path, refs: tuple[str, ...]
+    ) -> None:
+        """Every subschema normalised: in tables, alone, and in lists."""
         for key in ("properties", "$defs", "definitions", "patternProperties"):
             if key in schema and schema[key] is None:
                 self.complain("warning", (*path, key), f"{key}: null is read as none")
@@ -227,15 +250,6 @@ class _Walker:
                 ]
                 for i, item in enumerate(schema[key]):
                     self.loose_flag(item, (*path, key, i))
-        if isinstance(schema.get("properties"), dict):
-            self.required(schema, path)
-        if "default" in schema:
-            self.default(schema, path)
-        schema.pop("$defs", None)  # every reference into them is inlined by now
-        schema.pop("definitions", None)
-        if own_flag is not None:
-            schema[OWN_FLAG] = own_flag
-        return schema
 
     def loose_flag(self, schema: Any, path: Path) -> None:
         """A boolean required outside a property (Draft 3) has no meaning: dropped."""

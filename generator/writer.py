@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from generator.cache import Stat
-from generator.emitters.lock_report import LOCK
 
+LOCK = "skillc.lock.json"  # the output folder's lock, which marks it as skillc's
 IGNORED_DIRS = frozenset({"__pycache__", ".mypy_cache"})  # kept across a swap
 TEMPORARY = ".skillc-tmp"  # files earlier versions left behind when killed: dropped
 

@@ -28,12 +28,12 @@ SHARED = REPO.parent / "shared"
 
 
 def template_module(name: str) -> Any:
-    """A runtime module of templates/ (``_validate``, ``_patterns``), imported straight
+    """A runtime module of templates/runtime/ (``_validate``, ``_patterns``), imported straight
     from the source tree as part of a package, so its relative imports work."""
     package = "skillc_templates_under_test"
     if package not in sys.modules:
         module = types.ModuleType(package)
-        module.__path__ = [str(REPO / "templates")]
+        module.__path__ = [str(REPO / "templates" / "runtime")]
         sys.modules[package] = module
     return importlib.import_module(f"{package}.{name}")
 

@@ -27,7 +27,8 @@ from typing import Any
 
 import yaml
 
-from generator import build, cache, cli, config, discover
+from generator import cli, config, pipeline
+from generator.views import builder
 from generator.diagnostics import Report
 from generator.emitters import search_index
 from generator.ir import Model
@@ -169,9 +170,7 @@ def model_of(project: Path, out: str) -> Model:
     """The intermediate model of a project, built in this process."""
     cfg = config.load(project.resolve(), out=out)
     report = Report()
-    found = discover.discover(cfg.source_dirs(), cfg.root, cfg.out_dir, report)
-    _, hashes = cache.inputs_key(found, cfg.root, cfg.as_json())
-    return build.compile_model(cfg, report, found, hashes, cache.Memo())
+    return pipeline.model(cfg, report)
 
 
 def bm25(model: Model) -> Finder:
@@ -179,7 +178,7 @@ def bm25(model: Model) -> Finder:
     terms = search_index.runtime().terms
     docs = []
     for tool in model.tools:
-        words = terms(" ".join(search_index.fields(tool).values()), stemmed=False)
+        words = terms(" ".join(builder.search_fields(tool).values()), stemmed=False)
         counts: dict[str, int] = {}
         for word in words:
             counts[word] = counts.get(word, 0) + 1

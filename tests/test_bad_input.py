@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 
 from conftest import run_skillc, tree, write_skill
 
@@ -264,7 +265,9 @@ def test_huge_skill_file_is_rejected_quickly(
 
 
 def test_yaml_alias_bomb_is_rejected_quickly(
-    skills_project: Path, capsys: pytest.CaptureFixture[str]
+    skills_project: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     levels = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
     for i in range(1, 10):
@@ -276,12 +279,22 @@ def test_yaml_alias_bomb_is_rejected_quickly(
         )
     text = "---\nname: s\ndescription: x\n" + "\n".join(levels) + "\n---\n"
     write_skill(skills_project / "skills", "s", text)
-    start = time.perf_counter()
+    # The work done, not the time taken: the bomb (10**10 nodes) is never built.
+    built = 0
+    construct = yaml.constructor.BaseConstructor.construct_object
+
+    def counted(self: Any, node: Any, deep: bool = False) -> Any:
+        nonlocal built
+        built += 1
+        if built > 10_000:
+            raise RuntimeError("the alias bomb is being built")
+        return construct(self, node, deep)
+
+    monkeypatch.setattr(yaml.constructor.BaseConstructor, "construct_object", counted)
     code, err = run_skillc(capsys, "-C", str(skills_project), "build")
-    elapsed = time.perf_counter() - start
     assert code == 1
     assert "skills/s/SKILL.md:2:1: error[yaml-alias-bomb]" in err
-    assert elapsed < 1.0
+    assert built < 100
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symbolic links")

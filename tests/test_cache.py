@@ -86,7 +86,7 @@ def test_corrupt_cache_is_ignored(
 ) -> None:
     write_skill(skills_project / "skills", "a", OK.format(name="a"))
     build(capsys, skills_project)
-    for name in ("state.pickle", "memo.pickle"):
+    for name in ("state.pickle", "memo.sqlite"):
         (skills_project / ".skillc-cache" / name).write_bytes(b"not a pickle")
     write_skill(
         skills_project / "skills", "a", OK.format(name="a").replace("Body", "New")

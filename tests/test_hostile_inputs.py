@@ -308,7 +308,7 @@ def test_an_exception_no_loader_foresaw_is_located_and_spares_the_others(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from generator import build
+    from generator.pipeline import stages as build
     from generator.ir import Kind
 
     write_skill(skills_project / "skills", "good", GOOD)

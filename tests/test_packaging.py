@@ -28,8 +28,14 @@ def test_wheel_ships_templates_and_entry_points(tmp_path: Path) -> None:
     )
     (wheel,) = tmp_path.glob("skillc-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    for template in sorted(p.name for p in (REPO / "templates").iterdir()):
-        assert f"generator/templates/{template}" in names
+    shipped = (".py", ".jinja")  # not the __pycache__ a checkout may hold
+    templates = (p for p in (REPO / "templates").rglob("*") if p.suffix in shipped)
+    assert {p.parent.name for p in templates} >= {"jinja", "runtime"}
+    for template in sorted(
+        p for p in (REPO / "templates").rglob("*") if p.suffix in shipped
+    ):
+        where = template.relative_to(REPO).as_posix()
+        assert f"generator/{where}" in names
     # The manifest schemas (for editors too) and the built-in namespaces' manifests.
     for folder in ("schemas", "builtins"):
         for path in sorted((REPO / "generator" / folder).iterdir()):

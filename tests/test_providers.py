@@ -424,3 +424,44 @@ hint = "one writer per run"
         "pyproject.toml:1:1: error[profile-invalid]: profile 'api' enables both file.write "
         "and db.insert, which are incompatible (one writer per run); exclude one of them"
     ) in err
+
+
+TOY_PROVIDER = '''
+"""A provider a newcomer adds: one module, and one line in the registry."""
+
+from typing import Any
+
+from generator.emitters.providers import File
+from generator.emitters.providers.schemas import Notes, description, input_schema
+from generator.views import ToolView
+
+
+def entry(tool: ToolView, notes: Notes, file: str, always: bool) -> dict[str, Any]:
+    return {"id": tool.provider_name, "about": description(tool), "args": input_schema(tool)}
+
+
+FILES = (File("toy.json", entry),)
+NAMES = "flat"
+'''
+
+
+def test_a_provider_is_one_module_and_one_registry_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from generator import provider_registry
+
+    (tmp_path / "toy_provider.py").write_text(TOY_PROVIDER)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(provider_registry.PROVIDERS, "toy", "toy_provider")
+    project, status, err = _with_config(
+        tmp_path, '\n[tool.skillc.profiles.playground]\nprovider = "toy"\n'
+    )
+    assert status == 0, err
+    providers = project / "out" / "providers"
+    toy = json.loads((providers / "toy.json").read_text())
+    anthropic = json.loads((providers / "anthropic.json").read_text())
+    assert [t["id"] for t in toy] == [t["name"] for t in anthropic]
+    assert [t["args"] for t in toy] == [t["input_schema"] for t in anthropic]
+    assert json.loads((providers / "playground" / "toy.json").read_text()) == toy
+    names = json.loads((providers / "names.json").read_text())
+    assert names["from_provider"]["toy"] == names["from_provider"]["anthropic"]

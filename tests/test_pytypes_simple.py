@@ -26,7 +26,7 @@ def _corpus_schemas(tmp: Path) -> list[dict[str, Any]]:
     for source in corpus_rates.FUNCTION_SOURCES:
         corpus_rates.write_function_manifests(tmp, source)
     for path in sorted(tmp.rglob("tool-manifest.yaml")):
-        _, tools, _ = tool_manifest.load(path, "x.yaml", 0, None, Report(), 1 << 22)
+        _, tools, _ = tool_manifest.read(path, "x.yaml", 0, None, Report(), 1 << 22)
         schemas += [dict(t.input_schema) for t in tools if t.input_schema]
     return schemas
 

@@ -55,7 +55,7 @@ def test_quick_verdict_agrees_with_the_meta_schema_on_the_corpora(
     for source in corpus_rates.FUNCTION_SOURCES:
         corpus_rates.write_function_manifests(tmp_path, source)
     for path in sorted(tmp_path.rglob("tool-manifest.yaml")):
-        _, tools, _ = tool_manifest.load(path, "x.yaml", 0, None, Report(), 1 << 22)
+        _, tools, _ = tool_manifest.read(path, "x.yaml", 0, None, Report(), 1 << 22)
         schemas += [dict(t.input_schema) for t in tools]
     quick = [s for s in schemas if schema_quick_check.plainly_valid(s)]
     assert len(quick) >= 0.9 * len(schemas), (len(quick), len(schemas))

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import GOLDEN, run_skillc, write_skill
+from conftest import GOLDEN, REPO, run_skillc, write_skill
 from generator.loaders.fields import split_tool_list
 from generator.names import PARAMETER_RESERVED, identifier
 from generator.resolve import estimate_tokens, summarize
@@ -229,3 +229,25 @@ def test_provider_names_come_from_original_names() -> None:
     assert provider_name("ns.Get weather") == "ns__Get_weather"
     assert provider_name("task.技能") == "task__u6280u80fd"
     assert provider_name("task.技术") != provider_name("task.技能")
+
+
+def test_the_executors_settings_are_what_the_runtime_reads() -> None:
+    """Each executor's fields are defined once (generator/ir.py); the keys the runtime
+    reads from a tool's executor literal (templates/runtime/_executors.py) are those."""
+    import re
+
+    from generator.ir import CliExecutor, HttpExecutor, PythonExecutor, ScriptExecutor
+
+    source = (REPO / "templates" / "runtime" / "_executors.py").read_text(
+        encoding="utf-8"
+    )
+    read = set(re.findall(r'(?:executor|settings)(?:\.get\(|\[)"([a-z_]+)"', source))
+    every = (
+        PythonExecutor("tools.x:run"),
+        ScriptExecutor("scripts/x.py", ("{args}",), "skills/x", free_argv=True),
+        CliExecutor(("gh", "issue"), ("repo",)),
+        HttpExecutor("POST", "https://example.com", {"A": "b"}, True, {"q": "{q}"}),
+    )
+    written = {key for e in every for key in ("type", *e.settings)}
+    # cwd is written for readers of the package; the runtime runs in spec.skill_dir.
+    assert read == written - {"cwd"}

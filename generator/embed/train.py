@@ -71,10 +71,10 @@ def sha256(path: Path) -> str:
 
 
 def embed_module() -> Any:
-    """The runtime's tokenizer (templates/_embed.py), so training and use agree."""
-    path = HERE.parent.parent / "templates" / "_embed.py"
+    """The runtime's tokenizer (templates/runtime/_embed.py), so training and use agree."""
+    path = HERE.parent.parent / "templates" / "runtime" / "_embed.py"
     if not path.is_file():  # installed: templates ship inside the package
-        path = HERE.parent / "templates" / "_embed.py"
+        path = HERE.parent / "templates" / "runtime" / "_embed.py"
     spec = importlib.util.spec_from_file_location("skillc_embed", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

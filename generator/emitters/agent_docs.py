@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator import render
+from generator.emitters import render
 from generator.config import Conflict, Profile
 from generator.emitters import profiles
-from generator.emitters.python_package import HEADER, Layout
-from generator.ir import Definition, Kind, Model, Tool
+from generator.emitters.python_package import HEADER
+from generator.views import Layout, PackageView, ToolView
 
 DOCS = {"claude_code": "CLAUDE.md", "codex": "AGENTS.md"}
 
@@ -26,7 +26,7 @@ class Equivalent:
 
 
 def emit(
-    model: Model,
+    package: PackageView,
     layout: Layout,
     configured: tuple[Profile, ...],
     conflicts: tuple[Conflict, ...],
@@ -36,16 +36,16 @@ def emit(
         profile = next(
             (p for p in configured if p.name == name), profiles.BUILTIN[name]
         )
-        files[file] = _doc(model, layout, profile, conflicts)
+        files[file] = _doc(package, layout, profile, conflicts)
     for profile in configured:
         if profiles.is_cli(profile) and profile.name not in DOCS:
             path = f"providers/{profile.name}/{DOCS[profile.provider]}"
-            files[path] = _doc(model, layout, profile, conflicts)
+            files[path] = _doc(package, layout, profile, conflicts)
     return files
 
 
 def _equivalents(
-    tools: list[Tool], profile: Profile, conflicts: tuple[Conflict, ...]
+    tools: list[ToolView], profile: Profile, conflicts: tuple[Conflict, ...]
 ) -> list[Equivalent]:
     """Declared equivalents between a tool this agent sees and one of its native tools:
     the agent is told, with the resolution hint."""
@@ -61,33 +61,19 @@ def _equivalents(
     return result
 
 
-def _native(tool: Tool) -> bool:
-    """A skill or subagent that Claude Code loads from a ``.claude/`` folder itself."""
-    d = tool.definition
-    parts = d.source.path.split("/") if isinstance(d, Definition) else []
-    return any(
-        part == ".claude" and next_ in ("skills", "agents", "commands")
-        for part, next_ in zip(parts, parts[1:])
-    )
-
-
 def _doc(
-    model: Model, layout: Layout, profile: Profile, conflicts: tuple[Conflict, ...]
+    package: PackageView,
+    layout: Layout,
+    profile: Profile,
+    conflicts: tuple[Conflict, ...],
 ) -> str:
-    tools = profiles.visible(model.tools, profile)
-    native = profile.provider == "claude_code" and any(_native(t) for t in tools)
+    tools = profiles.visible(package.offered, profile)
+    native = profile.provider == "claude_code" and any(t.claude_native for t in tools)
     if native:
-        tools = [t for t in tools if not _native(t)]
+        tools = [t for t in tools if not t.claude_native]
     top = sorted({t.namespace[0] for t in tools})
-    tasks = [t.qualname for t in tools if t.definition.kind is not Kind.TOOL]
-    callables = [t for t in tools if t.definition.kind is Kind.TOOL]
-    tool_call = ""
-    if callables:
-        first = callables[0]
-        flags = " ".join(
-            f"--{p.name} <{p.name}>" for p in first.parameters if p.required
-        )
-        tool_call = f"{first.qualname} {flags}".rstrip()
+    task_call = next((t.task_call for t in tools if t.task_call), "")
+    tool_call = next((t.tool_call for t in tools if t.tool_call), "")
     path = "" if layout.import_root == "." else f"PYTHONPATH={layout.import_root} "
     return render.render(
         "CLAUDE.md.jinja",
@@ -97,13 +83,13 @@ def _doc(
         count=len(tools),
         namespaces=", ".join(f"`{name}`" for name in top) or "(none)",
         example=tools[0].qualname if tools else "",
-        task_call=tasks[0] if tasks else "",
+        task_call=task_call,
         tool_call=tool_call,
         native=native,
         sources=", ".join(f"`{source}/`" for source in layout.sources),
         regenerate=layout.regenerate,
         equivalents=_equivalents(tools, profile, conflicts),
         # Claude Code installs a plugin's hooks; both clients start MCP servers.
-        hooks=model.hooks if profile.provider == "claude_code" else (),
-        servers=model.mcp_servers if profiles.is_cli(profile) else (),
+        hooks=package.hooks if profile.provider == "claude_code" else (),
+        servers=package.mcp_servers if profiles.is_cli(profile) else (),
     )

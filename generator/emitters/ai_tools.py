@@ -5,22 +5,20 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shlex
 from typing import Any
 
-from generator.emitters import seed_metadata
-from generator.ir import Definition, Function, Model, to_json
+from generator.ir import to_json
+from generator.views import PackageView
 
 SCHEMA = "https://ai-tool-bridge.dev/schema/v1/ai-tools.json"
 
 
-def emit(model: Model, generator: str) -> dict[str, str]:
+def emit(package: PackageView) -> dict[str, str]:
     tools: dict[str, Any] = {}
-    for tool in model.tools:
-        d = tool.definition
-        if not isinstance(d, Function) or d.cli_tool is None:
+    for tool in package.tools:
+        if tool.ai_tool is None:
             continue
-        owner = d.cli_tool
+        owner, command = tool.ai_tool
         entry = tools.setdefault(
             str(owner["name"]),
             {
@@ -37,21 +35,9 @@ def emit(model: Model, generator: str) -> dict[str, str]:
             }
             | {"commands": []},
         )
-        command: dict[str, Any] = {
-            "id": d.name,
-            "description": d.description,
-            "cli_command": shlex.join(d.executor.settings["command"]),
-        }
-        if d.triggers:
-            command["triggers"] = list(d.triggers)
-        if d.author_schema.get("parameters"):  # as the manifest gives them
-            command["parameters"] = d.author_schema["parameters"]
-        if d.examples:
-            command["examples"] = list(d.examples)
-        command["dangerous"] = d.dangerous
-        command["tool"] = tool.qualname  # skillc's addition: the generated tool
-        entry["commands"].append(command)
-    plugins, skills = _plugins(model), _skills(model)
+        entry["commands"].append(dict(command))
+    plugins = _plugins(package)
+    skills = {t.qualname: dict(t.ai_skill) for t in package.tools if t.ai_skill}
     if not tools and not plugins and not skills:
         return {}
     extras = {"plugins": plugins, "skills": skills}
@@ -62,7 +48,7 @@ def emit(model: Model, generator: str) -> dict[str, str]:
         "$schema": SCHEMA,
         "version": "1.0",
         "content_hash": "sha256:" + hashlib.sha256(body.encode()).hexdigest(),
-        "generator": generator,
+        "generator": package.generator,
         "tools": tools,
     }
     # skillc's additions: what a host installs beside the tools (plugins), and seed
@@ -71,30 +57,13 @@ def emit(model: Model, generator: str) -> dict[str, str]:
     return {"ai-tools.json": json.dumps(aggregate, indent=2, ensure_ascii=False) + "\n"}
 
 
-def _plugins(model: Model) -> dict[str, Any]:
+def _plugins(package: PackageView) -> dict[str, Any]:
     """Each plugin's hooks and MCP servers, by plugin name."""
     plugins: dict[str, Any] = {}
-    for key, items in (("hooks", model.hooks), ("mcp_servers", model.mcp_servers)):
+    for key, items in (("hooks", package.hooks), ("mcp_servers", package.mcp_servers)):
         for item in items:
             entry = to_json(item)
             plugins.setdefault(entry.pop("plugin"), {}).setdefault(key, []).append(
                 entry
             )
     return plugins
-
-
-def _skills(model: Model) -> dict[str, Any]:
-    """Each task tool offered to models that sets seed 000's metadata, by dotted name."""
-    skills: dict[str, Any] = {}
-    for tool in model.tools:
-        d = tool.definition
-        meta = seed_metadata.metadata(tool)
-        if isinstance(d, Definition) and d.model_invocable and meta:
-            skills[tool.qualname] = {
-                "name": d.name,
-                "kind": d.kind.value,
-                "description": d.description,
-                **meta,
-                "source": d.source.path,
-            }
-    return skills

@@ -12,12 +12,11 @@ import json
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Severity
-from generator.emitters import seed_metadata
 from generator.emitters.providers.schemas import Notes
-from generator.emitters.python_package import Layout
-from generator.ir import Definition, Function, Model, Tool, to_json
+from generator.ir import to_json
+from generator.views import Layout, PackageView
+from generator.writer import LOCK
 
-LOCK = "skillc.lock.json"
 REPORT = "report.json"
 
 
@@ -49,15 +48,15 @@ def sha256(text: str) -> str:
 
 
 def emit_report(
-    model: Model,
+    package: PackageView,
     diagnostics: list[Diagnostic],
     providers: Notes,
     budgets: dict[str, Any],
     find_tool: dict[str, str] | None = None,
 ) -> dict[str, str]:
     report = {
-        "generator": model.generator,
-        "tools": [_tool(tool) for tool in model.tools],
+        "generator": package.generator,
+        "tools": [dict(tool.report) for tool in package.tools],
         "warnings": [
             {
                 "path": d.path,
@@ -69,19 +68,19 @@ def emit_report(
             for d in diagnostics
             if d.severity is Severity.WARNING
         ],
-        "overrides": to_json(model.overrides),
-        "shadowed": to_json(model.shadowed),
+        "overrides": to_json(package.overrides),
+        "shadowed": to_json(package.shadowed),
         # Found and left out on purpose: remote plugins, other clients' manifests.
-        "not_compiled": to_json(model.not_compiled),
+        "not_compiled": to_json(package.not_compiled),
         # Plugins' hooks and MCP servers, carried for a host to install, never run.
-        "hooks": to_json(model.hooks),
-        "mcp_servers": to_json(model.mcp_servers),
+        "hooks": to_json(package.hooks),
+        "mcp_servers": to_json(package.mcp_servers),
         # What the provider files left out (with the reason) or changed.
         "provider_left_out": providers.left_out,
         "provider_removed": providers.removed,
         # Tokens of each tool's Level 1 entry and Level 2 spec, and of each provider file.
         "budgets": budgets,
-        "invalid": to_json(model.invalid),
+        "invalid": to_json(package.invalid),
     }
     if (
         find_tool is not None
@@ -90,43 +89,22 @@ def emit_report(
     return {REPORT: dumps(report)}
 
 
-def _tool(tool: Tool) -> dict[str, Any]:
-    d = tool.definition
-    entry: dict[str, Any] = {
-        "name": tool.qualname,
-        "kind": d.kind.value,
-        "source_name": d.name,
-        "source": d.source.path,
-    }
-    if isinstance(d, Definition):
-        # Recorded only when set: out of provider files and find_tool; hidden from /menus.
-        if not d.model_invocable:
-            entry["disable_model_invocation"] = True
-        if not d.user_invocable:
-            entry["user_invocable"] = False
-    if isinstance(d, Function):
-        entry |= {"origin": d.origin, "executor": d.executor.type}
-        if tool.aliases:
-            entry["aliases"] = list(tool.aliases)
-        if d.author_schema and d.author_schema != d.input_schema:
-            # What the author wrote, beside the normalised schema the code uses.
-            entry["author_schema"] = d.author_schema
-    return entry
-
-
 def emit_lock(
-    model: Model, layout: Layout, config: dict[str, Any], digests: dict[str, str]
+    package: PackageView,
+    layout: Layout,
+    config: dict[str, Any],
+    digests: dict[str, str],
 ) -> dict[str, str]:
     """The lock, from the sha256 of every other output file."""
     lock = {
-        "generator": model.generator,
+        "generator": package.generator,
         "config": config,
-        "sources": [{"path": s.path, "sha256": s.sha256} for s in model.sources],
+        "sources": [{"path": s.path, "sha256": s.sha256} for s in package.sources],
         # Each tool's own version (seed 000's), so a change shows in review and --check.
         "versions": [
-            {"tool": tool.qualname, "version": version}
-            for tool in model.tools
-            if (version := seed_metadata.metadata(tool).get("version"))
+            {"tool": tool.qualname, "version": tool.metadata["version"]}
+            for tool in package.tools
+            if tool.metadata.get("version")
         ],
         "outputs": [
             {"path": f"{layout.out}/{path}", "sha256": digest}

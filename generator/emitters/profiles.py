@@ -9,7 +9,7 @@ import fnmatch
 
 from generator.config import CLI_EXCLUDED, CLI_PROVIDERS, Conflict, Profile
 from generator.diagnostics import Report
-from generator.ir import Function, Tool
+from generator.views import ToolView
 
 # CLI agents' own tools, which a conflict may name (seed 002's native tools).
 NATIVE = {
@@ -38,13 +38,14 @@ BUILTIN = {
 }
 
 
-def visible(tools: tuple[Tool, ...] | list[Tool], profile: Profile) -> list[Tool]:
+def visible(
+    tools: tuple[ToolView, ...] | list[ToolView], profile: Profile
+) -> list[ToolView]:
     return [tool for tool in tools if _sees(profile, tool)]
 
 
-def _sees(profile: Profile, tool: Tool) -> bool:
-    d = tool.definition
-    category = d.category if isinstance(d, Function) else None
+def _sees(profile: Profile, tool: ToolView) -> bool:
+    category = tool.category
     if category is not None and category in profile.exclude_categories:
         return False
     if profile.include and not _matches(tool.qualname, profile.include):
@@ -57,7 +58,10 @@ def _matches(name: str, patterns: tuple[str, ...]) -> bool:
 
 
 def check_conflicts(
-    profile: Profile, tools: list[Tool], conflicts: tuple[Conflict, ...], report: Report
+    profile: Profile,
+    tools: list[ToolView],
+    conflicts: tuple[Conflict, ...],
+    report: Report,
 ) -> None:
     """A profile may not enable both tools of an incompatible pair."""
     enabled = {tool.qualname for tool in tools} | NATIVE.get(

@@ -3,209 +3,153 @@ and one folder per configured profile (providers.md; seed 002)."""
 
 from __future__ import annotations
 
+import importlib
 import json
-from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 from generator.config import Config
 from generator.diagnostics import Report
 from generator.emitters import profiles
-from generator.emitters.providers import anthropic, bedrock, gemini, mcp, openai
-from generator.emitters.providers.schemas import (
-    Notes,
-    gemini_mcp_name,
-    input_schema,
-    root_problem,
-)
-from generator.ir import Model, Tool
+from generator.emitters.providers import File
+from generator.emitters.providers.schemas import Notes, gemini_mcp_name
+from generator.provider_registry import PROVIDERS
+from generator.views import ProviderNotes, ToolView, fragments
 
 FOLDER = "providers/"
-KEEPS_DOTS = ("gemini", "mcp")
-SEPARATOR = "\x1e"  # JSON text holds control characters only as \u escapes
-NAME_PROVIDERS = ("anthropic", "bedrock", "gemini", "mcp", "openai")
-Entry = Callable[[Tool, Notes, str, bool], dict[str, Any] | None]
-# Each file's entry for one tool (None: left out of that file).
-ENTRIES: dict[str, Entry] = {
-    "anthropic.json": anthropic.plain,
-    "anthropic.strict.json": anthropic.strict,
-    "anthropic.deferred.json": anthropic.deferred,
-    "openai-chat.json": openai.chat,
-    "openai-chat.strict.json": openai.chat_strict,
-    "openai-responses.json": openai.responses,
-    "openai-responses.strict.json": openai.responses_strict,
-    "gemini.json": gemini.declaration,
-    "mcp.json": mcp.entry,
-    "bedrock.json": bedrock.entry,
-}
-# The files each provider of a profile gets.
-BY_PROVIDER = {
-    "anthropic": ("anthropic.json", "anthropic.strict.json", "anthropic.deferred.json"),
-    "openai": (
-        "openai-chat.json",
-        "openai-chat.strict.json",
-        "openai-responses.json",
-        "openai-responses.strict.json",
-    ),
-    "openai-compatible": ("openai-chat.json",),
-    "gemini": ("gemini.json",),
-    "bedrock": ("bedrock.json",),
-    "mcp": ("mcp.json",),
-}
+
+
+def providers() -> dict[str, ModuleType]:
+    """Each registered provider's module, by its name."""
+    return {name: importlib.import_module(path) for name, path in PROVIDERS.items()}
+
+
+def files() -> dict[str, File]:
+    """Every provider's files, by name, in the registry's order."""
+    return {f.name: f for module in providers().values() for f in module.FILES}
+
+
+def profile_files(provider: str) -> tuple[str, ...]:
+    """The files a profile of ``provider`` gets."""
+    module = providers()[provider]
+    default = tuple(f.name for f in module.FILES)
+    return tuple(getattr(module, "PROFILE_FILES", default))
+
+
+Lines = dict[str, str]
+LineNotes = dict[tuple[str, bool], ProviderNotes]
+
+
+def fragment(tool: ToolView) -> tuple[Lines, Lines, LineNotes]:
+    """The tool's line in each provider file, in the files whose line changes when
+    the tool is always loaded, and the notes of the lines that have any (no lines when
+    no provider takes its schema)."""
+    plain: Lines = {}
+    always: Lines = {}
+    notes: LineNotes = {}
+    if tool.schema_problem is not None:
+        return plain, always, notes
+    for file in files().values():
+        for loaded, lines in ((False, plain), (True, always)):
+            if loaded and not file.deferrable:
+                continue
+            scratch = Notes()
+            entry = file.entry(tool, scratch, "", loaded)
+            lines[file.name] = "" if entry is None else _ENCODER.encode(entry)
+            if scratch.left_out or scratch.removed:
+                noted = ProviderNotes(tuple(scratch.left_out), tuple(scratch.removed))
+                notes[(file.name, loaded)] = noted
+    return plain, always, notes
 
 
 def emit(
-    model: Model,
-    config: Config,
-    report: Report,
-    keys: dict[str, str],
-    previous: dict[str, str],
-    renders: dict[str, str],
+    tools: tuple[ToolView, ...], config: Config, report: Report
 ) -> tuple[dict[str, str], Notes]:
-    """The files, and what they left out or changed. ``keys`` holds each tool's render
-    key: an entry whose tool is unchanged comes from ``previous`` (the last build)."""
+    """The files, joined from each tool's lines, and what they left out or changed."""
     notes = Notes()
-    tools = []
-    for tool in model.tools:
-        problem = root_problem(input_schema(tool))
-        if problem is None:
-            tools.append(tool)
+    shown = []
+    for tool in tools:
+        if tool.schema_problem is None:
+            shown.append(tool)
             continue
-        d = tool.definition
         report.warning(
-            d.source.path,
-            d.source.line,
-            d.source.col,
+            tool.source.path,
+            tool.source.line,
+            tool.source.col,
             "provider-schema",
-            f"{tool.qualname} is left out of the provider files: {problem}",
+            f"{tool.qualname} is left out of the provider files: "
+            f"{tool.schema_problem}",
         )
-        notes.leave_out(FOLDER + "*", tool, problem)
-    writer = _Writer(notes, keys, previous, renders)
+        notes.leave_out(FOLDER + "*", tool, tool.schema_problem)
     always = frozenset(config.always_loaded)
-    files = writer.files(FOLDER, tuple(ENTRIES), tools, always)
-    files[FOLDER + "names.json"] = _dumps(names(tools))
+    result = _files(notes, FOLDER, tuple(files()), shown, always)
+    result[FOLDER + "names.json"] = _dumps(names(shown))
     for profile in config.profiles:
-        seen = profiles.visible(tools, profile)
+        seen = profiles.visible(shown, profile)
         profiles.check_conflicts(profile, seen, config.conflicts, report)
         if profiles.is_cli(profile):
             continue  # CLI agents get shell commands in CLAUDE.md / AGENTS.md, not JSON
-        files |= writer.files(
+        result |= _files(
+            notes,
             f"{FOLDER}{profile.name}/",
-            BY_PROVIDER[profile.provider],
+            profile_files(profile.provider),
             seen,
             always | set(profile.always_loaded),
         )
     for name, profile in profiles.BUILTIN.items():
         if all(p.name != name for p in config.profiles):
-            seen = profiles.visible(tools, profile)
+            seen = profiles.visible(shown, profile)
             profiles.check_conflicts(profile, seen, config.conflicts, report)
-    return files, notes
+    return result, notes
 
 
-class _Writer:
-    """Provider files, one JSON line per tool. A tool's lines for every file are memoised
-    together under its key (one memo entry per tool keeps the build cache small)."""
-
-    def __init__(
-        self,
-        notes: Notes,
-        keys: dict[str, str],
-        previous: dict[str, str],
-        renders: dict[str, str],
-    ) -> None:
-        self.notes = notes
-        self.keys = keys
-        self.previous = previous
-        self.renders = renders
-        self.lines: dict[tuple[str, bool], dict[str, str]] = {}
-
-    def files(
-        self,
-        folder: str,
-        names: tuple[str, ...],
-        tools: list[Tool],
-        always: frozenset[str],
-    ) -> dict[str, str]:
-        result = {}
-        for name in names:
-            lines = [
-                self.line(folder + name, name, tool, tool.qualname in always)
-                for tool in tools
-            ]
-            result[folder + name] = _wrap(name, [line for line in lines if line])
-        return result
-
-    def line(self, path: str, name: str, tool: Tool, always: bool) -> str:
-        """The tool's JSON line in file ``name`` ("" when left out)."""
-        cached = self._entries(tool, always)[name]
-        if not cached.startswith("\0"):
-            return cached
-        memo = json.loads(cached[1:])
-        self.notes.left_out += [{**note, "file": path} for note in memo["left_out"]]
-        self.notes.removed += [{**note, "file": path} for note in memo["removed"]]
-        return str(memo["line"])
-
-    def _entries(self, tool: Tool, always: bool) -> dict[str, str]:
-        """Each file's memo for one tool: its line ("" when left out) or, when the entry
-        has notes, a NUL and a JSON object holding line and notes; joined in ENTRIES
-        order by a separator JSON never leaves raw in its text."""
-        found = self.lines.get((tool.qualname, always))
-        if found is not None:
-            return found
-        key = f"{self.keys[tool.qualname]}|providers|{always:d}"
-        cached = self.previous.get(key)
-        if cached is None:
-            values = []
-            for name, build in ENTRIES.items():
-                scratch = Notes()
-                entry = build(tool, scratch, "", always)
-                line = "" if entry is None else _ENCODER.encode(entry)
-                if scratch.left_out or scratch.removed:
-                    notes = {
-                        "line": line,
-                        "left_out": scratch.left_out,
-                        "removed": scratch.removed,
-                    }
-                    line = "\0" + json.dumps(notes)
-                values.append(line)
-            cached = SEPARATOR.join(values)
-        self.renders[key] = cached
-        found = dict(zip(ENTRIES, cached.split(SEPARATOR)))
-        self.lines[(tool.qualname, always)] = found
-        return found
+def _files(
+    notes: Notes,
+    folder: str,
+    names: tuple[str, ...],
+    tools: list[ToolView],
+    always: frozenset[str],
+) -> dict[str, str]:
+    """Provider files, one JSON line per tool, with the notes of each line."""
+    result = {}
+    wraps = files()
+    chosen = [(t.qualname in always, fragments(t)) for t in tools]
+    for name in names:
+        path = folder + name
+        lines = []
+        for is_always, done in chosen:
+            loaded = is_always and name in done.always  # its always-loaded line
+            line = done.always[name] if loaded else done.providers[name]
+            noted = done.provider_notes.get((name, loaded))
+            if noted is not None:
+                notes.left_out += [{**n, "file": path} for n in noted.left_out]
+                notes.removed += [{**n, "file": path} for n in noted.removed]
+            if line:
+                lines.append(line)
+        result[folder + name] = wraps[name].wrap(lines)
+    return result
 
 
-def _wrap(name: str, lines: list[str]) -> str:
-    """A JSON array with one tool per line (Gemini's: inside its one ``tools`` entry)."""
-    if name == "anthropic.deferred.json":
-        lines = [_ENCODER.encode(anthropic.TOOL_SEARCH), *lines]
-    if name == "gemini.json":
-        if not lines:
-            return "[]\n"
-        inner = ",\n".join(f"    {line}" for line in lines)
-        return f'[\n  {{"functionDeclarations": [\n{inner}\n  ]}}\n]\n'
-    if not lines:
-        return "[]\n"
-    return "[\n" + ",\n".join(f"  {line}" for line in lines) + "\n]\n"
-
-
-def names(tools: list[Tool]) -> dict[str, Any]:
+def names(tools: list[ToolView]) -> dict[str, Any]:
     """Each tool's name for each provider, and back: the dispatcher maps by this table."""
+    columns = {n: m.NAMES for n, m in sorted(providers().items()) if m.NAMES}
+    keeps_dots = [name for name, column in columns.items() if column == "dotted"]
     to_provider = {}
     for tool in tools:
         dotted = gemini_mcp_name(tool)
         to_provider[tool.qualname] = {
-            provider: dotted if provider in KEEPS_DOTS else tool.provider_name
-            for provider in NAME_PROVIDERS
+            provider: dotted if provider in keeps_dots else tool.provider_name
+            for provider in columns
         }
     from_provider = {
         provider: {names[provider]: qualname for qualname, names in to_provider.items()}
-        for provider in NAME_PROVIDERS
+        for provider in columns
     }
     return {
         "rule": "Anthropic, OpenAI and Bedrock reject dots: each '.' becomes '__' "
         "(s3.file.read -> s3__file__read); a skill script keeps its id "
         "(skill-name__script); Gemini and MCP keep the dotted name.",
-        "keeps_dots": list(KEEPS_DOTS),
+        "keeps_dots": keeps_dots,
         "to_provider": to_provider,
         "from_provider": from_provider,
     }

@@ -1,1 +1,59 @@
-"""One loader per input format; each turns files into validated ``ir.Definition``s."""
+"""One loader per input format, each with one entry point: ``load(found, context) ->
+Loaded``, which turns a discovered file into validated ``ir.Definition``s and
+``ir.Function``s and reports what is wrong with it in ``context.report``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from generator.diagnostics import Report
+from generator.ir import Definition, Function
+
+if TYPE_CHECKING:  # discovery imports the plugin and marketplace loaders
+    from generator.discover import Found
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a loader is given beside the file it loads."""
+
+    project: Path
+    report: Report
+    max_file_bytes: int
+    plugin: str | None = None  # the enclosing plugin's name
+    install_allowlist: tuple[str, ...] = (
+        "pypi:*",
+    )  # where ai-tool.yaml may install from
+
+
+@dataclass(frozen=True)
+class Loaded:
+    definition: Definition | None = None  # a skill, subagent or command
+    functions: tuple[Function, ...] = ()  # callable tools
+    summary: str = ""  # a manifest's summary of its namespace
+
+
+Loader = Callable[["Found", Context], Loaded]
+# A Markdown format's reader: the file, the project, the enclosing plugin's name, the
+# report and the size limit; one definition or None.
+Reader = Callable[["Found", Path, str | None, Report, int], Definition | None]
+
+
+def markdown_loader(read: Reader) -> Loader:
+    """The loader of a Markdown format (skills, subagents, commands), from its reader."""
+
+    def load(found: Found, context: Context) -> Loaded:
+        return Loaded(
+            read(
+                found,
+                context.project,
+                context.plugin,
+                context.report,
+                context.max_file_bytes,
+            )
+        )
+
+    return load

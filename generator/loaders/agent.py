@@ -8,6 +8,7 @@ from pathlib import Path
 
 from generator import discover
 from generator.diagnostics import Report
+from generator.loaders import markdown_loader
 from generator.ir import Definition, Kind, Position
 from generator.loaders.fields import Document, has_frontmatter, read_document
 from generator.loaders.skill import NAME_RULE
@@ -118,3 +119,6 @@ def _name(doc: Document, stem: str, in_plugin: bool) -> str | None:
             f"subagent name {raw!r} {reading} (lowercase letters, digits and hyphens)",
         )
     return name
+
+
+load = markdown_loader(load_agent)  # A subagent's Markdown file.

@@ -16,18 +16,32 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from generator import discover
 from generator.diagnostics import Report
-from generator.ir import Executor, Function, Position
+from generator.loaders import Context, Loaded
+from generator.ir import CliExecutor, Function, Position
 from generator.loaders import manifest
 
-FILE = "ai-tool.yaml"
 SCHEMA = "ai-tool.schema.json"
 DEFAULT_ALLOWLIST = ("pypi:*",)
 SCHEMA_MAJOR = "1"  # the seed 004 schema_version this loader reads
 _URL = re.compile(r"^(?:[a-z+]+://|git\+|[A-Za-z0-9.-]+@)")
 
 
-def load(
+def load(found: discover.Found, context: Context) -> Loaded:
+    """An ``ai-tool.yaml`` manifest."""
+    summary, functions = read(
+        found.path,
+        discover.relative(found.path, context.project),
+        found.root,
+        context.report,
+        context.max_file_bytes,
+        context.install_allowlist,
+    )
+    return Loaded(functions=tuple(functions), summary=summary)
+
+
+def read(
     path: Path,
     rel: str,
     root: int,
@@ -96,13 +110,7 @@ def load(
                 input_schema=checked,
                 author_schema=author,
                 output_schema=None,
-                executor=Executor(
-                    "cli",
-                    {
-                        "command": words,
-                        "positional": positional,
-                    },
-                ),
+                executor=CliExecutor(tuple(words), tuple(positional)),
                 source=Position(rel, *doc.where((*at, "id"))[1:]),
                 root=root,
                 examples=manifest.strings(command.get("examples")),

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from generator import discover, frontmatter
 from generator.diagnostics import Report
+from generator.loaders import markdown_loader
 from generator.ir import Definition, Kind, Position
 from generator.loaders.fields import Document, has_frontmatter, read_document
 from generator.loaders.skill import TAKEN, first_line
@@ -58,3 +59,6 @@ def load_command(
         command=True,
     )
     return None if report.error_count > errors else definition
+
+
+load = markdown_loader(load_command)  # A command's Markdown file.

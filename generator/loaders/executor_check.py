@@ -15,7 +15,7 @@ from typing import Any
 
 from generator.loaders import manifest
 
-# The runtime's placeholder syntax (templates/_executors.py): ${ENV} or {name}.
+# The runtime's placeholder syntax (templates/runtime/_executors.py): ${ENV} or {name}.
 _PLACEHOLDER = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\{([^{}\s]+)\}")
 _DOUBLE = re.compile(r"\{\{[^{}]*\}\}")
 

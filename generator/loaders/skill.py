@@ -18,6 +18,7 @@ from types import MappingProxyType
 
 from generator import discover, frontmatter, yamlpos
 from generator.diagnostics import Report
+from generator.loaders import markdown_loader
 from generator.ir import Definition, Kind, Position
 from generator.loaders.fields import Document, read_document
 from generator.names import skill_name
@@ -298,3 +299,6 @@ def _merge_metadata_yaml(
                 "metadata-conflict",
                 f"{key!r} differs from {doc.path}; the SKILL.md value is used",
             )
+
+
+load = markdown_loader(load_skill)  # A skill's SKILL.md (with its metadata.yaml).

@@ -19,7 +19,8 @@ from pathlib import Path
 
 from generator import discover
 from generator.diagnostics import Report
-from generator.ir import Executor, Function, Position
+from generator.loaders import Context, Loaded
+from generator.ir import Function, Position, ScriptExecutor
 from generator.loaders import tool_manifest
 from generator.names import script_name, skill_name
 
@@ -37,7 +38,21 @@ FREE_FORM = {
 }
 
 
-def load(
+def load(found: discover.Found, context: Context) -> Loaded:
+    """A skill folder's tools: its tool-manifest.yaml and its scripts."""
+    functions = read(
+        found.path,
+        discover.relative(found.path, context.project),
+        found.path.parent.name,
+        found.files,
+        found.root,
+        context.report,
+        context.max_file_bytes,
+    )
+    return Loaded(functions=tuple(functions))
+
+
+def read(
     skill_file: Path,
     rel: str,
     skill: str,
@@ -51,7 +66,7 @@ def load(
     functions: list[Function] = []
     used: set[str] = set()
     if tool_manifest.FILE in files:
-        _, functions, used = tool_manifest.load(
+        _, functions, used = tool_manifest.read(
             skill_file.parent / tool_manifest.FILE,
             posixpath.join(folder, tool_manifest.FILE),
             root,
@@ -83,16 +98,8 @@ def load(
                 input_schema=FREE_FORM,
                 author_schema={},
                 output_schema=None,
-                executor=Executor(
-                    "script",
-                    # args is the script's own command line, options included
-                    {
-                        "entry": script,
-                        "args_template": ["{args}"],
-                        "cwd": folder,
-                        "free_argv": True,
-                    },
-                ),
+                # args is the script's own command line, options included
+                executor=ScriptExecutor(script, ("{args}",), folder, free_argv=True),
                 source=where,
                 root=root,
                 skill=skill,

@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from generator import discover
 from generator.diagnostics import Report
-from generator.ir import Executor, Function, Position
+from generator.loaders import Context, Loaded
+from generator.ir import Executor, Function, HttpExecutor, Position, ScriptExecutor
 from generator.loaders import executor_check, manifest
 
 FILE = "tool-manifest.yaml"
@@ -35,7 +37,20 @@ class Owner:
     skill: str | None = None
 
 
-def load(
+def load(found: discover.Found, context: Context) -> Loaded:
+    """A ``tool-manifest.yaml`` outside a skill folder."""
+    summary, functions, _ = read(
+        found.path,
+        discover.relative(found.path, context.project),
+        found.root,
+        None,
+        context.report,
+        context.max_file_bytes,
+    )
+    return Loaded(functions=tuple(functions), summary=summary)
+
+
+def read(
     path: Path,
     rel: str,
     root: int,
@@ -76,8 +91,8 @@ def load(
             continue
         if not executor_check.check(doc, tool["executor"], (*at, "executor"), schema):
             continue
-        if executor.type == "script":
-            entries.add(str(executor.settings["entry"]))
+        if isinstance(executor, ScriptExecutor):
+            entries.add(executor.entry)
         functions.append(
             Function(
                 name=name,
@@ -155,9 +170,7 @@ def script_executor(
         template = manifest.split_words(doc, template, (*at, "args_template"))
         if template is None:
             return None
-    return Executor(
-        "script", {"entry": normal, "args_template": list(template), "cwd": folder}
-    )
+    return ScriptExecutor(normal, tuple(template), folder)
 
 
 def http_executor(
@@ -180,9 +193,11 @@ def http_executor(
         )
         return None
     method = str(value.get("method") or ("POST" if "body_template" in value else "GET"))
-    settings: dict[str, Any] = {"method": method.upper(), "url": url}
-    if value.get("headers_template"):
-        settings["headers_template"] = dict(sorted(value["headers_template"].items()))
-    if "body_template" in value:
-        settings["body_template"] = value["body_template"]
-    return Executor("http", settings)
+    headers = value.get("headers_template")
+    return HttpExecutor(
+        method.upper(),
+        url,
+        dict(sorted(headers.items())) if headers else None,
+        "body_template" in value,
+        value.get("body_template"),
+    )

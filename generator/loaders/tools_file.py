@@ -12,15 +12,25 @@ import posixpath
 from pathlib import Path
 from typing import Any
 
+from generator import discover
 from generator.diagnostics import Report
-from generator.ir import Executor, Function, Position
+from generator.loaders import Context, Loaded
+from generator.ir import CliExecutor, Executor, Function, Position, PythonExecutor
 from generator.loaders import executor_check, manifest, tool_manifest
 
-SUFFIX = ".tools.yaml"
 SCHEMA = "tools.schema.json"
 
 
-def load(
+def load(found: discover.Found, context: Context) -> Loaded:
+    """A ``*.tools.yaml`` manifest."""
+    rel = discover.relative(found.path, context.project)
+    summary, functions = read(
+        found.path, rel, found.root, context.report, context.max_file_bytes
+    )
+    return Loaded(functions=tuple(functions), summary=summary)
+
+
+def read(
     path: Path,
     rel: str,
     root: int,
@@ -89,7 +99,7 @@ def _executor(
 ) -> Executor | None:
     kind = value["type"]
     if kind == "python":
-        return Executor("python", {"function": value["function"]})
+        return PythonExecutor(value["function"])
     if kind == "script":
         return tool_manifest.script_executor(doc, value, at, folder)
     if kind == "http":
@@ -99,10 +109,4 @@ def _executor(
         command = manifest.split_words(doc, command, (*at, "command"))
         if command is None:
             return None
-    return Executor(
-        "cli",
-        {
-            "command": command,
-            "positional": list(value.get("positional") or []),
-        },
-    )
+    return CliExecutor(tuple(command), tuple(value.get("positional") or ()))

@@ -1,1 +1,38 @@
-"""Provider tool-schema files: one module per provider, sharing the tool schemas below."""
+"""Provider tool-schema files: one module per provider, sharing the tool schemas of
+``schemas``, each listed in ``generator/provider_registry.py``. A provider's module
+declares:
+
+- ``FILES``: its files (``File``), each with the function that makes one tool's entry;
+- ``NAMES``: its column of ``providers/names.json``: "dotted" when it keeps the dotted
+  name, "flat" when it takes the provider name without dots, None when it has none;
+- ``PROFILE_FILES`` (optional): the files a profile of this provider gets, when not its
+  own ``FILES`` (an OpenAI-compatible endpoint takes OpenAI's Chat file).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from generator.emitters.providers.schemas import Notes
+from generator.views import ToolView
+
+# One tool's entry in one file (None: left out of it): the tool, the notes to add to,
+# the file's name and whether the tool is always loaded.
+Entry = Callable[[ToolView, Notes, str, bool], dict[str, Any] | None]
+
+
+def json_array(lines: list[str]) -> str:
+    """A JSON array with one tool per line."""
+    if not lines:
+        return "[]\n"
+    return "[\n" + ",\n".join(f"  {line}" for line in lines) + "\n]\n"
+
+
+@dataclass(frozen=True)
+class File:
+    name: str
+    entry: Entry
+    wrap: Callable[[list[str]], str] = json_array  # the file around its tools' lines
+    deferrable: bool = False  # a tool's entry differs when the tool is always loaded

@@ -3,11 +3,13 @@ behind the tool search tool. One function per file, one tool at a time."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from generator.emitters.providers import File, json_array
 from generator.emitters.providers.schemas import Notes, description, input_schema
 from generator.emitters.providers.strict import NotStrict, make_strict
-from generator.ir import Tool
+from generator.views import ToolView
 
 # The BM25 variant takes a query in plain words, which suits find-by-purpose.
 TOOL_SEARCH = {
@@ -16,7 +18,7 @@ TOOL_SEARCH = {
 }
 
 
-def _entry(tool: Tool, schema: dict[str, Any]) -> dict[str, Any]:
+def _entry(tool: ToolView, schema: dict[str, Any]) -> dict[str, Any]:
     result: dict[str, Any] = {"name": tool.provider_name}
     text = description(tool)
     if text:
@@ -25,11 +27,15 @@ def _entry(tool: Tool, schema: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def plain(tool: Tool, notes: Notes, file: str, always: bool) -> dict[str, Any] | None:
+def plain(
+    tool: ToolView, notes: Notes, file: str, always: bool
+) -> dict[str, Any] | None:
     return _entry(tool, input_schema(tool))
 
 
-def strict(tool: Tool, notes: Notes, file: str, always: bool) -> dict[str, Any] | None:
+def strict(
+    tool: ToolView, notes: Notes, file: str, always: bool
+) -> dict[str, Any] | None:
     try:
         schema = make_strict(input_schema(tool), "anthropic", notes.remover(file, tool))
     except NotStrict as exc:
@@ -39,7 +45,7 @@ def strict(tool: Tool, notes: Notes, file: str, always: bool) -> dict[str, Any] 
 
 
 def deferred(
-    tool: Tool, notes: Notes, file: str, always: bool
+    tool: ToolView, notes: Notes, file: str, always: bool
 ) -> dict[str, Any] | None:
     """Deferred (``defer_loading``) unless always loaded; the search tool, first in the
     file, never is."""
@@ -47,3 +53,17 @@ def deferred(
     if not always:
         item["defer_loading"] = True
     return item
+
+
+def _deferred_file(lines: list[str]) -> str:
+    """The tool search tool first: it finds the deferred tools."""
+    return json_array([_ENCODER.encode(TOOL_SEARCH), *lines])
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+FILES = (
+    File("anthropic.json", plain),
+    File("anthropic.strict.json", strict),
+    File("anthropic.deferred.json", deferred, _deferred_file, deferrable=True),
+)
+NAMES = "flat"

@@ -6,14 +6,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from generator.emitters.providers import File
 from generator.emitters.providers.schemas import Notes, description, input_schema
-from generator.ir import Tool
+from generator.views import ToolView
 
 
-def entry(tool: Tool, notes: Notes, file: str, always: bool) -> dict[str, Any] | None:
+def entry(
+    tool: ToolView, notes: Notes, file: str, always: bool
+) -> dict[str, Any] | None:
     spec: dict[str, Any] = {"name": tool.provider_name}
     text = description(tool)
     if text:
         spec["description"] = text
     spec["inputSchema"] = {"json": input_schema(tool)}
     return {"toolSpec": spec}
+
+
+FILES = (File("bedrock.json", entry),)
+NAMES = "flat"

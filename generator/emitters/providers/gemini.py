@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from generator.emitters.providers import File
 from generator.emitters.providers.schemas import (
     Notes,
     description,
     gemini_mcp_name,
     input_schema,
 )
-from generator.ir import Tool
+from generator.views import ToolView
 
 # The documented subset (google-genai's response_json_schema docstring, §4.3).
 SUBSET = frozenset(
@@ -44,7 +45,7 @@ SUBSET = frozenset(
 
 
 def declaration(
-    tool: Tool, notes: Notes, file: str, always: bool
+    tool: ToolView, notes: Notes, file: str, always: bool
 ) -> dict[str, Any] | None:
     """One function declaration; the file holds them all in one ``tools`` entry."""
     item: dict[str, Any] = {"name": gemini_mcp_name(tool)}
@@ -100,3 +101,15 @@ def _convert(schema: Any, path: str, removed: Any) -> Any:
                 for i, item in enumerate(result[key])
             ]
     return result
+
+
+def _file(lines: list[str]) -> str:
+    """Gemini's declarations, inside its one ``tools`` entry."""
+    if not lines:
+        return "[]\n"
+    inner = ",\n".join(f"    {line}" for line in lines)
+    return f'[\n  {{"functionDeclarations": [\n{inner}\n  ]}}\n]\n'
+
+
+FILES = (File("gemini.json", declaration, _file),)
+NAMES = "dotted"

@@ -12,16 +12,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from generator.emitters.providers import File
 from generator.emitters.providers.schemas import (
     Notes,
     description,
     gemini_mcp_name,
     input_schema,
 )
-from generator.ir import Function, Tool
+from generator.views import ToolView
 
 
-def _title(tool: Tool) -> str:
+def _title(tool: ToolView) -> str:
     words = tool.qualname.replace(".", " ").replace("_", " ").split()
     return " ".join(words)[:1].upper() + " ".join(words)[1:]
 
@@ -37,23 +38,20 @@ def output_schema(schema: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def entry(tool: Tool, notes: Notes, file: str, always: bool) -> dict[str, Any] | None:
+def entry(
+    tool: ToolView, notes: Notes, file: str, always: bool
+) -> dict[str, Any] | None:
     title = _title(tool)
     item: dict[str, Any] = {"name": gemini_mcp_name(tool), "title": title}
     text = description(tool)
     if text:
         item["description"] = text
     item["inputSchema"] = input_schema(tool)
-    annotations: dict[str, Any] = {"title": title}
-    d = tool.definition
-    if isinstance(d, Function):
-        if d.output_schema is not None:
-            item["outputSchema"] = output_schema(dict(d.output_schema))
-        annotations["readOnlyHint"] = bool(d.read_only)
-        if not d.read_only:
-            annotations["destructiveHint"] = d.dangerous
-        annotations["openWorldHint"] = d.executor.type == "http"
-    else:  # a skill or subagent only returns instructions
-        annotations |= {"readOnlyHint": True, "openWorldHint": False}
-    item["annotations"] = annotations
+    if tool.output_schema is not None:
+        item["outputSchema"] = output_schema(dict(tool.output_schema))
+    item["annotations"] = {"title": title, **tool.hints}
     return item
+
+
+FILES = (File("mcp.json", entry),)
+NAMES = "dotted"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from generator.emitters.providers import File
 from generator.emitters.providers.schemas import (
     Notes,
     capped,
@@ -13,11 +14,11 @@ from generator.emitters.providers.schemas import (
     input_schema,
 )
 from generator.emitters.providers.strict import NotStrict, make_strict
-from generator.ir import Tool
+from generator.views import ToolView
 
 
 def _function(
-    tool: Tool, strict: bool, notes: Notes, file: str
+    tool: ToolView, strict: bool, notes: Notes, file: str
 ) -> dict[str, Any] | None:
     schema = input_schema(tool)
     if strict:
@@ -39,27 +40,38 @@ def _function(
     return result
 
 
-def chat(tool: Tool, notes: Notes, file: str, always: bool) -> dict[str, Any] | None:
+def chat(
+    tool: ToolView, notes: Notes, file: str, always: bool
+) -> dict[str, Any] | None:
     function = _function(tool, False, notes, file)
     return None if function is None else {"type": "function", "function": function}
 
 
 def chat_strict(
-    tool: Tool, notes: Notes, file: str, always: bool
+    tool: ToolView, notes: Notes, file: str, always: bool
 ) -> dict[str, Any] | None:
     function = _function(tool, True, notes, file)
     return None if function is None else {"type": "function", "function": function}
 
 
 def responses(
-    tool: Tool, notes: Notes, file: str, always: bool
+    tool: ToolView, notes: Notes, file: str, always: bool
 ) -> dict[str, Any] | None:
     function = _function(tool, False, notes, file)
     return None if function is None else {"type": "function", **function}
 
 
 def responses_strict(
-    tool: Tool, notes: Notes, file: str, always: bool
+    tool: ToolView, notes: Notes, file: str, always: bool
 ) -> dict[str, Any] | None:
     function = _function(tool, True, notes, file)
     return None if function is None else {"type": "function", **function}
+
+
+FILES = (
+    File("openai-chat.json", chat),
+    File("openai-chat.strict.json", chat_strict),
+    File("openai-responses.json", responses),
+    File("openai-responses.strict.json", responses_strict),
+)
+NAMES = "flat"

@@ -114,14 +114,31 @@ class _Strict:
         self.enums = 0
 
     def node(self, schema: Any, path: str, depth: int) -> dict[str, Any]:
+        """The strict form of one schema node, in place: checked, pruned of what the
+        subset lacks, its keywords checked, its children made strict, its type sure."""
+        where = path or "/"
+        checked = self._shape(schema, where, depth)
+        self._prune(checked, path)
+        self._keywords(checked, where)
+        self._children(checked, path, depth)
+        if not {"type", "anyOf", "enum", "const"} & set(checked):
+            raise NotStrict(f"{where} has no type")
+        return checked
+
+    def _shape(self, schema: Any, where: str, depth: int) -> dict[str, Any]:
+        """A schema strict mode can say something of, not too deep."""
         if schema is True or schema == {}:
             raise NotStrict(
-                f"{path or '/'} accepts any value, which strict mode cannot express"
+                f"{where} accepts any value, which strict mode cannot express"
             )
         if not isinstance(schema, dict):
-            raise NotStrict(f"{path or '/'} is not a schema")
+            raise NotStrict(f"{where} is not a schema")
         if depth > OPENAI_DEPTH_LIMIT and self.flavor == "openai":
             raise NotStrict(f"nested deeper than {OPENAI_DEPTH_LIMIT} levels")
+        return schema
+
+    def _prune(self, schema: dict[str, Any], path: str) -> None:
+        """Remove (and report) the keywords and formats the flavour's subset lacks."""
         for key in sorted(set(schema) & self.unsupported):
             del schema[key]
             self.removed(path, key)
@@ -131,21 +148,25 @@ class _Strict:
         if self.flavor == "anthropic" and schema.get("minItems", 0) > 1:
             del schema["minItems"]
             self.removed(path, "minItems")
-        if "oneOf" in schema:
-            schema["anyOf"] = schema.pop(
-                "oneOf"
-            )  # every strict subset reads it as anyOf
+
+    def _keywords(self, schema: dict[str, Any], where: str) -> None:
+        """oneOf read as anyOf; no allOf or not; enums counted (Anthropic: of scalars)."""
+        if "oneOf" in schema:  # every strict subset reads it as anyOf
+            schema["anyOf"] = schema.pop("oneOf")
         for key in ("allOf", "not"):
             if key in schema:
                 raise NotStrict(
-                    f"{path or '/'} uses {key}, which strict mode does not support"
+                    f"{where} uses {key}, which strict mode does not support"
                 )
         if "enum" in schema:
             self.enums += len(schema["enum"])
             if self.flavor == "anthropic" and any(
                 isinstance(v, (dict, list)) for v in schema["enum"]
             ):
-                raise NotStrict(f"{path or '/'} has an enum of objects or arrays")
+                raise NotStrict(f"{where} has an enum of objects or arrays")
+
+    def _children(self, schema: dict[str, Any], path: str, depth: int) -> None:
+        """The union's members, the object's properties and the array's items."""
         if "anyOf" in schema:
             self.unions += 1
             schema["anyOf"] = [
@@ -153,29 +174,18 @@ class _Strict:
                 for i, item in enumerate(schema["anyOf"])
             ]
         kinds = schema.get("type")
+        listed = kinds if isinstance(kinds, list) else [kinds]
         if isinstance(kinds, list) and len(kinds) > 1:
             self.unions += 1
-        if (
-            kinds == "object"
-            or (isinstance(kinds, list) and "object" in kinds)
-            or "properties" in schema
-        ):
+        if "object" in listed or "properties" in schema:
             self.object(schema, path, depth)
-        if kinds == "array" or (isinstance(kinds, list) and "array" in kinds):
+        if "array" in listed:
             if not isinstance(schema.get("items"), dict) or not schema["items"]:
                 raise NotStrict(f"{path or '/'} is an array without typed items")
         if isinstance(schema.get("items"), dict):
             schema["items"] = self.node(schema["items"], f"{path}/items", depth + 1)
         if "prefixItems" in schema:
             raise NotStrict(f"{path or '/'} is a tuple (prefixItems)")
-        if (
-            "type" not in schema
-            and "anyOf" not in schema
-            and "enum" not in schema
-            and "const" not in schema
-        ):
-            raise NotStrict(f"{path or '/'} has no type")
-        return schema
 
     def object(self, schema: dict[str, Any], path: str, depth: int) -> None:
         extra = schema.get("additionalProperties")

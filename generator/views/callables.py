@@ -1,9 +1,10 @@
-"""The module of one callable tool (from a manifest, a skill script or a built-in).
+"""The view parts of a callable tool (a manifest's, a skill script's or a built-in): its
+module's data, typed by ``pytypes`` (datamodel-code-generator), and its Level 2.
 
-Its keyword parameters are typed by ``pytypes`` (datamodel-code-generator): required ones
-first without defaults, optional ones with their JSON default or ``None``. The function
-returns the arguments under their original names, typed with the type of the result's
-``data`` (from the output schema); the runtime sends them and returns a ``ToolResult``.
+Keyword parameters: required ones first without defaults, optional ones with their JSON
+default or ``None``. The function returns the arguments under their original names,
+typed with the type of the result's ``data`` (from the output schema); the runtime sends
+them and returns a ``ToolResult``.
 """
 
 from __future__ import annotations
@@ -12,60 +13,49 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from generator import pylit, pytypes, render
+from generator import pylit, pytypes
 from generator.ir import Function, Parameter, Tool
 from generator.names import function_name
+from generator.views import CallableModule
 
 LINE_LENGTH = pylit.LINE_LENGTH
 
 
 def module(
-    tool: Tool, header: str, dots: str, package: str, skill_dir: str | None
-) -> tuple[str, list[tuple[str, str]]]:
-    """The module's text, and each property whose type was loosened (its JSON path and
-    why)."""
-    d = tool.definition
-    assert isinstance(d, Function)
+    tool: Tool, d: Function, package: str
+) -> tuple[CallableModule, tuple[tuple[str, str], ...]]:
+    """The module's data, and each property whose type was loosened (its JSON path and
+    why): a tool is never lost for typing."""
     typed, loosened = pytypes.type_loosely(d.input_schema)
     annotations = {p.name: _annotation(p, typed.annotations) for p in tool.parameters}
-    signature = [_parameter(p, annotations[p.name]) for p in tool.parameters]
-    view = {
-        "qualname": tool.qualname,
-        "name": d.name,
-        "summary": tool.summary,
-        "help": level2_help(tool, package, annotations),
-        "executor": _executor(d),
-        "parameters": {p.py_name: p.name for p in tool.parameters},
-        "input_schema": dict(d.input_schema),
-        "output_schema": (
+    signature = tuple(_parameter(p, annotations[p.name]) for p in tool.parameters)
+    lines = [f"    {line}," for line in signature] + typed.models.splitlines()
+    data = CallableModule(
+        qualname=tool.qualname,
+        name=d.name,
+        summary=tool.summary,
+        help=level2_help(tool, d, package, annotations),
+        executor=executor(d),
+        parameters={p.py_name: p.name for p in tool.parameters},
+        input_schema=dict(d.input_schema),
+        output_schema=(
             "None"
             if d.output_schema is None
             else pylit.pyvalue(dict(d.output_schema), "    ")
         ),
-        "skill_dir": skill_dir,
-        "skill": d.skill,
-        "py_name": tool.py_name,
-        "returns": output_type(d.output_schema),
-        "function": function_name(tool.py_name),
-        "signature": signature,
-        "docstring": _docstring(tool),
-        "sends": [(p.name, p.py_name) for p in tool.parameters],
-    }
-    text = render.render(
-        "callable_tool.py.jinja",
-        header=header,
-        dots=dots,
-        typing_names=sorted({"Any", *typed.typing_names}),
+        skill_dir=d.skill_dir,
+        skill=d.skill,
+        py_name=tool.py_name,
+        returns=output_type(d.output_schema),
+        function=function_name(tool.py_name),
+        signature=signature,
+        docstring=_docstring(tool, d),
+        sends=tuple((p.name, p.py_name) for p in tool.parameters),
+        typing_names=tuple(sorted({"Any", *typed.typing_names})),
         models=typed.models,
-        tool=view,
+        needs_black=any(pylit.width(line) > LINE_LENGTH for line in lines),
     )
-    lines = [f"    {line}," for line in signature] + typed.models.splitlines()
-    if any(pylit.width(line) > LINE_LENGTH for line in lines):
-        # Long annotations: black's own line splitting is the one to match.
-        import black
-
-        text = black.format_str(text, mode=black.Mode())
-    return text, loosened
+    return data, tuple(loosened)
 
 
 JSON_TYPES = {
@@ -93,16 +83,16 @@ def output_type(schema: Mapping[str, Any] | None) -> str:
     return JSON_TYPES.get(kinds, "Any") if isinstance(kinds, str) else "Any"
 
 
-def _executor(d: Function) -> dict[str, Any]:
+def executor(d: Function) -> dict[str, Any]:
     """The executor's settings, with the call policy the runtime applies."""
-    executor: dict[str, Any] = {"type": d.executor.type, **d.executor.settings}
+    result: dict[str, Any] = {"type": d.executor.type, **d.executor.settings}
     if d.timeout_sec is not None:
-        executor["timeout_sec"] = d.timeout_sec
+        result["timeout_sec"] = d.timeout_sec
     if d.retry:
-        executor["retry"] = dict(d.retry)
+        result["retry"] = dict(d.retry)
     if d.dangerous:
-        executor["dangerous"] = True
-    return executor
+        result["dangerous"] = True
+    return result
 
 
 def _annotation(parameter: Parameter, typed: Mapping[str, str]) -> str:
@@ -131,9 +121,7 @@ def _allows_none(annotation: str) -> bool:
     return annotation == "Any" or annotation.endswith("| None") or annotation == "None"
 
 
-def _docstring(tool: Tool) -> str:
-    d = tool.definition
-    assert isinstance(d, Function)
+def _docstring(tool: Tool, d: Function) -> str:
     lines = [" ".join(d.description.split())]
     if tool.parameters:
         lines += ["", "Args:"]
@@ -149,10 +137,10 @@ def _docstring(tool: Tool) -> str:
     return "\n".join(lines)
 
 
-def level2_help(tool: Tool, package: str, annotations: Mapping[str, str]) -> str:
+def level2_help(
+    tool: Tool, d: Function, package: str, annotations: Mapping[str, str]
+) -> str:
     """Level 2: the full spec of one callable tool, as plain text."""
-    d = tool.definition
-    assert isinstance(d, Function)
     lines = [
         f"{tool.qualname}: tool {d.name!r} ({d.executor.type} executor)",
         "",

@@ -12,16 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator import pylit
+from generator.resources import runtime_dir, templates_dir
 
 if TYPE_CHECKING:
     import jinja2
-
-
-def templates_dir() -> Path:
-    """Inside an installed wheel, ``generator/templates``; in a checkout, ``templates/``."""
-    here = Path(__file__).resolve().parent
-    installed = here / "templates"
-    return installed if installed.is_dir() else here.parent / "templates"
 
 
 _bytecode_dir: Path | None = None
@@ -43,7 +37,7 @@ def environment() -> jinja2.Environment:
         bytecode = jinja2.FileSystemBytecodeCache(str(_bytecode_dir))
     env = jinja2.Environment(
         bytecode_cache=bytecode,
-        loader=jinja2.FileSystemLoader(templates_dir()),
+        loader=jinja2.FileSystemLoader(templates_dir() / "jinja"),
         undefined=jinja2.StrictUndefined,
         autoescape=False,
         trim_blocks=True,
@@ -67,8 +61,8 @@ def render(template: str, **context: object) -> str:
 
 
 def static(name: str) -> str:
-    """A template file copied as it is (no Jinja syntax is read in it)."""
-    return (templates_dir() / name).read_text(encoding="utf-8")
+    """A runtime module, copied as it is (no Jinja syntax is read in it)."""
+    return (runtime_dir() / name).read_text(encoding="utf-8")
 
 
 def md_code(text: object) -> str:

@@ -1,0 +1,436 @@
+"""The pipeline's stages after discovery: load, validate, resolve, views, emit.
+
+Nothing is written here: the result is the whole output as ``{path: text}``, which the
+writer writes or checks. ``memo`` (from the build cache) only saves work: a loader result
+is reused when what the loader reads is unchanged, and so is a tool's finished view.
+Imported only when a build has work to do.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import importlib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from generator import __version__, discover
+from generator.cache import Memo, content_key
+from generator.config import Config
+from generator.diagnostics import Report, Severity
+from generator import tokens
+from generator.emitters import (
+    agent_docs,
+    ai_tools,
+    budgets,
+    lock_report,
+    provider_files,
+    python_package,
+    search_index,
+)
+from generator.ir import Definition, Function, Invalid, Kind, Model, SourceFile
+from generator.views import Fragments, Layout, ToolView, builder
+from generator.loaders import Context, Loaded, Loader, agent, command, skill
+from generator.loaders.plugin import Plugin, load_plugin
+from generator.resolve import BUILTIN_ROOT, resolve
+from generator.provider_registry import PROVIDERS
+from generator.resources import BUILTINS
+
+GENERATOR = f"skillc {__version__}"
+# Each kind of Markdown input's loader; a manifest's by its format (``Found.manifest``),
+# imported when a project has one.
+LOADERS: dict[Kind, Loader] = {
+    Kind.SKILL: skill.load,
+    Kind.AGENT: agent.load,
+    Kind.COMMAND: command.load,
+}
+MANIFESTS = {
+    "tools": "generator.loaders.tools_file",
+    "tool-manifest": "generator.loaders.tool_manifest",
+    "ai-tool": "generator.loaders.ai_tool",
+    "skill-tools": "generator.loaders.skill_tools",  # a skill folder's tools
+}
+
+
+def compile_model(
+    config: Config,
+    report: Report,
+    discovery: discover.Discovery,
+    hashes: dict[str, str],
+    memo: Memo,
+) -> Model:
+    """Load every input (through the memo) and resolve them into the model."""
+    project = config.root.resolve()
+    loading = _Loading(config, report, memo, hashes, dict(discovery.defined))
+    definitions: list[Definition] = []
+    functions: list[Function] = []
+    summaries: dict[str, str] = {}
+    for name in config.builtins:
+        builtin = _builtin(name)
+        functions += builtin.functions
+        summaries[name] = builtin.summary
+    for item in discovery.found:
+        if item.kind is Kind.TOOL:
+            loaded = loading.manifest(item)
+            functions += loaded.functions
+            if loaded.summary and loaded.functions:
+                namespace = ".".join(loaded.functions[0].path[:-1])
+                summaries.setdefault(namespace, loaded.summary)
+            continue
+        if item.kind is Kind.SKILL and discover.has_tools(item.files):
+            functions += loading.skill_tools(item).functions
+        definition = loading.markdown(item)
+        if definition is not None:
+            definitions.append(definition)
+    plugins = loading.plugins
+    summaries |= {p.name: p.description for p in plugins.values() if p is not None}
+    sources = tuple(
+        SourceFile(discover.relative(path, project), sha)
+        for path, sha in sorted(hashes.items())
+    )
+    model = resolve(
+        [*definitions, *functions],
+        summaries,
+        sources,
+        GENERATOR,
+        report,
+        config.max_depth,
+        config.provider_name_limit,
+    )
+    return dataclasses.replace(
+        model,
+        invalid=_invalid(report),
+        not_compiled=discovery.not_compiled,
+        hooks=discovery.hooks,
+        mcp_servers=discovery.mcp_servers,
+    )
+
+
+T = TypeVar("T")
+
+
+def guarded(load: Callable[[], T], rel: str, report: Report, failed: T) -> T:
+    """A loader's result; an exception no loader foresaw (a bug in skillc) becomes an
+    error located at the file, so one odd file never takes the other tools down."""
+    try:
+        return load()
+    except Exception as exc:  # noqa: BLE001 - reported, with what was raised
+        report.error(
+            rel,
+            1,
+            1,
+            "load-failed",
+            f"skillc could not load this file ({type(exc).__name__}: {exc}); "
+            "please report it",
+        )
+        return failed
+
+
+class _Loading:
+    """Each input's loader result, from the memo when what the loader reads is
+    unchanged; a plugin's manifest is read once for all of its components."""
+
+    def __init__(
+        self,
+        config: Config,
+        report: Report,
+        memo: Memo,
+        hashes: dict[str, str],
+        plugins: dict[Path, Plugin | None],
+    ) -> None:
+        self.config = config
+        self.report = report
+        self.memo = memo
+        self.hashes = hashes
+        self.plugins = plugins
+        self.project = config.root.resolve()
+
+    def manifest(self, item: discover.Found) -> Loaded:
+        content = self.hashes.get(os.fspath(item.path))
+        return _memo_load(
+            self.memo, self.report, self.config, item, item.manifest, content
+        )
+
+    def skill_tools(self, item: discover.Found) -> Loaded:
+        """A skill folder's tools: its manifest and its scripts (their descriptions)."""
+        folder = item.path.parent
+        content = tuple(
+            self.hashes.get(os.fspath(folder / name))
+            for name in item.files
+            if name == discover.TOOL_MANIFEST or discover.is_script(name)
+        )
+        return _memo_load(
+            self.memo, self.report, self.config, item, "skill-tools", content
+        )
+
+    def plugin(self, where: Path) -> Plugin | None:
+        if where not in self.plugins:
+            self.plugins[where] = guarded(
+                lambda: load_plugin(
+                    where, self.project, self.report, self.config.max_file_bytes
+                ),
+                discover.relative(where, self.project),
+                self.report,
+                None,
+            )
+        return self.plugins[where]
+
+    def markdown(self, item: discover.Found) -> Definition | None:
+        """A skill, subagent or command (None when it, or its plugin, is invalid)."""
+        plugin = None if item.plugin is None else self.plugin(item.plugin)
+        if item.plugin is not None and plugin is None:
+            return None
+        plugin_name = plugin.name if plugin else None
+        config = self.config
+        key = content_key(
+            item,
+            plugin_name,
+            config.strict,
+            config.ignore,
+            config.max_file_bytes,
+            self.hashes.get(os.fspath(item.path)),
+            self.hashes.get(
+                os.path.join(os.path.dirname(item.path), discover.METADATA_FILE)
+            ),
+        )
+        memoised = self.memo.get(key)
+        if memoised is None:
+            scratch = Report(strict=config.strict, ignore=frozenset(config.ignore))
+            load = LOADERS[item.kind]
+            context = _context(config, scratch, plugin_name)
+            loaded = guarded(
+                lambda: load(item, context),
+                discover.relative(item.path, self.project),
+                scratch,
+                Loaded(),
+            )
+            done = loaded.definition
+            if done is not None:
+                done = dataclasses.replace(done, digest=key)
+            memoised = (done, scratch.items)
+            self.memo.put(key, memoised)
+        definition: Definition | None = memoised[0]
+        self.report.extend(memoised[1])
+        if definition is None:
+            return None
+        return dataclasses.replace(
+            definition, plugin_dir=plugin.folder if plugin else None
+        )
+
+
+def _context(config: Config, report: Report, plugin: str | None = None) -> Context:
+    return Context(
+        project=config.root.resolve(),
+        report=report,
+        max_file_bytes=config.max_file_bytes,
+        plugin=plugin,
+        install_allowlist=tuple(config.install_allowlist),
+    )
+
+
+def _memo_load(
+    memo: Memo,
+    report: Report,
+    config: Config,
+    item: discover.Found,
+    manifest: str,
+    content: object,
+) -> Loaded:
+    """The tools of a manifest (of format ``manifest``), unless the memo holds them
+    for the same inputs."""
+    key = content_key(
+        "tools",
+        item,
+        config.strict,
+        config.ignore,
+        config.max_file_bytes,
+        config.install_allowlist,
+        content,
+    )
+    memoised = memo.get(key)
+    if memoised is None:
+        scratch = Report(strict=config.strict, ignore=frozenset(config.ignore))
+        # Imported here: a project without manifests never loads them.
+        load: Loader = importlib.import_module(MANIFESTS[manifest]).load
+        context = _context(config, scratch)
+        rel = discover.relative(item.path, context.project)
+        loaded = guarded(lambda: load(item, context), rel, scratch, Loaded())
+        # Each tool's own digest: editing one tool of a large manifest re-renders only it.
+        loaded = dataclasses.replace(
+            loaded,
+            functions=tuple(
+                dataclasses.replace(t, digest=content_key(t)) for t in loaded.functions
+            ),
+        )
+        memoised = (loaded, scratch.items)
+        memo.put(key, memoised)
+    result, diagnostics = memoised
+    report.extend(diagnostics)
+    return result  # type: ignore[no-any-return]
+
+
+@functools.cache
+def _builtin(name: str) -> Loaded:
+    """A built-in namespace, from the manifest shipped inside skillc."""
+    from generator.loaders import tools_file
+
+    path = BUILTINS / f"{name}{discover.TOOLS_SUFFIX}"
+    scratch = Report()
+    summary, functions = tools_file.read(
+        path,
+        f"<skillc>/builtins/{path.name}",
+        BUILTIN_ROOT,
+        scratch,
+        1 << 20,
+        "builtin",
+    )
+    if scratch.items:
+        raise RuntimeError(f"the built-in {name} manifest: {scratch.items}")
+    return Loaded(functions=tuple(functions), summary=summary)
+
+
+def layout(config: Config) -> Layout:
+    return Layout(
+        package=config.package,
+        out=discover.relative(config.out_dir, config.root.resolve()),
+        sources=config.sources,
+        builtins=config.builtins,
+        file_root=config.file_root,
+        db_path=config.db_path,
+        max_read_bytes=config.max_read_bytes,
+        default_timeout_sec=config.default_timeout_sec,
+        max_output_bytes=config.max_output_bytes,
+        module=config.module,
+        import_root=config.import_root,
+        regenerate=config.regenerate,
+    )
+
+
+def tool_views(
+    model: Model,
+    layout: Layout,
+    config: Config,
+    table: search_index.Table | None,
+    memo: Memo,
+) -> tuple[ToolView, ...]:
+    """Each tool's finished view: from the memo when its part of the model, the layout
+    and the settings are unchanged, else built and its fragments rendered."""
+    count = tokens.counter(config.token_counter)
+    method = search_index.summary(table)
+    registry = sorted(PROVIDERS.items())  # which provider files a view has lines for
+    result = []
+    for tool in model.tools:
+        key = "view:" + builder.key(
+            tool, layout, config.token_counter, method, registry
+        )
+        view = memo.get(key)
+        if view is None:
+            view = builder.build(tool, layout, count)
+            providers, always, notes = provider_files.fragment(view)
+            length, terms, tfs, best = search_index.weigh(view)
+            done = Fragments(
+                module=python_package.tool_module(view, layout),
+                providers=providers,
+                always=always,
+                provider_notes=notes,
+                search_length=length,
+                search_terms=terms,
+                search_tf=tfs,
+                search_best=best,
+                vector=search_index.tool_vector(view, table),
+            )
+            view = dataclasses.replace(view, fragments=done, body=None)
+            memo.put(key, view)
+        result.append(view)
+    return tuple(result)
+
+
+def emit(
+    model: Model, config: Config, report: Report, memo: Memo
+) -> tuple[dict[str, str], dict[str, str]]:
+    """Every output file, and the sha256 of each (the lock lists them)."""
+    where = layout(config)
+    table = search_index.load_table(config.find_tool, report)
+    package = builder.package(model, tool_views(model, where, config, table, memo))
+    _check_shadowing(package.tools, config.package, report)
+    _check_file_names(package.tools, report)
+    files = python_package.emit(package, where, report)
+    files |= agent_docs.emit(package, where, config.profiles, config.conflicts)
+    # What models are offered: not the skills marked disable-model-invocation: true.
+    files |= search_index.emit(package.offered, table)
+    files |= ai_tools.emit(package)
+    provider_outputs, notes = provider_files.emit(package.offered, config, report)
+    files |= provider_outputs
+    budget = budgets.measure(
+        package,
+        files,
+        tokens.counter(config.token_counter),
+        config.token_counter,
+        report,
+    )
+    files |= lock_report.emit_report(
+        package, report.items, notes, budget, search_index.summary(table)
+    )
+    digests = {path: lock_report.sha256(text) for path, text in files.items()}
+    lock = lock_report.emit_lock(package, where, config.as_json(), digests)
+    files |= lock
+    digests |= {path: lock_report.sha256(text) for path, text in lock.items()}
+    return dict(sorted(files.items())), digests
+
+
+def build(
+    config: Config,
+    report: Report,
+    discovery: discover.Discovery,
+    hashes: dict[str, str],
+    memo: Memo,
+) -> tuple[Model, dict[str, str], dict[str, str]]:
+    """The model, every output file and the sha256 of each."""
+    model = compile_model(config, report, discovery, hashes, memo)
+    files, digests = emit(model, config, report, memo)
+    return model, files, digests
+
+
+NAME_MAX = 255  # the longest file name (in bytes) of common file systems
+
+
+def _check_file_names(tools: tuple[ToolView, ...], report: Report) -> None:
+    """A tool whose module or namespace folder name no file system can hold is an error
+    at the tool, found before anything is written."""
+    for tool in tools:
+        longest = max((*tool.namespace, f"_{tool.py_name}.py"), key=len)
+        if len(longest.encode("utf-8")) > NAME_MAX:
+            report.error(
+                tool.source.path,
+                tool.source.line,
+                tool.source.col,
+                "name-too-long",
+                f"{tool.qualname[:60]}...: its file name would be "
+                f"{len(longest.encode()):,} bytes; file systems allow {NAME_MAX}",
+            )
+
+
+def _check_shadowing(tools: tuple[ToolView, ...], package: str, report: Report) -> None:
+    """A python tool whose module has the package's name would import the package."""
+    for tool in tools:
+        module = tool.python_module
+        if module is not None and module.split(".")[0] == package:
+            report.error(
+                tool.source.path,
+                tool.source.line,
+                tool.source.col,
+                "package-shadows-module",
+                f"{tool.qualname} runs {module!r}, which the generated package "
+                f"{package!r} would shadow; choose another package name",
+            )
+
+
+def _invalid(report: Report) -> tuple[Invalid, ...]:
+    codes: dict[str, set[str]] = {}
+    for d in report.items:
+        if d.severity is Severity.ERROR:
+            codes.setdefault(d.path, set()).add(d.code)
+    return tuple(Invalid(path, tuple(sorted(c))) for path, c in sorted(codes.items()))

@@ -1,0 +1,213 @@
+"""One typed, frozen view per tool: everything the emitters and templates read about it.
+
+A view is built from the model once per tool (``views.build``), and is the only thing
+the build cache memoises between builds: an unchanged tool's view, its per-file
+fragments included, is reused as it is, and aggregate files are joined from fragments.
+The builder is the one place that tells skills, subagents and commands from callable
+tools; emitters read the view's fields and never ask which kind of tool it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from generator.ir import (
+    Argument,
+    Hook,
+    Invalid,
+    McpServer,
+    Namespace,
+    NotCompiled,
+    Override,
+    Parameter,
+    Position,
+    Shadowed,
+    SourceFile,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where the package lives, to write bundled-file paths relative to it."""
+
+    package: str
+    out: str  # repo-relative output folder
+    sources: tuple[str, ...]
+    builtins: tuple[str, ...] = ()
+    # Built-in tool settings: repo-relative paths, and the read limit.
+    file_root: str = "."
+    db_path: str = "data.sqlite"
+    max_read_bytes: int = 1 << 20
+    default_timeout_sec: int = 30
+    max_output_bytes: int = 256 << 10
+    # How agents reach it: its import path, the folder it is imported from, and the
+    # command that rebuilds it.
+    module: str = "generated"
+    import_root: str = "."
+    regenerate: str = "skillc build"
+
+
+ClaudeValue = str | bool | tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TaskModule:
+    """What ``task_tool.py.jinja`` reads: a skill's, subagent's or command's module."""
+
+    kind: str
+    name: str
+    qualname: str
+    summary: str
+    help: str
+    instructions: str
+    argument_names: tuple[str, ...]
+    named: tuple[Argument, ...]
+    allowed_tools: tuple[str, ...]
+    model: str | None
+    skill_dir: str | None
+    plugin_dir: str | None
+    claude: tuple[tuple[str, ClaudeValue], ...]
+    files: tuple[str, ...]
+    py_name: str
+    function: str
+    free_text: (
+        bool  # a skill takes free text (and named arguments); a subagent a prompt
+    )
+    template: str = "task_tool.py.jinja"
+    needs_black: bool = False
+
+
+@dataclass(frozen=True)
+class CallableModule:
+    """What ``callable_tool.py.jinja`` reads: a callable tool's module."""
+
+    qualname: str
+    name: str
+    summary: str
+    help: str
+    executor: Mapping[str, Any]  # the executor literal the runtime runs
+    parameters: Mapping[str, str]  # Python name -> the name a call sends
+    input_schema: Mapping[str, Any]
+    output_schema: str  # a Python literal
+    skill_dir: str | None
+    skill: str | None
+    py_name: str
+    returns: str
+    function: str
+    signature: tuple[str, ...]
+    docstring: str
+    sends: tuple[tuple[str, str], ...]
+    typing_names: tuple[str, ...]
+    models: str  # the parameters' model classes, as Python source
+    needs_black: bool  # a line is too long: black's own splitting is the one to match
+    template: str = "callable_tool.py.jinja"
+
+
+@dataclass(frozen=True)
+class ProviderNotes:
+    """What one provider file left out or removed for a tool (each note without its
+    file, which the file's folder decides)."""
+
+    left_out: tuple[Mapping[str, str], ...] = ()
+    removed: tuple[Mapping[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Fragments:
+    """The tool's part of every output file, rendered once and joined by the emitters."""
+
+    module: str  # the tool's module
+    # Its line in each provider file, by name ("" when left out), its lines in the files
+    # whose line differs when it is always loaded, and the notes of the lines that have
+    # any, by (file, always loaded). Lines are plain strings: a rebuild unpickles them.
+    providers: Mapping[str, str]
+    always: Mapping[str, str]
+    provider_notes: Mapping[tuple[str, bool], ProviderNotes]
+    # Its part of the find_tool index: its weighted length, its terms (sorted), each
+    # term's weighted tf times 10 and the field (one letter) that weighs most. In
+    # parallel, not as a tuple per term: a rebuild unpickles every view.
+    search_length: float
+    search_terms: tuple[str, ...]
+    search_tf: tuple[int, ...]
+    search_best: str
+    vector: tuple[str, float] | None  # int8 row (base64) and scale; None: lexical
+
+
+@dataclass(frozen=True)
+class ToolView:
+    qualname: str
+    namespace: tuple[str, ...]
+    py_name: str
+    function: str  # its function inside its module (``list_`` for ``list``)
+    module: str  # its module, dotted below the package: "file._read"
+    module_path: str  # its module's file: "file/_read.py"
+    name: str  # as its source names it
+    kind: str  # "skill", "agent", "command" or "tool"
+    summary: str
+    level1: str  # the line help() and list show
+    level2: str  # .help(): the full spec
+    source: Position
+    offered: bool  # offered to models (not disable-model-invocation)
+    aliases: tuple[str, ...]
+    provider_name: str
+    dotted_name: str
+    category: str | None
+    claude_native: bool  # Claude Code loads it from a .claude/ folder itself
+    parameters: tuple[Parameter, ...]
+    # How CLAUDE.md shows a call from the shell: a task tool takes its text, a callable
+    # tool its required options ("" when the tool is the other kind).
+    task_call: str
+    tool_call: str
+    python_module: str | None  # the module a python executor imports
+    # Provider files: the description they show, the plain input schema, why no
+    # provider can take it (None: all can), the output schema, MCP's hints.
+    description: str
+    input_schema: Mapping[str, Any]
+    schema_problem: str | None
+    output_schema: Mapping[str, Any] | None
+    hints: Mapping[str, bool]
+    search_fields: Mapping[str, str]  # find_tool's text of each field
+    name_forms: tuple[str, ...]  # the compound names a purpose may call it by
+    report: Mapping[str, Any]  # its entry in report.json
+    # Seed 000's metadata it sets (version, author, tags, capabilities...), in one form.
+    metadata: Mapping[str, str | list[str]]
+    # ai-tools.json: an ai-tool.yaml command's tool and its entry, or a task tool's
+    # entry under "skills" (offered to models, with metadata).
+    ai_tool: tuple[Mapping[str, Any], Mapping[str, Any]] | None
+    ai_skill: Mapping[str, Any] | None
+    tokens: tuple[int, int]  # Level 1, and what a call loads (Level 2)
+    # The module's data; None in a finished view, whose fragments hold the rendered
+    # module (the memo keeps what the joins read, not what rendering read).
+    body: TaskModule | CallableModule | None
+    loosened: tuple[tuple[str, str], ...]  # input schema paths typed loosely, and why
+    fragments: Fragments | None = None
+
+
+@dataclass(frozen=True)
+class PackageView:
+    """The whole build as the emitters see it: the tools' views, and the rest of the
+    model."""
+
+    generator: str
+    tools: tuple[ToolView, ...]
+    namespaces: tuple[Namespace, ...]
+    sources: tuple[SourceFile, ...]
+    overrides: tuple[Override, ...]
+    shadowed: tuple[Shadowed, ...]
+    invalid: tuple[Invalid, ...]
+    not_compiled: tuple[NotCompiled, ...]
+    hooks: tuple[Hook, ...]
+    mcp_servers: tuple[McpServer, ...]
+
+    @property
+    def offered(self) -> tuple[ToolView, ...]:
+        """The tools models are offered."""
+        return tuple(t for t in self.tools if t.offered)
+
+
+def fragments(view: ToolView) -> Fragments:
+    """A finished view's fragments (the pipeline fills them before emitting)."""
+    assert view.fragments is not None, f"{view.qualname}: no fragments"
+    return view.fragments

@@ -1,0 +1,278 @@
+"""The view builder: one ``ToolView`` per tool of the model. The only module that asks
+whether a tool is a skill, subagent or command (a ``Definition``) or a callable tool (a
+``Function``); everything after it reads the view's fields."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import shlex
+from collections.abc import Callable
+from typing import Any
+
+from generator.cache import content_key
+from generator.ir import (
+    CliExecutor,
+    Definition,
+    Function,
+    Kind,
+    Model,
+    PythonExecutor,
+    Tool,
+)
+from generator.names import function_name
+from generator.views import (
+    CallableModule,
+    Layout,
+    PackageView,
+    TaskModule,
+    ToolView,
+    callables,
+    seed_metadata,
+    tasks,
+)
+
+ROOT_UNIONS = ("anyOf", "oneOf", "allOf")
+
+
+# A tool's fields besides its definition: its names, summary and parameters.
+_NAMES = tuple(f.name for f in dataclasses.fields(Tool) if f.name != "definition")
+
+
+def key(tool: Tool, layout: Layout, *settings: object) -> str:
+    """What a tool's view depends on: its definition (by the digest of its inputs, when
+    the pipeline set one), its names, the layout and the build ``settings``."""
+    if not tool.definition.digest:
+        return content_key(tool, layout, settings)
+    names = [getattr(tool, name) for name in _NAMES]
+    return content_key(tool.definition.digest, names, layout, settings)
+
+
+def build(tool: Tool, layout: Layout, count: Callable[[str], int]) -> ToolView:
+    """The tool's view, without fragments; ``count`` counts tokens."""
+    d = tool.definition
+    leaf = tool.qualname.rpartition(".")[2]
+    body: TaskModule | CallableModule
+    if isinstance(d, Function):
+        body, loosened = callables.module(tool, d, layout.package)
+        loaded = body.help
+        extra = _callable_fields(tool, d)
+    else:
+        body, loosened = tasks.module(tool, d, layout.package), ()
+        loaded = "\n".join([body.help, d.body, *d.files])  # what a call loads
+        extra = _task_fields(tool, d)
+    schema = extra.pop("input_schema")
+    level1 = f"{tool.qualname}: {tool.summary}"
+    module = ".".join((*tool.namespace, f"_{tool.py_name}"))
+    forms = {tool.qualname, leaf, d.name}
+    return ToolView(
+        qualname=tool.qualname,
+        namespace=tool.namespace,
+        py_name=tool.py_name,
+        function=function_name(tool.py_name),
+        module=module,
+        module_path=module.replace(".", "/") + ".py",
+        name=d.name,
+        kind=d.kind.value,
+        summary=tool.summary,
+        level1=level1,
+        level2=body.help,
+        source=d.source,
+        offered=tool.model_invocable,
+        aliases=tool.aliases,
+        provider_name=tool.provider_name,
+        dotted_name=tool.dotted_name,
+        parameters=tool.parameters,
+        input_schema=schema,
+        schema_problem=root_problem(schema),
+        search_fields=search_fields(tool),
+        name_forms=tuple(
+            form
+            for form in sorted({f.lower() for f in (*forms, *tool.aliases)})
+            if any(mark in form for mark in "._-")
+        ),
+        tokens=(count(level1), count(loaded)),
+        metadata=seed_metadata.metadata(tool),
+        body=body,
+        loosened=loosened,
+        **extra,
+    )
+
+
+def search_fields(tool: Tool) -> dict[str, str]:
+    """The text of each field find_tool ranks by (field codes as in ``_search.FIELDS``)."""
+    d = tool.definition
+    namespace, _, leaf = tool.qualname.rpartition(".")
+    name = " ".join([leaf, d.name, *tool.aliases])
+    if isinstance(d, Function):
+        triggers = " ".join(d.triggers)
+        tags = d.category or ""
+        parameters = " ".join(f"{p.name} {p.description}" for p in tool.parameters)
+        examples = " ".join(d.examples)
+    else:
+        triggers = str(d.extra.get("when_to_use") or "")
+        tags = " ".join(d.tags)
+        parameters = " ".join(a.name for a in tool.arguments)
+        examples = d.argument_hint or ""
+    return {
+        "n": name,
+        "t": triggers,
+        "g": tags,
+        "s": namespace,
+        "d": d.description,
+        "p": parameters,
+        "e": examples,
+    }
+
+
+def _callable_fields(tool: Tool, d: Function) -> dict[str, Any]:
+    schema = copy.deepcopy(dict(d.input_schema))
+    schema.setdefault("properties", {})
+    report: dict[str, Any] = {
+        "name": tool.qualname,
+        "kind": d.kind.value,
+        "source_name": d.name,
+        "source": d.source.path,
+        "origin": d.origin,
+        "executor": d.executor.type,
+    }
+    if tool.aliases:
+        report["aliases"] = list(tool.aliases)
+    if d.author_schema and d.author_schema != d.input_schema:
+        # What the author wrote, beside the normalised schema the code uses.
+        report["author_schema"] = d.author_schema
+    hints = {"readOnlyHint": bool(d.read_only)}
+    if not d.read_only:
+        hints["destructiveHint"] = d.dangerous
+    hints["openWorldHint"] = d.executor.type == "http"
+    flags = " ".join(f"--{p.name} <{p.name}>" for p in tool.parameters if p.required)
+    return {
+        "task_call": "",
+        "tool_call": f"{tool.qualname} {flags}".rstrip(),
+        "category": d.category,
+        "claude_native": False,
+        "python_module": (
+            d.executor.function.split(":")[0]
+            if isinstance(d.executor, PythonExecutor)
+            else None
+        ),
+        "description": d.description.strip(),
+        "input_schema": schema,
+        "output_schema": d.output_schema,
+        "hints": hints,
+        "report": report,
+        "ai_tool": _ai_tool(tool, d),
+        "ai_skill": None,
+    }
+
+
+def _ai_tool(tool: Tool, d: Function) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """An ai-tool.yaml command's tool and its entry in ``ai-tools.json``."""
+    if d.cli_tool is None or not isinstance(d.executor, CliExecutor):
+        return None
+    command: dict[str, Any] = {
+        "id": d.name,
+        "description": d.description,
+        "cli_command": shlex.join(d.executor.command),
+    }
+    if d.triggers:
+        command["triggers"] = list(d.triggers)
+    if d.author_schema.get("parameters"):  # as the manifest gives them
+        command["parameters"] = d.author_schema["parameters"]
+    if d.examples:
+        command["examples"] = list(d.examples)
+    command["dangerous"] = d.dangerous
+    command["tool"] = tool.qualname  # skillc's addition: the generated tool
+    return dict(d.cli_tool), command
+
+
+def _task_fields(tool: Tool, d: Definition) -> dict[str, Any]:
+    report: dict[str, Any] = {
+        "name": tool.qualname,
+        "kind": d.kind.value,
+        "source_name": d.name,
+        "source": d.source.path,
+    }
+    # Recorded only when set: out of provider files and find_tool; hidden from /menus.
+    if not d.model_invocable:
+        report["disable_model_invocation"] = True
+    if not d.user_invocable:
+        report["user_invocable"] = False
+    parts = d.source.path.split("/")
+    return {
+        "task_call": tool.qualname,
+        "tool_call": "",
+        "category": None,
+        "claude_native": any(
+            part == ".claude" and next_ in ("skills", "agents", "commands")
+            for part, next_ in zip(parts, parts[1:])
+        ),
+        "python_module": None,
+        "description": " ".join(d.description.split()),
+        "input_schema": _task_schema(tool, d),
+        "output_schema": None,
+        # A skill or subagent only returns instructions.
+        "hints": {"readOnlyHint": True, "openWorldHint": False},
+        "report": report,
+        "ai_tool": None,
+        "ai_skill": _ai_skill(tool, d),
+    }
+
+
+def _ai_skill(tool: Tool, d: Definition) -> dict[str, Any] | None:
+    """A task tool offered to models that sets seed 000's metadata: its entry."""
+    meta = seed_metadata.metadata(tool)
+    if not d.model_invocable or not meta:
+        return None
+    return {
+        "name": d.name,
+        "kind": d.kind.value,
+        "description": d.description,
+        **meta,
+        "source": d.source.path,
+    }
+
+
+def _task_schema(tool: Tool, d: Definition) -> dict[str, Any]:
+    """A skill takes ``arguments`` and its named arguments; a subagent ``prompt``."""
+    if d.kind is Kind.AGENT:
+        return {
+            "type": "object",
+            "properties": {
+                "prompt": {
+                    "type": "string",
+                    "description": "The task for the subagent.",
+                }
+            },
+            "required": ["prompt"],
+        }
+    hint = f" ({d.argument_hint})" if d.argument_hint else ""
+    properties: dict[str, Any] = {
+        "arguments": {
+            "type": "string",
+            "description": f"The text after the skill's name{hint}.",
+        }
+    }
+    for index, argument in enumerate(tool.arguments):
+        properties[argument.py_name] = {
+            "type": "string",
+            "description": f"Argument ${argument.name} (position {index}).",
+        }
+    return {"type": "object", "properties": properties}
+
+
+def root_problem(schema: dict[str, Any]) -> str | None:
+    """Every provider needs an object root, and Anthropic and OpenAI strict reject a
+    union at the root (providers.md §2.3, §3.3)."""
+    if schema.get("type") != "object":
+        return "the input schema's root is not an object"
+    unions = [key for key in ROOT_UNIONS if key in schema]
+    if unions:
+        return f"the input schema's root is a union ({', '.join(unions)})"
+    return None
+
+
+def package(model: Model, tools: tuple[ToolView, ...]) -> PackageView:
+    """The model with each tool's view in place of the tool."""
+    rest = {f.name: getattr(model, f.name) for f in dataclasses.fields(PackageView)}
+    return PackageView(**(rest | {"tools": tools}))
