@@ -1,4 +1,4 @@
-"""The direct typing of simple schemas (generator/pytypes_simple.py) against
+"""The direct typing of simple schemas (generator/views/pytypes_simple.py) against
 datamodel-code-generator: wherever the fast path answers, it must give exactly what
 datamodel-code-generator gives, on the real corpora's input schemas and on names and
 values chosen to trip it."""
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import corpus_rates
-from generator import pytypes, pytypes_simple
+from generator.views import pytypes, pytypes_simple
 from generator.diagnostics import Report
 from generator.loaders import tool_manifest
 
@@ -135,7 +135,7 @@ def test_simple_schemas_do_not_import_codegen() -> None:
 
     code = (
         "import sys\n"
-        "from generator import pytypes\n"
+        "from generator.views import pytypes\n"
         "pytypes.type_schema({'type': 'object', 'properties': {'a': {'type': 'string'}}})\n"
         "assert 'datamodel_code_generator' not in sys.modules\n"
     )

@@ -1,4 +1,4 @@
-"""The quick "valid" verdict (generator/schema_quick_check.py) against jsonschema and the
+"""The quick "valid" verdict (generator/loaders/schema_quick_check.py) against jsonschema and the
 Draft 2020-12 meta-schema: whenever it says valid, jsonschema must agree, on the real
 corpora's schemas and on each of them broken one keyword at a time."""
 
@@ -13,7 +13,7 @@ import jsonschema
 import pytest
 
 import corpus_rates
-from generator import schema_quick_check
+from generator.loaders import schema_quick_check
 from generator.diagnostics import Report
 from generator.loaders import tool_manifest
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass
 
-from generator import pylit
+from generator.views import pylit
 from generator.emitters import render
 from generator.diagnostics import Report
 from generator.ir import Namespace

@@ -1,7 +1,7 @@
 """The Jinja2 environment: strict about undefined names, no HTML escaping, exact whitespace.
 
 Templates only loop and branch over data the emitters prepared; every literal they print
-went through ``generator.pylit`` first.
+went through ``generator.views.pylit`` first.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from generator import pylit
+from generator.views import pylit
 from generator.resources import runtime_dir, templates_dir
 
 if TYPE_CHECKING:

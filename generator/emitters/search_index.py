@@ -15,7 +15,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from generator import pylit
+from generator.views import pylit
 from generator.emitters import render
 from generator.diagnostics import Report
 from generator.resources import runtime_dir

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator import discover, frontmatter
+from generator import discover
+from generator.loaders import frontmatter
 from generator.diagnostics import Report
 from generator.loaders import markdown_loader
 from generator.ir import Definition, Kind, Position

@@ -9,7 +9,7 @@ from types import MappingProxyType
 from pathlib import Path
 from typing import Any
 
-from generator import frontmatter, yamlpos
+from generator.loaders import frontmatter, yamlpos
 from generator.diagnostics import Report
 
 

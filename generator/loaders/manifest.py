@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator import frontmatter, schema_normalise, schema_support, yamlpos
+from generator.loaders import frontmatter, schema_normalise, schema_support, yamlpos
 from generator.diagnostics import Report
 
 JsonPath = tuple[str | int, ...]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator import frontmatter
+from generator.loaders import frontmatter
 from generator.diagnostics import Report
 
 FILE = ".claude-plugin/marketplace.json"

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from generator import frontmatter
+from generator.loaders import frontmatter
 from generator.diagnostics import Report
 from generator.ir import Hook, McpServer
 

@@ -16,7 +16,8 @@ import re
 from pathlib import Path
 from types import MappingProxyType
 
-from generator import discover, frontmatter, yamlpos
+from generator import discover
+from generator.loaders import frontmatter, yamlpos
 from generator.diagnostics import Report
 from generator.loaders import markdown_loader
 from generator.ir import Definition, Kind, Position

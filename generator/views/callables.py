@@ -13,7 +13,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from generator import pylit, pytypes
+from generator.views import pylit, pytypes
 from generator.ir import Function, Parameter, Tool
 from generator.names import function_name
 from generator.views import CallableModule

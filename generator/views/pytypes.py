@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from generator import pylit, pytypes_simple
+from generator.views import pylit, pytypes_simple
 
 ROOT = "Arguments"
 # Keywords that only shape names or formats in the generated models; arguments are JSON.

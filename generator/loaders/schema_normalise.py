@@ -15,7 +15,7 @@ import copy
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from generator import schema_quick_check
+from generator.loaders import schema_quick_check
 
 Path = tuple[str | int, ...]
 # (severity "warning" or "error", JSON path inside the schema, message)
@@ -463,7 +463,7 @@ _NOTHING = object()
 
 
 def _valid(value: Any, schema: dict[str, Any]) -> bool:
-    from generator import bounded_regex
+    from generator.loaders import bounded_regex
 
     try:
         return bool(bounded_regex.validator(schema).is_valid(value))

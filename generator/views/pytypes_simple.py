@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from generator import pylit
+from generator.views import pylit
 
 SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
 # Keywords that do not change a property's annotation (names, docs, value constraints).

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.diagnostics import Report
-from generator.yamlpos import MAX_DEPTH
+from generator.loaders.yamlpos import MAX_DEPTH
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from generator.schema_normalise import Complaint
+from generator.loaders.schema_normalise import Complaint
 
 UNCHECKED = (
     "$dynamicRef",
