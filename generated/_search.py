@@ -168,15 +168,23 @@ def find(
     tags: Sequence[str] = (),
     capabilities: Sequence[str] = (),
 ) -> list[Match]:
-    """The ``k`` tools that fit ``purpose`` best, best first. ``method``: "lexical",
-    "dense" or "hybrid"; by default the one the package was built for. ``tags`` and
-    ``capabilities``: only tools that have each of them (seed 000's metadata) compete;
-    the values are only compared with the index's strings."""
+    """The ``k`` tools that fit ``purpose`` (plain words, any phrasing) best, best first.
+
+    Each ``Match`` has the tool's dotted ``name``, its import ``path``, its ``original``
+    name, its ``providers`` names, a ``relevance`` in 0..1 that is comparable across
+    queries, and a ``reason`` (the fields that matched, or "semantic"). When the first
+    results do not clearly fit, ask for more (a larger ``k``) rather than guess.
+
+    ``method``: "lexical", "dense" or "hybrid"; by default the one the package was built
+    for. ``tags`` and ``capabilities``: only tools that have each of them (seed 000's
+    metadata) compete; the values are only compared with the index's strings."""
     from ._search_index import METHOD, TOOLS
 
     chosen = method or METHOD
     if chosen not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}")
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise ValueError("k must be a positive integer")
     lexical, matched = _lexical(purpose)
     cosines = _cosines(purpose) if chosen != "lexical" else None
     if tags or capabilities:

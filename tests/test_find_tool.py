@@ -48,6 +48,16 @@ def test_matches_have_relevance_in_order_and_a_reason(
     assert all(m.relevance < 0.2 for m in catalogues[0].package.find_tool("zzzz qqqq"))
 
 
+@pytest.mark.parametrize("k", [0, -1, 2.5, True])
+def test_k_must_be_a_positive_integer(
+    catalogues: list[find_eval.Catalogue], k: object
+) -> None:
+    """A k of 0 or below used to rank every tool (a negative slice, or argpartition
+    counting from the end)."""
+    with pytest.raises(ValueError, match="k must be a positive integer"):
+        catalogues[0].package.find_tool("read a file", k=k)
+
+
 def test_find_from_the_shell(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
