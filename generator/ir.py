@@ -83,6 +83,11 @@ class Definition:
         """The dotted name as Claude Code namespaces it: task.<plugin>.<name>."""
         return ("task", *([self.plugin] if self.plugin else []), self.name)
 
+    @property
+    def authored_depth(self) -> int:
+        """How deep its author nested its dotted name: none, skillc derives it."""
+        return 0
+
 
 # How a callable tool runs: one typed record per executor, tagged by ``type``. Its
 # ``settings`` are what templates/runtime/_executors.py reads from the tool's executor literal.
@@ -190,6 +195,12 @@ class Function:
     kind: Kind = Kind.TOOL
     digest: str = ""
     command: bool = False  # only a Markdown command is one
+    plugin: None = None  # what a task tool has and a callable tool has not
+
+    @property
+    def authored_depth(self) -> int:
+        """How deep its author nested its dotted name (max-namespace-depth limits it)."""
+        return len(self.path)
 
 
 @dataclass(frozen=True)

@@ -196,7 +196,7 @@ def _provider_names(
 
 
 def _within_depth(d: Definition | Function, max_depth: int, report: Report) -> bool:
-    if isinstance(d, Definition) or len(d.path) <= max_depth:
+    if d.authored_depth <= max_depth:
         return True
     report.error(
         d.source.path,
@@ -402,9 +402,7 @@ def _namespace_summary(
             (
                 t.definition.plugin
                 for t in tools
-                if t.namespace == path
-                and isinstance(t.definition, Definition)
-                and t.definition.plugin
+                if t.namespace == path and t.definition.plugin
             ),
             None,
         )
