@@ -212,11 +212,11 @@ def test_python_m_list_help_call(built: Path) -> None:
     listing = run_python("", built, "-m", "tools", "list", "--json")
     assert listing.returncode == 0, listing.stderr
     entries = json.loads(listing.stdout)
-    assert {
-        "name": "task.greeter",
-        "namespace": "task",
-        "summary": "Greets someone by name. Use when a greeting is needed.",
-    } in entries
+    greeter = next(e for e in entries if e["name"] == "task.greeter")
+    assert greeter["namespace"] == "task"
+    assert (
+        greeter["summary"] == "Greets someone by name. Use when a greeting is needed."
+    )
     assert len(entries) == 9  # 8 skills and subagents, and a skill's script
     helped = run_python("", built, "-m", "tools", "help", "greeter")
     assert helped.stdout.startswith("task.greeter: skill 'greeter'")

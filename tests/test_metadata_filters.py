@@ -103,7 +103,11 @@ def test_find_tool_filters_its_candidates(built: Path) -> None:
 def test_python_m_list_and_find_take_the_filters(built: Path) -> None:
     listed = run_python("", built, "-m", "tools", "list", "--tag", "demo", "--json")
     assert listed.returncode == 0, listed.stderr
-    assert [e["name"] for e in json.loads(listed.stdout)] == [GREETER, REVIEWER]
+    entries = json.loads(listed.stdout)
+    assert [e["name"] for e in entries] == [GREETER, REVIEWER]
+    # Each entry carries its metadata, so a host can show why it was listed.
+    assert entries[0]["metadata"]["tags"] == ["greeting", "demo"]
+    assert entries[1]["metadata"]["constraints"] == ["read-only"]
     both = run_python(
         "", built, "-m", "tools", "list", "--tag", "demo", "--tag", "review"
     )

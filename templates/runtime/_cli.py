@@ -91,7 +91,13 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command == "list":
         tools = entries(args.namespace, args.tag, args.capability)
         if args.json:
-            print(json.dumps([entry._asdict() for entry in tools], indent=2))
+            from ._index import METADATA
+
+            listed = [
+                {**entry._asdict(), "metadata": METADATA.get(entry.name, {})}
+                for entry in tools
+            ]
+            print(json.dumps(listed, indent=2))
         else:
             print("\n".join(f"{entry.name}: {entry.summary}" for entry in tools))
         return 0
