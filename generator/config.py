@@ -333,17 +333,17 @@ def check_out(root: Path, sources: list[str], out: str, outside: bool) -> None:
 
 def _default_sources(root: Path) -> list[str]:
     found = [source for source in DEFAULT_SOURCES if (root / source).is_dir()]
-    if not found and any(
+    if found:
+        return found
+    if any(
         (root / ".claude-plugin" / name).is_file() for name in PLUGIN_ROOT_MANIFESTS
     ):
         return ["."]  # a marketplace or plugin repository: its root is the source
-    if not found:
-        raise ConfigError(
-            f"no source folder: none of {', '.join(DEFAULT_SOURCES)} exists, nor "
-            ".claude-plugin/marketplace.json or plugin.json; "
-            "set [tool.skillc] sources or pass --source DIR"
-        )
-    return found
+    raise ConfigError(
+        f"no source folder: none of {', '.join(DEFAULT_SOURCES)} exists, nor "
+        ".claude-plugin/marketplace.json or plugin.json; "
+        "set [tool.skillc] sources or pass --source DIR"
+    )
 
 
 def _codes(value: Any) -> tuple[str, ...]:

@@ -105,31 +105,38 @@ def _hooks(plugin: str, data: Any, where: str, report: Report) -> list[Hook]:
             _invalid(where, f"hooks.{event} must be a list", report)
             continue
         for group in groups:
-            inner = group.get("hooks") if isinstance(group, dict) else None
-            if not isinstance(inner, list):
-                _invalid(
-                    where, f"each hooks.{event} entry needs a 'hooks' list", report
-                )
-                continue
-            matcher = group.get("matcher", "")
-            for hook in inner:
-                kind = hook.get("type") if isinstance(hook, dict) else None
-                if kind not in HOOK_TYPES:
-                    _invalid(
-                        where,
-                        f"a {event} hook has no known type ({sorted(HOOK_TYPES)})",
-                        report,
-                    )
-                    continue
-                action = next(
-                    (
-                        hook[k]
-                        for k in ("command", "prompt", "url", "agent")
-                        if isinstance(hook.get(k), str)
-                    ),
-                    "",
-                )
-                result.append(Hook(plugin, event, str(matcher), kind, action, where))
+            result += _group(plugin, event, group, where, report)
+    return result
+
+
+def _group(
+    plugin: str, event: str, group: Any, where: str, report: Report
+) -> list[Hook]:
+    """One ``{"matcher": ..., "hooks": [...]}`` entry of an event's list."""
+    inner = group.get("hooks") if isinstance(group, dict) else None
+    if not isinstance(inner, list):
+        _invalid(where, f"each hooks.{event} entry needs a 'hooks' list", report)
+        return []
+    matcher = str(group.get("matcher", ""))
+    result = []
+    for hook in inner:
+        kind = hook.get("type") if isinstance(hook, dict) else None
+        if kind not in HOOK_TYPES:
+            _invalid(
+                where,
+                f"a {event} hook has no known type ({sorted(HOOK_TYPES)})",
+                report,
+            )
+            continue
+        action = next(
+            (
+                hook[k]
+                for k in ("command", "prompt", "url", "agent")
+                if isinstance(hook.get(k), str)
+            ),
+            "",
+        )
+        result.append(Hook(plugin, event, matcher, kind, action, where))
     return result
 
 
