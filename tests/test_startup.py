@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_python, run_skillc
+from conftest import run_python, run_skillc, write_skill
 
 # Modules a fresh import + list used to load: each costs more than the listing itself.
 HEAVY_FOR_LISTING = (
@@ -85,3 +85,46 @@ print("ok")
 """
     done = run_python(code.replace("generated", "tools"), project)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+# What a build with nothing to do must not import: it only stats what the last build
+# recorded (generator.stamps).
+NOT_FOR_A_NO_OP = (
+    "yaml",
+    "jinja2",
+    "generator.discover",
+    "generator.ir",
+    "generator.loaders",
+    "generator.views",
+    "generator.emitters",
+    "generator.pipeline.stages",
+    "generator.resolve",
+)
+NO_OP = """
+import json, sys
+from generator import stamps
+stamps.SETTLE_NS = 0  # as on a project left alone for a few seconds
+from generator import cli
+status = cli.main(["-C", sys.argv[1], "build"])
+print(json.dumps({"status": status, "modules": sorted(sys.modules)}))
+"""
+
+
+def test_a_no_op_build_imports_no_loader_nor_emitter(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_skill(
+        skills_project / "skills", "a", "---\nname: a\ndescription: Does a.\n---\n"
+    )
+    assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
+    done = run_python(NO_OP, skills_project, str(skills_project))
+    assert done.returncode == 0, done.stderr
+    assert "generated/ is up to date" in done.stderr
+    result = json.loads(done.stdout)
+    assert result["status"] == 0
+    loaded = [
+        name
+        for name in result["modules"]
+        if any(name == m or name.startswith(m + ".") for m in NOT_FOR_A_NO_OP)
+    ]
+    assert loaded == []
