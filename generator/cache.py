@@ -168,7 +168,7 @@ class Cache:
     def __init__(self, project: Path, enabled: bool = True) -> None:
         self.folder = project / CACHE_DIR
         self.enabled = enabled
-        self._own: tuple[str, str] | None = None  # see generator_fingerprint
+        self._own: tuple[str, str] | None = None  # to record (see _fingerprint)
         self.fingerprint = self._fingerprint() if enabled else ""
         self.state = self._read("state", State) if enabled else State()
         self._memo: Memo | None = None
@@ -285,7 +285,8 @@ def _own_files() -> list[str]:
             found += [
                 os.path.join(folder, n) for n in names if n.endswith((".py", ".jinja"))
             ]
-    return sorted(found, key=lambda path: path.split(os.sep))
+    # Installed, the templates are inside the package: each file once.
+    return sorted(set(found), key=lambda path: path.split(os.sep))
 
 
 def _own_stamps() -> str:

@@ -30,7 +30,7 @@ UNREADABLE: FileStamp = (-1, -1, -1, -1, "unreadable")
 @dataclass(frozen=True, slots=True)
 class Stamps:
     time: int  # time.time_ns() when the build that recorded them started
-    settings: str  # a digest of what else the walk depends on (see pipeline.settings)
+    settings: str  # a digest of what else the walk depends on (pipeline._walk_digest)
     # Each listed folder's (mtime_ns, ctime_ns); None when the walk cannot be replayed
     # from them (it followed a symbolic link or read a plugin's manifest).
     folders: dict[str, tuple[int, int]] | None

@@ -118,30 +118,27 @@ def test_every_change_is_seen_through_trusted_stamps(
     assert "up to date" in build(capsys, skills)
 
 
-def test_an_untouched_project_is_neither_walked_nor_read(
-    skills: Path,
-    capsys: pytest.CaptureFixture[str],
-    trusting: None,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+@pytest.fixture
+def built(skills: Path, capsys: pytest.CaptureFixture[str], trusting: None) -> Path:
     build(capsys, skills)
+    return skills
 
+
+def test_an_untouched_project_is_neither_walked_nor_read(
+    built: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     def forbidden(*args: object, **kwargs: object) -> None:
         raise AssertionError("a no-op walked the sources or read an input")
 
     monkeypatch.setattr(discover, "discover", forbidden)
     monkeypatch.setattr(stamps, "_hashed", forbidden)
-    assert "up to date" in build(capsys, skills)
+    assert "up to date" in build(capsys, built)
 
 
 def test_a_touched_input_is_hashed_once_then_trusted(
-    skills: Path,
-    capsys: pytest.CaptureFixture[str],
-    trusting: None,
-    monkeypatch: pytest.MonkeyPatch,
+    built: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    build(capsys, skills)
-    os.utime(skills / "skills" / "alpha" / "SKILL.md")  # same bytes, new stamp
+    os.utime(built / "skills" / "alpha" / "SKILL.md")  # same bytes, new stamp
     hashed: list[str] = []
     real = stamps._hashed
 
@@ -150,9 +147,9 @@ def test_a_touched_input_is_hashed_once_then_trusted(
         return real(path)
 
     monkeypatch.setattr(stamps, "_hashed", counting)
-    assert "up to date" in build(capsys, skills)
+    assert "up to date" in build(capsys, built)
     assert hashed == ["alpha"]
-    assert "up to date" in build(capsys, skills)
+    assert "up to date" in build(capsys, built)
     assert hashed == ["alpha"]  # its new stamp was recorded by the no-op
 
 
