@@ -4,7 +4,6 @@ whether a tool is a skill, subagent or command (a ``Definition``) or a callable 
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import shlex
 from collections.abc import Callable
@@ -126,7 +125,7 @@ def search_fields(tool: Tool) -> dict[str, str]:
 
 
 def _callable_fields(tool: Tool, d: Function) -> dict[str, Any]:
-    schema = copy.deepcopy(dict(d.input_schema))
+    schema = dict(d.input_schema)  # a new root; its children are never changed
     schema.setdefault("properties", {})
     report: dict[str, Any] = {
         "name": tool.qualname,
