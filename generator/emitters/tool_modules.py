@@ -1,0 +1,123 @@
+"""Each tool's module, written directly rather than through Jinja: a build writes one per
+tool, and at thousands of tools the template engine was the larger part of the cost.
+Every literal still goes through ``generator.views.pylit``; the layout is black's.
+tests/test_tool_modules.py renders the real corpora through the Jinja templates these
+replaced and compares the bytes."""
+
+from __future__ import annotations
+
+from generator.views import CallableModule, TaskModule, pylit
+
+INDENT = "    "
+
+
+def task(tool: TaskModule, header: str, dots: str) -> str:
+    """A skill's, subagent's or command's module: its ``TaskSpec`` and its function."""
+    out = [pylit.pycomment(header), "\n\nfrom __future__ import annotations\n\n"]
+    if tool.free_text:
+        out.append("from collections.abc import Sequence\n\n")
+    claude = "ClaudeCode, " if tool.claude else ""
+    out += [
+        f"from {dots}_tasks import {claude}Invocation, TaskSpec, task_tool\n\n",
+        pylit.pyassign("_HELP", tool.help),
+        "\n\n",
+        pylit.pyassign("_INSTRUCTIONS", tool.instructions),
+        "\n\nSPEC = TaskSpec(\n",
+        f"    kind={pylit.pystr(tool.kind)},\n",
+        f"    name={pylit.pystr(tool.name)},\n",
+        f"    qualname={pylit.pystr(tool.qualname)},\n",
+        f"    summary={pylit.pystr(tool.summary)},\n",
+        "    help=_HELP,\n    instructions=_INSTRUCTIONS,\n",
+        _field("arguments", tool.argument_names, INDENT),
+        _field("allowed_tools", tool.allowed_tools, INDENT),
+        f"    model={pylit.pyopt(tool.model)},\n",
+        f"    skill_dir={pylit.pyopt(tool.skill_dir)},\n",
+        _field("files", tool.files, INDENT),
+    ]
+    if tool.plugin_dir is not None:
+        out.append(f"    plugin_dir={pylit.pystr(tool.plugin_dir)},\n")
+    if tool.claude:
+        out.append("    claude=ClaudeCode(\n")
+        inner = INDENT * 2
+        for name, value in tool.claude:
+            if isinstance(value, str):
+                out.append(f"{inner}{name}={pylit.pystr(value)},\n")
+            elif isinstance(value, bool):
+                out.append(f"{inner}{name}={value},\n")
+            else:
+                out.append(_field(name, value, inner))
+        out.append("    ),\n")
+    out.append(f")\n\n\n@task_tool(SPEC)\ndef {tool.function}(\n")
+    if tool.free_text:
+        out.append('    arguments: str | Sequence[str] = "",\n')
+        if tool.named:
+            out.append("    *,\n")
+            out += [f"    {a.py_name}: str | None = None,\n" for a in tool.named]
+    else:
+        out.append("    prompt: str,\n")
+    out.append(f") -> Invocation:\n    {pylit.pydoc(tool.summary)}\n")
+    if tool.named:
+        out.append("    return SPEC.invocation(\n        arguments,\n        {\n")
+        out += [
+            f"            {pylit.pystr(a.name)}: {a.py_name},\n" for a in tool.named
+        ]
+        out.append("        },\n    )\n")
+    else:
+        given = "arguments" if tool.free_text else "prompt"
+        out.append(f"    return SPEC.invocation({given}, {{}})\n")
+    return "".join(out)
+
+
+def _field(name: str, items: tuple[str, ...], indent: str) -> str:
+    """``name=(...),`` at ``indent``: a tuple of string literals."""
+    return f"{indent}{name}={pylit.pytuple(items, indent, name + '=')},\n"
+
+
+def callable_(tool: CallableModule, header: str, dots: str) -> str:
+    """A callable tool's module: its parameters' models, its ``ToolSpec`` and its
+    function, which returns the arguments it sends."""
+    out = [
+        pylit.pycomment(header),
+        "\n\nfrom __future__ import annotations\n\n",
+        f"from typing import {', '.join(tool.typing_names)}\n\n",
+        f"from {dots} import _tools\n",
+    ]
+    if tool.models:
+        if tool.models.startswith("class "):
+            out.append("\n")
+        out.append(f"\n{tool.models}\n\n")
+    out += [
+        "\n",
+        pylit.pyassign("_HELP", tool.help),
+        "\n\n_SPEC = _tools.ToolSpec(\n",
+        f"    qualname={pylit.pystr(tool.qualname)},\n",
+        f"    name={pylit.pystr(tool.name)},\n",
+        f"    summary={pylit.pystr(tool.summary)},\n",
+        "    help=_HELP,\n",
+        f"    executor={pylit.pyvalue(tool.executor, INDENT)},\n",
+        f"    parameters={pylit.pyvalue(tool.parameters, INDENT)},\n",
+        f"    input_schema={pylit.pyvalue(tool.input_schema, INDENT)},\n",
+        f"    output_schema={tool.output_schema},\n",
+        f"    skill_dir={pylit.pyopt(tool.skill_dir)},\n",
+        f"    skill={pylit.pyopt(tool.skill)},\n",
+        f"    returns={pylit.pystr(tool.returns)},\n",
+        ")\n\n\n@_tools.callable_tool(_SPEC)\n",
+    ]
+    returns = f"_tools.Arguments[{tool.returns}]"
+    if tool.signature:
+        out.append(f"def {tool.function}(\n    *,\n")
+        out += [f"    {line},\n" for line in tool.signature]
+        out.append(f") -> {returns}:\n")
+    else:
+        out.append(f"def {tool.function}() -> {returns}:\n")
+    out.append(f"    {pylit.pydoc(tool.docstring)}\n")
+    if tool.sends:
+        out.append("    return _tools.Arguments(\n        {\n")
+        out += [
+            f"            {pylit.pystr(name)}: {py_name},\n"
+            for name, py_name in tool.sends
+        ]
+        out.append("        }\n    )\n")
+    else:
+        out.append("    return _tools.Arguments()\n")
+    return "".join(out)
