@@ -34,6 +34,7 @@ from generator.emitters import (
 from generator.ir import Definition, Function, Invalid, Kind, Model, SourceFile
 from generator.views import Fragments, Layout, ToolView, builder
 from generator.loaders import Context, Loaded, Loader, agent, command, skill
+from generator.loaders import frontmatter
 from generator.loaders.plugin import Plugin, load_plugin
 from generator.resolve import BUILTIN_ROOT, resolve
 from generator.provider_registry import PROVIDERS
@@ -72,19 +73,20 @@ def compile_model(
         builtin = _builtin(name)
         functions += builtin.functions
         summaries[name] = builtin.summary
-    for item in discovery.found:
-        if item.kind is Kind.TOOL:
-            loaded = loading.manifest(item)
-            functions += loaded.functions
-            if loaded.summary and loaded.functions:
-                namespace = ".".join(loaded.functions[0].path[:-1])
-                summaries.setdefault(namespace, loaded.summary)
-            continue
-        if item.kind is Kind.SKILL and discover.has_tools(item.files):
-            functions += loading.skill_tools(item).functions
-        definition = loading.markdown(item)
-        if definition is not None:
-            definitions.append(definition)
+    with frontmatter.folders_remembered():
+        for item in discovery.found:
+            if item.kind is Kind.TOOL:
+                loaded = loading.manifest(item)
+                functions += loaded.functions
+                if loaded.summary and loaded.functions:
+                    namespace = ".".join(loaded.functions[0].path[:-1])
+                    summaries.setdefault(namespace, loaded.summary)
+                continue
+            if item.kind is Kind.SKILL and discover.has_tools(item.files):
+                functions += loading.skill_tools(item).functions
+            definition = loading.markdown(item)
+            if definition is not None:
+                definitions.append(definition)
     plugins = loading.plugins
     summaries |= {p.name: p.description for p in plugins.values() if p is not None}
     sources = tuple(
@@ -150,9 +152,7 @@ class _Loading:
 
     def manifest(self, item: discover.Found) -> Loaded:
         content = self.hashes.get(os.fspath(item.path))
-        return _memo_load(
-            self.memo, self.report, self.config, item, item.manifest, content
-        )
+        return _memo_load(self, item, item.manifest, content)
 
     def skill_tools(self, item: discover.Found) -> Loaded:
         """A skill folder's tools: its manifest and its scripts (their descriptions)."""
@@ -162,9 +162,7 @@ class _Loading:
             for name in item.files
             if name == discover.TOOL_MANIFEST or discover.is_script(name)
         )
-        return _memo_load(
-            self.memo, self.report, self.config, item, "skill-tools", content
-        )
+        return _memo_load(self, item, "skill-tools", content)
 
     def plugin(self, where: Path) -> Plugin | None:
         if where not in self.plugins:
@@ -200,7 +198,7 @@ class _Loading:
         if memoised is None:
             scratch = Report(strict=config.strict, ignore=frozenset(config.ignore))
             load = LOADERS[item.kind]
-            context = _context(config, scratch, plugin_name)
+            context = _context(config, self.project, scratch, plugin_name)
             loaded = guarded(
                 lambda: load(item, context),
                 discover.relative(item.path, self.project),
@@ -214,16 +212,17 @@ class _Loading:
             self.memo.put(key, memoised)
         definition: Definition | None = memoised[0]
         self.report.extend(memoised[1])
-        if definition is None:
-            return None
-        return dataclasses.replace(
-            definition, plugin_dir=plugin.folder if plugin else None
-        )
+        plugin_dir = plugin.folder if plugin else None
+        if definition is None or definition.plugin_dir == plugin_dir:
+            return definition
+        return dataclasses.replace(definition, plugin_dir=plugin_dir)
 
 
-def _context(config: Config, report: Report, plugin: str | None = None) -> Context:
+def _context(
+    config: Config, project: Path, report: Report, plugin: str | None = None
+) -> Context:
     return Context(
-        project=config.root.resolve(),
+        project=project,
         report=report,
         max_file_bytes=config.max_file_bytes,
         plugin=plugin,
@@ -232,15 +231,11 @@ def _context(config: Config, report: Report, plugin: str | None = None) -> Conte
 
 
 def _memo_load(
-    memo: Memo,
-    report: Report,
-    config: Config,
-    item: discover.Found,
-    manifest: str,
-    content: object,
+    loading: _Loading, item: discover.Found, manifest: str, content: object
 ) -> Loaded:
     """The tools of a manifest (of format ``manifest``), unless the memo holds them
     for the same inputs."""
+    memo, report, config = loading.memo, loading.report, loading.config
     key = content_key(
         "tools",
         item,
@@ -255,7 +250,7 @@ def _memo_load(
         scratch = Report(strict=config.strict, ignore=frozenset(config.ignore))
         # Imported here: a project without manifests never loads them.
         load: Loader = importlib.import_module(MANIFESTS[manifest]).load
-        context = _context(config, scratch)
+        context = _context(config, loading.project, scratch)
         rel = discover.relative(item.path, context.project)
         loaded = guarded(lambda: load(item, context), rel, scratch, Loaded())
         # Each tool's own digest: editing one tool of a large manifest re-renders only it.
