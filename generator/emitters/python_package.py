@@ -9,7 +9,6 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass
 
-from generator.views import pylit
 from generator.emitters import render, tool_modules
 from generator.diagnostics import Report
 from generator.ir import Namespace
@@ -87,30 +86,15 @@ def emit(package: PackageView, layout: Layout, report: Report) -> dict[str, str]
     return files
 
 
-def tool_module(tool: ToolView, layout: Layout) -> str:
+def tool_module(tool: ToolView) -> str:
     """A tool's module, written from its view's module data."""
     body = tool.body
     assert body is not None, f"{tool.qualname}: a finished view has no module data"
     header = HEADER.format(source=f" from {tool.source.path}")
     dots = _dots(len(tool.namespace))
     if isinstance(body, TaskModule):
-        text = tool_modules.task(body, header, dots)
-    else:
-        text = tool_modules.callable_(body, header, dots)
-    if (
-        body.needs_black
-    ):  # long annotations: black's own line splitting is the one to match
-        import black
-
-        # Pinned to the layout pylit writes, whatever black's defaults become.
-        mode = black.Mode(
-            line_length=pylit.LINE_LENGTH,
-            string_normalization=True,
-            magic_trailing_comma=True,
-            preview=False,
-        )
-        text = black.format_str(text, mode=mode)
-    return text
+        return tool_modules.task(body, header, dots)
+    return tool_modules.callable_(body, header, dots)
 
 
 def _report_loosened(tool: ToolView, report: Report) -> None:

@@ -76,7 +76,7 @@ def _field(name: str, items: tuple[str, ...], indent: str) -> str:
 def callable_(tool: CallableModule, header: str, dots: str) -> str:
     """A callable tool's module: its parameters' models, its ``ToolSpec`` and its
     function, which returns the arguments it sends."""
-    out = [
+    top = [
         pylit.pycomment(header),
         "\n\nfrom __future__ import annotations\n\n",
         f"from typing import {', '.join(tool.typing_names)}\n\n",
@@ -84,9 +84,9 @@ def callable_(tool: CallableModule, header: str, dots: str) -> str:
     ]
     if tool.models:
         if tool.models.startswith("class "):
-            out.append("\n")
-        out.append(f"\n{tool.models}\n\n")
-    out += [
+            top.append("\n")
+        top.append(f"\n{tool.models}\n\n")
+    middle = [
         "\n",
         pylit.pyassign("_HELP", tool.help),
         "\n\n_SPEC = _tools.ToolSpec(\n",
@@ -101,23 +101,50 @@ def callable_(tool: CallableModule, header: str, dots: str) -> str:
         f"    skill_dir={pylit.pyopt(tool.skill_dir)},\n",
         f"    skill={pylit.pyopt(tool.skill)},\n",
         f"    returns={pylit.pystr(tool.returns)},\n",
-        ")\n\n\n@_tools.callable_tool(_SPEC)\n",
+        ")\n\n\n",
     ]
     returns = f"_tools.Arguments[{tool.returns}]"
+    bottom = ["@_tools.callable_tool(_SPEC)\n"]
     if tool.signature:
-        out.append(f"def {tool.function}(\n    *,\n")
-        out += [f"    {line},\n" for line in tool.signature]
-        out.append(f") -> {returns}:\n")
+        bottom.append(f"def {tool.function}(\n    *,\n")
+        bottom += [f"    {line},\n" for line in tool.signature]
+        bottom.append(f") -> {returns}:\n")
     else:
-        out.append(f"def {tool.function}() -> {returns}:\n")
-    out.append(f"    {pylit.pydoc(tool.docstring)}\n")
+        bottom.append(f"def {tool.function}() -> {returns}:\n")
+    bottom.append(f"    {pylit.pydoc(tool.docstring)}\n")
     if tool.sends:
-        out.append("    return _tools.Arguments(\n        {\n")
-        out += [
+        bottom.append("    return _tools.Arguments(\n        {\n")
+        bottom += [
             f"            {pylit.pystr(name)}: {py_name},\n"
             for name, py_name in tool.sends
         ]
-        out.append("        }\n    )\n")
+        bottom.append("        }\n    )\n")
     else:
-        out.append("    return _tools.Arguments()\n")
-    return "".join(out)
+        bottom.append("    return _tools.Arguments()\n")
+    parts = ["".join(top), "".join(middle), "".join(bottom)]
+    if tool.needs_black:  # long annotations: black's own line splitting is the one to match
+        parts[0] = _black(parts[0])
+        parts[2] = _black(FUTURE + parts[2])[len(FUTURE) :]
+    return "".join(parts)
+
+
+FUTURE = "from __future__ import annotations\n\n\n"
+
+
+def _black(source: str) -> str:
+    """black's layout of a part of a module. Only the parts with annotations and models
+    are given to black (its parser is slow, and the literals between them are laid out
+    as black lays them out already); the part after them starts with the module's
+    future import, which decides the Python versions black writes for. Trailing blank
+    lines, which black drops at the end of a file, are kept."""
+    import black
+
+    # Pinned to the layout pylit writes, whatever black's defaults become.
+    mode = black.Mode(
+        line_length=pylit.LINE_LENGTH,
+        string_normalization=True,
+        magic_trailing_comma=True,
+        preview=False,
+    )
+    code = source.rstrip("\n") + "\n"
+    return str(black.format_str(code, mode=mode)) + source[len(code) :]

@@ -31,10 +31,11 @@ from generator.emitters import (
     python_package,
     search_index,
 )
-from generator.ir import Definition, Function, Invalid, Kind, Model, SourceFile
+from generator.ir import Definition, Function, Invalid, Kind, Model, SourceFile, Tool
 from generator.views import Fragments, Layout, ToolView, builder
 from generator.loaders import Context, Loaded, Loader, agent, command, skill
 from generator.loaders import frontmatter
+from generator.pipeline import parallel
 from generator.loaders.plugin import Plugin, load_plugin
 from generator.resolve import BUILTIN_ROOT, resolve
 from generator.provider_registry import PROVIDERS
@@ -312,35 +313,48 @@ def tool_views(
     memo: Memo,
 ) -> tuple[ToolView, ...]:
     """Each tool's finished view: from the memo when its part of the model, the layout
-    and the settings are unchanged, else built and its fragments rendered."""
+    and the settings are unchanged, else built and its fragments rendered (split over
+    two cores when there are many)."""
     count = tokens.counter(config.token_counter)
     method = search_index.summary(table)
     registry = sorted(PROVIDERS.items())  # which provider files a view has lines for
-    result = []
-    for tool in model.tools:
-        key = "view:" + builder.key(
-            tool, layout, config.token_counter, method, registry
-        )
-        view = memo.get(key)
-        if view is None:
-            view = builder.build(tool, layout, count)
-            providers, always, notes = provider_files.fragment(view)
-            length, terms, tfs, best = search_index.weigh(view)
-            done = Fragments(
-                module=python_package.tool_module(view, layout),
-                providers=providers,
-                always=always,
-                provider_notes=notes,
-                search_length=length,
-                search_terms=terms,
-                search_tf=tfs,
-                search_best=best,
-                vector=search_index.tool_vector(view, table),
-            )
-            view = dataclasses.replace(view, fragments=done, body=None)
-            memo.put(key, view)
-        result.append(view)
-    return tuple(result)
+    keys = [
+        "view:" + builder.key(tool, layout, config.token_counter, method, registry)
+        for tool in model.tools
+    ]
+    views = [memo.get(key) for key in keys]
+    missing = [i for i, view in enumerate(views) if view is None]
+    built = parallel.split_map(
+        lambda i: _finished_view(model.tools[i], layout, table, count), missing
+    )
+    for i, view in zip(missing, built):
+        memo.put(keys[i], view)
+        views[i] = view
+    return tuple(views)
+
+
+def _finished_view(
+    tool: Tool,
+    layout: Layout,
+    table: search_index.Table | None,
+    count: Callable[[str], int],
+) -> ToolView:
+    """A tool's view with its fragments rendered."""
+    view = builder.build(tool, layout, count)
+    providers, always, notes = provider_files.fragment(view)
+    length, terms, tfs, best = search_index.weigh(view)
+    done = Fragments(
+        module=python_package.tool_module(view),
+        providers=providers,
+        always=always,
+        provider_notes=notes,
+        search_length=length,
+        search_terms=terms,
+        search_tf=tfs,
+        search_best=best,
+        vector=search_index.tool_vector(view, table),
+    )
+    return dataclasses.replace(view, fragments=done, body=None)
 
 
 def emit(

@@ -75,7 +75,6 @@ class TaskModule:
     free_text: (
         bool  # a skill takes free text (and named arguments); a subagent a prompt
     )
-    needs_black: bool = False
 
 
 @dataclass(frozen=True)
