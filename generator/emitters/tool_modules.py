@@ -122,7 +122,8 @@ def callable_(tool: CallableModule, header: str, dots: str) -> str:
     else:
         bottom.append("    return _tools.Arguments()\n")
     parts = ["".join(top), "".join(middle), "".join(bottom)]
-    if tool.needs_black:  # long annotations: black's own line splitting is the one to match
+    # Long annotations: black's own line splitting is the one to match.
+    if tool.needs_black:
         parts[0] = _black(parts[0])
         parts[2] = _black(FUTURE + parts[2])[len(FUTURE) :]
     return "".join(parts)

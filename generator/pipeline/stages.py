@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from generator import __version__, discover
 from generator.cache import Memo, content_key
 from generator.config import Config
-from generator.diagnostics import Report, Severity
+from generator.diagnostics import Diagnostic, Report, Severity
 from generator import tokens
 from generator.emitters import (
     agent_docs,
@@ -75,6 +75,8 @@ def compile_model(
         functions += builtin.functions
         summaries[name] = builtin.summary
     with frontmatter.folders_remembered():
+        markdown = [item for item in discovery.found if item.kind is not Kind.TOOL]
+        loaded_markdown = iter(loading.markdown(markdown))
         for item in discovery.found:
             if item.kind is Kind.TOOL:
                 loaded = loading.manifest(item)
@@ -85,7 +87,7 @@ def compile_model(
                 continue
             if item.kind is Kind.SKILL and discover.has_tools(item.files):
                 functions += loading.skill_tools(item).functions
-            definition = loading.markdown(item)
+            definition = next(loaded_markdown)
             if definition is not None:
                 definitions.append(definition)
     plugins = loading.plugins
@@ -177,14 +179,47 @@ class _Loading:
             )
         return self.plugins[where]
 
-    def markdown(self, item: discover.Found) -> Definition | None:
-        """A skill, subagent or command (None when it, or its plugin, is invalid)."""
-        plugin = None if item.plugin is None else self.plugin(item.plugin)
-        if item.plugin is not None and plugin is None:
-            return None
-        plugin_name = plugin.name if plugin else None
+    def markdown(self, items: list[discover.Found]) -> list[Definition | None]:
+        """Skills, subagents and commands (None for one that, or whose plugin, is
+        invalid); those the memo lacks are loaded over two cores when there are many."""
+        keys: list[tuple[str, Plugin | None] | None] = []
+        results: list[Memoised | None] = []
+        for item in items:
+            plugin = None if item.plugin is None else self.plugin(item.plugin)
+            if item.plugin is not None and plugin is None:
+                keys.append(None)
+                results.append(None)
+                continue
+            key = self._key(item, plugin.name if plugin else None)
+            keys.append((key, plugin))
+            results.append(self.memo.get(key))
+        missing = [
+            (i, keyed)
+            for i, keyed in enumerate(keys)
+            if keyed is not None and results[i] is None
+        ]
+        done = parallel.split_map(
+            lambda job: self._load(items[job[0]], *job[1]), missing
+        )
+        for (i, (key, _)), made in zip(missing, done):
+            self.memo.put(key, made)
+            results[i] = made
+        definitions: list[Definition | None] = []
+        for keyed, result in zip(keys, results):
+            if keyed is None or result is None:
+                definitions.append(None)
+                continue
+            definition, diagnostics = result
+            self.report.extend(diagnostics)
+            plugin_dir = keyed[1].folder if keyed[1] else None
+            if definition is not None and definition.plugin_dir != plugin_dir:
+                definition = dataclasses.replace(definition, plugin_dir=plugin_dir)
+            definitions.append(definition)
+        return definitions
+
+    def _key(self, item: discover.Found, plugin_name: str | None) -> str:
         config = self.config
-        key = content_key(
+        return content_key(
             item,
             plugin_name,
             config.strict,
@@ -195,28 +230,29 @@ class _Loading:
                 os.path.join(os.path.dirname(item.path), discover.METADATA_FILE)
             ),
         )
-        memoised = self.memo.get(key)
-        if memoised is None:
-            scratch = Report(strict=config.strict, ignore=frozenset(config.ignore))
-            load = LOADERS[item.kind]
-            context = _context(config, self.project, scratch, plugin_name)
-            loaded = guarded(
-                lambda: load(item, context),
-                discover.relative(item.path, self.project),
-                scratch,
-                Loaded(),
-            )
-            done = loaded.definition
-            if done is not None:
-                done = dataclasses.replace(done, digest=key)
-            memoised = (done, scratch.items)
-            self.memo.put(key, memoised)
-        definition: Definition | None = memoised[0]
-        self.report.extend(memoised[1])
-        plugin_dir = plugin.folder if plugin else None
-        if definition is None or definition.plugin_dir == plugin_dir:
-            return definition
-        return dataclasses.replace(definition, plugin_dir=plugin_dir)
+
+    def _load(self, item: discover.Found, key: str, plugin: Plugin | None) -> Memoised:
+        """What the loader makes of a Markdown file, and what it reported."""
+        config = self.config
+        scratch = Report(strict=config.strict, ignore=frozenset(config.ignore))
+        load = LOADERS[item.kind]
+        context = _context(
+            config, self.project, scratch, plugin.name if plugin else None
+        )
+        loaded = guarded(
+            lambda: load(item, context),
+            discover.relative(item.path, self.project),
+            scratch,
+            Loaded(),
+        )
+        done = loaded.definition
+        if done is not None:
+            done = dataclasses.replace(done, digest=key)
+        return done, scratch.items
+
+
+# A Markdown file's definition (None: invalid) and its diagnostics, as the memo keeps it.
+Memoised = tuple[Definition | None, list[Diagnostic]]
 
 
 def _context(
