@@ -219,9 +219,9 @@ def vector(table: Table, text: str) -> tuple[bytes, float]:
     ids = search_words.token_ids(embedding(), inner.tokenize, text)
     ids = [i for i in ids if i != unknown][:VECTOR_TOKENS]
     total = numpy.zeros(table.dim, dtype=numpy.float64)
-    if ids:  # added row by row, in order (a running sum): the same bytes everywhere
-        rows = inner.rows[ids].astype(numpy.float64) * inner.scales[ids, None]
-        total += numpy.add.accumulate(rows, axis=0)[-1]
+    rows = inner.rows[ids].astype(numpy.float64) * inner.scales[ids, None]
+    for row in rows:  # added in order, one by one: the same bytes everywhere
+        total += row
     norm = math.sqrt(math.fsum((total * total).tolist()))
     if norm == 0:
         return bytes(table.dim), 0.0
