@@ -108,7 +108,7 @@ def _old_module(view: ToolView) -> str:
 
 
 def test_tool_modules_are_the_old_bytes(views: list[ToolView]) -> None:
-    """Written directly, and only the parts with annotations given to black."""
+    """Written directly, and only the lines too long given to black."""
     blacked = 0
     for view in views:
         assert python_package.tool_module(view) == _old_module(view), view.qualname

@@ -6,6 +6,8 @@ replaced and compares the bytes."""
 
 from __future__ import annotations
 
+import functools
+
 from generator.views import CallableModule, TaskModule, pylit
 
 INDENT = "    "
@@ -104,40 +106,68 @@ def callable_(tool: CallableModule, header: str, dots: str) -> str:
         ")\n\n\n",
     ]
     returns = f"_tools.Arguments[{tool.returns}]"
-    bottom = ["@_tools.callable_tool(_SPEC)\n"]
-    if tool.signature:
-        bottom.append(f"def {tool.function}(\n    *,\n")
-        bottom += [f"    {line},\n" for line in tool.signature]
-        bottom.append(f") -> {returns}:\n")
-    else:
-        bottom.append(f"def {tool.function}() -> {returns}:\n")
-    bottom.append(f"    {pylit.pydoc(tool.docstring)}\n")
+    body = [f"    {pylit.pydoc(tool.docstring)}\n"]
     if tool.sends:
-        bottom.append("    return _tools.Arguments(\n        {\n")
-        bottom += [
+        body.append("    return _tools.Arguments(\n        {\n")
+        body += [
             f"            {pylit.pystr(name)}: {py_name},\n"
             for name, py_name in tool.sends
         ]
-        bottom.append("        }\n    )\n")
+        body.append("        }\n    )\n")
     else:
-        bottom.append("    return _tools.Arguments()\n")
-    parts = ["".join(top), "".join(middle), "".join(bottom)]
+        body.append("    return _tools.Arguments()\n")
+    parameters = [f"    {line},\n" for line in tool.signature]
+    text = "".join(top)
     # Long annotations: black's own line splitting is the one to match.
     if tool.needs_black:
-        parts[0] = _black(parts[0])
-        parts[2] = _black(FUTURE + parts[2])[len(FUTURE) :]
-    return "".join(parts)
+        if _too_wide(text):
+            text = _black(text)
+        function = _black_function(tool.function, returns, parameters, "".join(body))
+    else:
+        function = _function(tool.function, returns, parameters, "".join(body))
+    return text + "".join(middle) + function
+
+
+def _function(name: str, returns: str, parameters: list[str], body: str) -> str:
+    """The decorated function: its keyword parameters' lines, and its body."""
+    if parameters:
+        signature = f"def {name}(\n    *,\n{''.join(parameters)}) -> {returns}:\n"
+    else:
+        signature = f"def {name}() -> {returns}:\n"
+    return f"@_tools.callable_tool(_SPEC)\n{signature}{body}"
+
+
+def _black_function(name: str, returns: str, parameters: list[str], body: str) -> str:
+    """The function as black lays it out. In a signature exploded one parameter a line,
+    black splits each parameter's line alone, so only the lines too long are given to
+    it; the whole function is when another line is too long (never in the corpora)."""
+    lines = []
+    for line in parameters:
+        done = _black_parameter(line) if _too_wide(line) else line
+        if done is None:
+            break
+        lines.append(done)
+    else:
+        if not _too_wide(_function(name, returns, [], "")):
+            return _function(name, returns, lines, body)
+    whole = _black(FUTURE + _function(name, returns, parameters, body))
+    return whole[len(FUTURE) :]
+
+
+def _too_wide(text: str) -> bool:
+    return any(pylit.width(line) > pylit.LINE_LENGTH for line in text.splitlines())
 
 
 FUTURE = "from __future__ import annotations\n\n\n"
 
 
 def _black(source: str) -> str:
-    """black's layout of a part of a module. Only the parts with annotations and models
-    are given to black (its parser is slow, and the literals between them are laid out
-    as black lays them out already); the part after them starts with the module's
-    future import, which decides the Python versions black writes for. Trailing blank
-    lines, which black drops at the end of a file, are kept."""
+    """black's layout of a part of a module. black only ever changed a module's long
+    lines (the rest is laid out as black lays it out by construction), and its parser is
+    slow: only the imports and models, or a parameter's line, when too long, are given
+    to it; a part that is not a module's start starts with the module's future import,
+    which decides the Python versions black writes for. Trailing blank lines, which
+    black drops at the end of a file, are kept."""
     import black
 
     # Pinned to the layout pylit writes, whatever black's defaults become.
@@ -149,3 +179,18 @@ def _black(source: str) -> str:
     )
     code = source.rstrip("\n") + "\n"
     return str(black.format_str(code, mode=mode)) + source[len(code) :]
+
+
+PARAMETER_HEAD = FUTURE + "def f(\n    *,\n"
+PARAMETER_TAIL = ") -> None:\n    pass\n"
+
+
+@functools.lru_cache(maxsize=4096)
+def _black_parameter(line: str) -> str | None:
+    """black's lines for one keyword parameter's line (``    name: type = default,``):
+    in an exploded signature black splits each parameter's line alone, so a function of
+    that one parameter gives them. None when black changed more than that line."""
+    done = _black(PARAMETER_HEAD + line + PARAMETER_TAIL)
+    if not done.startswith(PARAMETER_HEAD) or not done.endswith(PARAMETER_TAIL):
+        return None
+    return done[len(PARAMETER_HEAD) : -len(PARAMETER_TAIL)]

@@ -360,6 +360,8 @@ def tool_views(
     ]
     views = [memo.get(key) for key in keys]
     missing = [i for i, view in enumerate(views) if view is None]
+    if table is not None and missing:
+        table.inner  # read before the work is split, not once in each process
     built = parallel.split_map(
         lambda i: _finished_view(model.tools[i], layout, table, count), missing
     )
