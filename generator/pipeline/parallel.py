@@ -23,9 +23,13 @@ R = TypeVar("R")
 MIN_ITEMS = 1000
 
 
-def split_map(function: Callable[[T], R], items: Sequence[T]) -> list[R]:
-    """``[function(item) for item in items]``."""
-    if len(items) < MIN_ITEMS or _cores() < 2:
+def split_map(
+    function: Callable[[T], R], items: Sequence[T], split_from: int | None = None
+) -> list[R]:
+    """``[function(item) for item in items]``; split when there are ``split_from``
+    items or more (``MIN_ITEMS`` by default: for items that each take much work,
+    fewer)."""
+    if len(items) < (split_from or MIN_ITEMS) or _cores() < 2:
         return [function(item) for item in items]
     half = len(items) // 2
     context = multiprocessing.get_context("fork")

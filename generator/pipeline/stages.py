@@ -12,7 +12,7 @@ import dataclasses
 import functools
 import importlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -75,11 +75,13 @@ def compile_model(
         functions += builtin.functions
         summaries[name] = builtin.summary
     with frontmatter.folders_remembered():
+        manifests = [item for item in discovery.found if item.kind is Kind.TOOL]
         markdown = [item for item in discovery.found if item.kind is not Kind.TOOL]
+        loaded_manifests = iter(loading.manifests(manifests))
         loaded_markdown = iter(loading.markdown(markdown))
         for item in discovery.found:
             if item.kind is Kind.TOOL:
-                loaded = loading.manifest(item)
+                loaded = next(loaded_manifests)
                 functions += loaded.functions
                 if loaded.summary and loaded.functions:
                     namespace = ".".join(loaded.functions[0].path[:-1])
@@ -153,9 +155,14 @@ class _Loading:
         self.plugins = plugins
         self.project = config.root.resolve()
 
-    def manifest(self, item: discover.Found) -> Loaded:
-        content = self.hashes.get(os.fspath(item.path))
-        return _memo_load(self, item, item.manifest, content)
+    def manifests(self, items: list[discover.Found]) -> list[Loaded]:
+        """Each manifest's tools; two or more that the memo lacks are loaded over two
+        cores (each holds many tools)."""
+        jobs = [
+            (item, item.manifest, self.hashes.get(os.fspath(item.path)))
+            for item in items
+        ]
+        return self._tools(jobs, 2)
 
     def skill_tools(self, item: discover.Found) -> Loaded:
         """A skill folder's tools: its manifest and its scripts (their descriptions)."""
@@ -165,7 +172,64 @@ class _Loading:
             for name in item.files
             if name == discover.TOOL_MANIFEST or discover.is_script(name)
         )
-        return _memo_load(self, item, "skill-tools", content)
+        return self._tools([(item, "skill-tools", content)])[0]
+
+    def _tools(
+        self,
+        jobs: Sequence[tuple[discover.Found, str, object]],
+        split_from: int | None = None,
+    ) -> list[Loaded]:
+        """The tools of each item, read as the format named beside it (``MANIFESTS``)
+        from inputs whose digests are the object beside it, unless the memo holds them;
+        those it lacks are loaded over two cores when there are ``split_from``."""
+        config = self.config
+        keys = [
+            content_key(
+                "tools",
+                item,
+                config.strict,
+                config.ignore,
+                config.max_file_bytes,
+                config.install_allowlist,
+                content,
+            )
+            for item, _, content in jobs
+        ]
+        results: list[tuple[Loaded, list[Diagnostic]] | None] = [
+            self.memo.get(key) for key in keys
+        ]
+        missing = [i for i, result in enumerate(results) if result is None]
+        done = parallel.split_map(
+            lambda i: self._load_tools(*jobs[i][:2]), missing, split_from
+        )
+        for i, made in zip(missing, done):
+            self.memo.put(keys[i], made)
+            results[i] = made
+        loaded = []
+        for result in results:
+            assert result is not None
+            self.report.extend(result[1])
+            loaded.append(result[0])
+        return loaded
+
+    def _load_tools(
+        self, item: discover.Found, manifest: str
+    ) -> tuple[Loaded, list[Diagnostic]]:
+        config = self.config
+        scratch = Report(strict=config.strict, ignore=frozenset(config.ignore))
+        # Imported here: a project without manifests never loads them.
+        load: Loader = importlib.import_module(MANIFESTS[manifest]).load
+        context = _context(config, self.project, scratch)
+        rel = discover.relative(item.path, context.project)
+        loaded = guarded(lambda: load(item, context), rel, scratch, Loaded())
+        # Each tool's own digest: editing one tool of a large manifest re-renders only it.
+        loaded = dataclasses.replace(
+            loaded,
+            functions=tuple(
+                dataclasses.replace(t, digest=content_key(t)) for t in loaded.functions
+            ),
+        )
+        return loaded, scratch.items
 
     def plugin(self, where: Path) -> Plugin | None:
         if where not in self.plugins:
@@ -265,43 +329,6 @@ def _context(
         plugin=plugin,
         install_allowlist=tuple(config.install_allowlist),
     )
-
-
-def _memo_load(
-    loading: _Loading, item: discover.Found, manifest: str, content: object
-) -> Loaded:
-    """The tools of a manifest (of format ``manifest``), unless the memo holds them
-    for the same inputs."""
-    memo, report, config = loading.memo, loading.report, loading.config
-    key = content_key(
-        "tools",
-        item,
-        config.strict,
-        config.ignore,
-        config.max_file_bytes,
-        config.install_allowlist,
-        content,
-    )
-    memoised = memo.get(key)
-    if memoised is None:
-        scratch = Report(strict=config.strict, ignore=frozenset(config.ignore))
-        # Imported here: a project without manifests never loads them.
-        load: Loader = importlib.import_module(MANIFESTS[manifest]).load
-        context = _context(config, loading.project, scratch)
-        rel = discover.relative(item.path, context.project)
-        loaded = guarded(lambda: load(item, context), rel, scratch, Loaded())
-        # Each tool's own digest: editing one tool of a large manifest re-renders only it.
-        loaded = dataclasses.replace(
-            loaded,
-            functions=tuple(
-                dataclasses.replace(t, digest=content_key(t)) for t in loaded.functions
-            ),
-        )
-        memoised = (loaded, scratch.items)
-        memo.put(key, memoised)
-    result, diagnostics = memoised
-    report.extend(diagnostics)
-    return result  # type: ignore[no-any-return]
 
 
 @functools.cache
