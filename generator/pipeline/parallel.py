@@ -10,9 +10,11 @@ again, so an error is raised here, as it would be without the child.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import pickle
+import signal
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from typing import TypeVar
@@ -51,11 +53,15 @@ def split_map(
 
 
 def _child(function: Callable[[T], R], items: Sequence[T], send: Connection) -> None:
+    # Ctrl-C is the parent's to handle (it kills the child); a parent that is gone
+    # leaves nobody to tell.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         done = pickle.dumps([function(item) for item in items], pickle.HIGHEST_PROTOCOL)
     except Exception:  # noqa: BLE001 - the parent does this half again and meets it
         return
-    send.send_bytes(done)
+    with contextlib.suppress(OSError):
+        send.send_bytes(done)
 
 
 def _cores() -> int:
