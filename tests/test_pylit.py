@@ -71,3 +71,31 @@ def test_pycomment_cannot_end_the_comment() -> None:
     source = pylit.pycomment("line one\nimport os; os.system('id')\r\nthree") + "\n"
     assert all(line.startswith("#") for line in source.splitlines())
     assert ast.parse(source).body == []
+
+
+def _pystr_by_repr(text: str) -> str:
+    """pystr as it was before its fast paths: always from repr."""
+    literal = repr(text)
+    if literal[0] == '"':
+        return literal
+    body = literal[1:-1]
+    double = body.replace("\\'", "'").replace('"', '\\"')
+    return literal if double.count("\\") > body.count("\\") else f'"{double}"'
+
+
+def _doc_escape_by_char(line: str) -> str:
+    """_doc_escape as it was before its fast path: character by character."""
+    out = [
+        char if char.isprintable() or char == "\t" else repr(char)[1:-1]
+        for char in line.replace("\\", "\\\\")
+    ]
+    return "".join(out).replace('"""', '\\"\\"\\"')
+
+
+@settings(max_examples=500, deadline=None)
+@given(texts | st.text(alphabet="ab \n\"'\\\té\x00", max_size=40))
+def test_fast_paths_write_what_repr_did(text: str) -> None:
+    assert pylit.pystr(text) == _pystr_by_repr(text)
+    for line in [text, *text.splitlines(keepends=True)]:
+        assert pylit.pystr(line) == _pystr_by_repr(line)
+        assert pylit._doc_escape(line) == _doc_escape_by_char(line)

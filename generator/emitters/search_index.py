@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any
 
 from generator.views import pylit
-from generator.emitters import render
+from generator.emitters import render, search_words
 from generator.diagnostics import Report
 from generator.resources import TABLE, runtime_dir
 from generator.resources import table_missing as _missing
@@ -57,7 +57,7 @@ def weigh(
     best: dict[str, str] = {}
     length = 0.0
     for field, text in tool.search_fields.items():
-        for term in search.terms(text):
+        for term in search_words.terms(search, text):
             tf[term] = tf.get(term, 0.0) + weights[field]
             length += weights[field]
             if term not in best or weights[field] > weights[best[term]]:
@@ -196,11 +196,13 @@ def vector(table: Table, text: str) -> tuple[bytes, float]:
 
     inner = table.inner
     unknown = inner.tokenize.unknown
-    ids = [i for i in inner.tokenize(text) if i != unknown][:VECTOR_TOKENS]
+    ids = search_words.token_ids(embedding(), inner.tokenize, text)
+    ids = [i for i in ids if i != unknown][:VECTOR_TOKENS]
     total = numpy.zeros(table.dim, dtype=numpy.float64)
-    for i in ids:
-        total += inner.rows[i].astype(numpy.float64) * float(inner.scales[i])
-    norm = math.sqrt(math.fsum(float(x) * float(x) for x in total))
+    rows = inner.rows[ids].astype(numpy.float64) * inner.scales[ids, None]
+    for row in rows:  # added in order, one by one: the same bytes everywhere
+        total += row
+    norm = math.sqrt(math.fsum((total * total).tolist()))
     if norm == 0:
         return bytes(table.dim), 0.0
     unit = total / norm

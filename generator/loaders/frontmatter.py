@@ -6,9 +6,11 @@ delimiter, so a ``---`` inside a value does not end the frontmatter early.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,16 +60,46 @@ def _check_link(path: Path, rel: str, report: Report) -> None:
     project = path
     for _ in parts:
         project = project.parent
-    real = Path(os.path.realpath(path))
-    if Path(os.path.realpath(project)) not in real.parents:
+    real = _real(os.fspath(path))
+    inside = _real(os.fspath(project))
+    if not real.startswith(inside if inside.endswith(os.sep) else inside + os.sep):
         report.warning(
             rel,
             1,
             1,
             "symlink-outside-project",
-            f"the file is a symbolic link to {real.name!r} outside the project; the "
-            "build depends on a file the repository does not hold",
+            f"the file is a symbolic link to {os.path.basename(real)!r} outside the "
+            "project; the build depends on a file the repository does not hold",
         )
+
+
+# Each folder's real path, while ``folders_remembered``; None: worked out every time.
+_real_folders: dict[str, str] | None = None
+
+
+@contextlib.contextmanager
+def folders_remembered() -> Iterator[None]:
+    """Within it, each folder's real path is worked out once: loading reads thousands
+    of files below the same few folders, and ``os.path.realpath`` looks at every
+    folder of every path again. Links made meanwhile are not seen: keep it to one
+    build's loading."""
+    global _real_folders
+    _real_folders = {}
+    try:
+        yield
+    finally:
+        _real_folders = None
+
+
+def _real(path: str) -> str:
+    """``os.path.realpath(path)`` of an absolute, normalised path."""
+    folder, name = os.path.split(path)
+    if _real_folders is None or not name or os.path.islink(path):
+        return os.path.realpath(path)
+    real = _real_folders.get(folder)
+    if real is None:
+        real = _real_folders[folder] = _real(folder)
+    return os.path.join(real, name)
 
 
 class _NotJson(ValueError):

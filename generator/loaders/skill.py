@@ -11,7 +11,6 @@ merged in; on a key both files set, SKILL.md wins and the clash is a warning.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from pathlib import Path
 from types import MappingProxyType
@@ -142,13 +141,10 @@ def load_skill(
         compatibility=doc.text("compatibility", limit=MAX_COMPATIBILITY),
         metadata=MappingProxyType(_metadata(doc)),
         extra=doc.extra(TAKEN),
-    )
-    doc.flag("background")
-    definition = dataclasses.replace(
-        definition,
         model_invocable=doc.flag("disable-model-invocation") is not True,
         user_invocable=doc.flag("user-invocable") is not False,
     )
+    doc.flag("background")
     # Every field is read first, so that one run reports every problem of the file.
     return None if report.error_count > errors else definition
 

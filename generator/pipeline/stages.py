@@ -12,7 +12,7 @@ import dataclasses
 import functools
 import importlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from generator import __version__, discover
 from generator.cache import Memo, content_key
 from generator.config import Config
-from generator.diagnostics import Report, Severity
+from generator.diagnostics import Diagnostic, Report, Severity
 from generator import tokens
 from generator.emitters import (
     agent_docs,
@@ -31,9 +31,11 @@ from generator.emitters import (
     python_package,
     search_index,
 )
-from generator.ir import Definition, Function, Invalid, Kind, Model, SourceFile
+from generator.ir import Definition, Function, Invalid, Kind, Model, SourceFile, Tool
 from generator.views import Fragments, Layout, ToolView, builder
 from generator.loaders import Context, Loaded, Loader, agent, command, skill
+from generator.loaders import frontmatter
+from generator.pipeline import parallel
 from generator.loaders.plugin import Plugin, load_plugin
 from generator.resolve import BUILTIN_ROOT, resolve
 from generator.provider_registry import PROVIDERS
@@ -72,19 +74,24 @@ def compile_model(
         builtin = _builtin(name)
         functions += builtin.functions
         summaries[name] = builtin.summary
-    for item in discovery.found:
-        if item.kind is Kind.TOOL:
-            loaded = loading.manifest(item)
-            functions += loaded.functions
-            if loaded.summary and loaded.functions:
-                namespace = ".".join(loaded.functions[0].path[:-1])
-                summaries.setdefault(namespace, loaded.summary)
-            continue
-        if item.kind is Kind.SKILL and discover.has_tools(item.files):
-            functions += loading.skill_tools(item).functions
-        definition = loading.markdown(item)
-        if definition is not None:
-            definitions.append(definition)
+    with frontmatter.folders_remembered():
+        manifests = [item for item in discovery.found if item.kind is Kind.TOOL]
+        markdown = [item for item in discovery.found if item.kind is not Kind.TOOL]
+        loaded_manifests = iter(loading.manifests(manifests))
+        loaded_markdown = iter(loading.markdown(markdown))
+        for item in discovery.found:
+            if item.kind is Kind.TOOL:
+                loaded = next(loaded_manifests)
+                functions += loaded.functions
+                if loaded.summary and loaded.functions:
+                    namespace = ".".join(loaded.functions[0].path[:-1])
+                    summaries.setdefault(namespace, loaded.summary)
+                continue
+            if item.kind is Kind.SKILL and discover.has_tools(item.files):
+                functions += loading.skill_tools(item).functions
+            definition = next(loaded_markdown)
+            if definition is not None:
+                definitions.append(definition)
     plugins = loading.plugins
     summaries |= {p.name: p.description for p in plugins.values() if p is not None}
     sources = tuple(
@@ -148,11 +155,14 @@ class _Loading:
         self.plugins = plugins
         self.project = config.root.resolve()
 
-    def manifest(self, item: discover.Found) -> Loaded:
-        content = self.hashes.get(os.fspath(item.path))
-        return _memo_load(
-            self.memo, self.report, self.config, item, item.manifest, content
-        )
+    def manifests(self, items: list[discover.Found]) -> list[Loaded]:
+        """Each manifest's tools; two or more that the memo lacks are loaded over two
+        cores (each holds many tools)."""
+        jobs = [
+            (item, item.manifest, self.hashes.get(os.fspath(item.path)))
+            for item in items
+        ]
+        return self._tools(jobs, 2)
 
     def skill_tools(self, item: discover.Found) -> Loaded:
         """A skill folder's tools: its manifest and its scripts (their descriptions)."""
@@ -162,9 +172,64 @@ class _Loading:
             for name in item.files
             if name == discover.TOOL_MANIFEST or discover.is_script(name)
         )
-        return _memo_load(
-            self.memo, self.report, self.config, item, "skill-tools", content
+        return self._tools([(item, "skill-tools", content)])[0]
+
+    def _tools(
+        self,
+        jobs: Sequence[tuple[discover.Found, str, object]],
+        split_from: int | None = None,
+    ) -> list[Loaded]:
+        """The tools of each item, read as the format named beside it (``MANIFESTS``)
+        from inputs whose digests are the object beside it, unless the memo holds them;
+        those it lacks are loaded over two cores when there are ``split_from``."""
+        config = self.config
+        keys = [
+            content_key(
+                "tools",
+                item,
+                config.strict,
+                config.ignore,
+                config.max_file_bytes,
+                config.install_allowlist,
+                content,
+            )
+            for item, _, content in jobs
+        ]
+        results: list[tuple[Loaded, list[Diagnostic]] | None] = [
+            self.memo.get(key) for key in keys
+        ]
+        missing = [i for i, result in enumerate(results) if result is None]
+        done = parallel.split_map(
+            lambda i: self._load_tools(*jobs[i][:2]), missing, split_from
         )
+        for i, made in zip(missing, done):
+            self.memo.put(keys[i], made)
+            results[i] = made
+        loaded = []
+        for result in results:
+            assert result is not None
+            self.report.extend(result[1])
+            loaded.append(result[0])
+        return loaded
+
+    def _load_tools(
+        self, item: discover.Found, manifest: str
+    ) -> tuple[Loaded, list[Diagnostic]]:
+        config = self.config
+        scratch = Report(strict=config.strict, ignore=frozenset(config.ignore))
+        # Imported here: a project without manifests never loads them.
+        load: Loader = importlib.import_module(MANIFESTS[manifest]).load
+        context = _context(config, self.project, scratch)
+        rel = discover.relative(item.path, context.project)
+        loaded = guarded(lambda: load(item, context), rel, scratch, Loaded())
+        # Each tool's own digest: editing one tool of a large manifest re-renders only it.
+        loaded = dataclasses.replace(
+            loaded,
+            functions=tuple(
+                dataclasses.replace(t, digest=content_key(t)) for t in loaded.functions
+            ),
+        )
+        return loaded, scratch.items
 
     def plugin(self, where: Path) -> Plugin | None:
         if where not in self.plugins:
@@ -178,14 +243,47 @@ class _Loading:
             )
         return self.plugins[where]
 
-    def markdown(self, item: discover.Found) -> Definition | None:
-        """A skill, subagent or command (None when it, or its plugin, is invalid)."""
-        plugin = None if item.plugin is None else self.plugin(item.plugin)
-        if item.plugin is not None and plugin is None:
-            return None
-        plugin_name = plugin.name if plugin else None
+    def markdown(self, items: list[discover.Found]) -> list[Definition | None]:
+        """Skills, subagents and commands (None for one that, or whose plugin, is
+        invalid); those the memo lacks are loaded over two cores when there are many."""
+        keys: list[tuple[str, Plugin | None] | None] = []
+        results: list[Memoised | None] = []
+        for item in items:
+            plugin = None if item.plugin is None else self.plugin(item.plugin)
+            if item.plugin is not None and plugin is None:
+                keys.append(None)
+                results.append(None)
+                continue
+            key = self._key(item, plugin.name if plugin else None)
+            keys.append((key, plugin))
+            results.append(self.memo.get(key))
+        missing = [
+            (i, keyed)
+            for i, keyed in enumerate(keys)
+            if keyed is not None and results[i] is None
+        ]
+        done = parallel.split_map(
+            lambda job: self._load(items[job[0]], *job[1]), missing
+        )
+        for (i, (key, _)), made in zip(missing, done):
+            self.memo.put(key, made)
+            results[i] = made
+        definitions: list[Definition | None] = []
+        for keyed, result in zip(keys, results):
+            if keyed is None or result is None:
+                definitions.append(None)
+                continue
+            definition, diagnostics = result
+            self.report.extend(diagnostics)
+            plugin_dir = keyed[1].folder if keyed[1] else None
+            if definition is not None and definition.plugin_dir != plugin_dir:
+                definition = dataclasses.replace(definition, plugin_dir=plugin_dir)
+            definitions.append(definition)
+        return definitions
+
+    def _key(self, item: discover.Found, plugin_name: str | None) -> str:
         config = self.config
-        key = content_key(
+        return content_key(
             item,
             plugin_name,
             config.strict,
@@ -196,80 +294,41 @@ class _Loading:
                 os.path.join(os.path.dirname(item.path), discover.METADATA_FILE)
             ),
         )
-        memoised = self.memo.get(key)
-        if memoised is None:
-            scratch = Report(strict=config.strict, ignore=frozenset(config.ignore))
-            load = LOADERS[item.kind]
-            context = _context(config, scratch, plugin_name)
-            loaded = guarded(
-                lambda: load(item, context),
-                discover.relative(item.path, self.project),
-                scratch,
-                Loaded(),
-            )
-            done = loaded.definition
-            if done is not None:
-                done = dataclasses.replace(done, digest=key)
-            memoised = (done, scratch.items)
-            self.memo.put(key, memoised)
-        definition: Definition | None = memoised[0]
-        self.report.extend(memoised[1])
-        if definition is None:
-            return None
-        return dataclasses.replace(
-            definition, plugin_dir=plugin.folder if plugin else None
+
+    def _load(self, item: discover.Found, key: str, plugin: Plugin | None) -> Memoised:
+        """What the loader makes of a Markdown file, and what it reported."""
+        config = self.config
+        scratch = Report(strict=config.strict, ignore=frozenset(config.ignore))
+        load = LOADERS[item.kind]
+        context = _context(
+            config, self.project, scratch, plugin.name if plugin else None
         )
+        loaded = guarded(
+            lambda: load(item, context),
+            discover.relative(item.path, self.project),
+            scratch,
+            Loaded(),
+        )
+        done = loaded.definition
+        if done is not None:
+            done = dataclasses.replace(done, digest=key)
+        return done, scratch.items
 
 
-def _context(config: Config, report: Report, plugin: str | None = None) -> Context:
+# A Markdown file's definition (None: invalid) and its diagnostics, as the memo keeps it.
+Memoised = tuple[Definition | None, list[Diagnostic]]
+
+
+def _context(
+    config: Config, project: Path, report: Report, plugin: str | None = None
+) -> Context:
     return Context(
-        project=config.root.resolve(),
+        project=project,
         report=report,
         max_file_bytes=config.max_file_bytes,
         plugin=plugin,
         install_allowlist=tuple(config.install_allowlist),
     )
-
-
-def _memo_load(
-    memo: Memo,
-    report: Report,
-    config: Config,
-    item: discover.Found,
-    manifest: str,
-    content: object,
-) -> Loaded:
-    """The tools of a manifest (of format ``manifest``), unless the memo holds them
-    for the same inputs."""
-    key = content_key(
-        "tools",
-        item,
-        config.strict,
-        config.ignore,
-        config.max_file_bytes,
-        config.install_allowlist,
-        content,
-    )
-    memoised = memo.get(key)
-    if memoised is None:
-        scratch = Report(strict=config.strict, ignore=frozenset(config.ignore))
-        # Imported here: a project without manifests never loads them.
-        load: Loader = importlib.import_module(MANIFESTS[manifest]).load
-        context = _context(config, scratch)
-        rel = discover.relative(item.path, context.project)
-        loaded = guarded(lambda: load(item, context), rel, scratch, Loaded())
-        # Each tool's own digest: editing one tool of a large manifest re-renders only it.
-        loaded = dataclasses.replace(
-            loaded,
-            functions=tuple(
-                dataclasses.replace(t, digest=content_key(t)) for t in loaded.functions
-            ),
-        )
-        memoised = (loaded, scratch.items)
-        memo.put(key, memoised)
-    result, diagnostics = memoised
-    report.extend(diagnostics)
-    return result  # type: ignore[no-any-return]
 
 
 @functools.cache
@@ -317,35 +376,50 @@ def tool_views(
     memo: Memo,
 ) -> tuple[ToolView, ...]:
     """Each tool's finished view: from the memo when its part of the model, the layout
-    and the settings are unchanged, else built and its fragments rendered."""
+    and the settings are unchanged, else built and its fragments rendered (split over
+    two cores when there are many)."""
     count = tokens.counter(config.token_counter)
     method = search_index.summary(table)
     registry = sorted(PROVIDERS.items())  # which provider files a view has lines for
-    result = []
-    for tool in model.tools:
-        key = "view:" + builder.key(
-            tool, layout, config.token_counter, method, registry
-        )
-        view = memo.get(key)
-        if view is None:
-            view = builder.build(tool, layout, count)
-            providers, always, notes = provider_files.fragment(view)
-            length, terms, tfs, best = search_index.weigh(view)
-            done = Fragments(
-                module=python_package.tool_module(view, layout),
-                providers=providers,
-                always=always,
-                provider_notes=notes,
-                search_length=length,
-                search_terms=terms,
-                search_tf=tfs,
-                search_best=best,
-                vector=search_index.tool_vector(view, table),
-            )
-            view = dataclasses.replace(view, fragments=done, body=None)
-            memo.put(key, view)
-        result.append(view)
-    return tuple(result)
+    keys = [
+        "view:" + builder.key(tool, layout, config.token_counter, method, registry)
+        for tool in model.tools
+    ]
+    views = [memo.get(key) for key in keys]
+    missing = [i for i, view in enumerate(views) if view is None]
+    if table is not None and missing:
+        table.inner  # read before the work is split, not once in each process
+    built = parallel.split_map(
+        lambda i: _finished_view(model.tools[i], layout, table, count), missing
+    )
+    for i, view in zip(missing, built):
+        memo.put(keys[i], view)
+        views[i] = view
+    return tuple(views)
+
+
+def _finished_view(
+    tool: Tool,
+    layout: Layout,
+    table: search_index.Table | None,
+    count: Callable[[str], int],
+) -> ToolView:
+    """A tool's view with its fragments rendered."""
+    view = builder.build(tool, layout, count)
+    providers, always, notes = provider_files.fragment(view)
+    length, terms, tfs, best = search_index.weigh(view)
+    done = Fragments(
+        module=python_package.tool_module(view),
+        providers=providers,
+        always=always,
+        provider_notes=notes,
+        search_length=length,
+        search_terms=terms,
+        search_tf=tfs,
+        search_best=best,
+        vector=search_index.tool_vector(view, table),
+    )
+    return dataclasses.replace(view, fragments=done, body=None)
 
 
 def emit(

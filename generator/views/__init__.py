@@ -54,7 +54,7 @@ ClaudeValue = str | bool | tuple[str, ...]
 
 @dataclass(frozen=True)
 class TaskModule:
-    """What ``task_tool.py.jinja`` reads: a skill's, subagent's or command's module."""
+    """What ``tool_modules.task`` writes: a skill's, subagent's or command's module."""
 
     kind: str
     name: str
@@ -75,13 +75,11 @@ class TaskModule:
     free_text: (
         bool  # a skill takes free text (and named arguments); a subagent a prompt
     )
-    template: str = "task_tool.py.jinja"
-    needs_black: bool = False
 
 
 @dataclass(frozen=True)
 class CallableModule:
-    """What ``callable_tool.py.jinja`` reads: a callable tool's module."""
+    """What ``tool_modules.callable_`` writes: a callable tool's module."""
 
     qualname: str
     name: str
@@ -102,7 +100,6 @@ class CallableModule:
     typing_names: tuple[str, ...]
     models: str  # the parameters' model classes, as Python source
     needs_black: bool  # a line is too long: black's own splitting is the one to match
-    template: str = "callable_tool.py.jinja"
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,6 @@ whether a tool is a skill, subagent or command (a ``Definition``) or a callable 
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import shlex
 from collections.abc import Callable
@@ -53,14 +52,15 @@ def build(tool: Tool, layout: Layout, count: Callable[[str], int]) -> ToolView:
     d = tool.definition
     leaf = tool.qualname.rpartition(".")[2]
     body: TaskModule | CallableModule
+    meta = seed_metadata.metadata(tool)
     if isinstance(d, Function):
         body, loosened = callables.module(tool, d, layout.package)
         loaded = body.help
         extra = _callable_fields(tool, d)
     else:
-        body, loosened = tasks.module(tool, d, layout.package), ()
+        body, loosened = tasks.module(tool, d, layout.package, meta), ()
         loaded = "\n".join([body.help, d.body, *d.files])  # what a call loads
-        extra = _task_fields(tool, d)
+        extra = _task_fields(tool, d, meta)
     schema = extra.pop("input_schema")
     level1 = f"{tool.qualname}: {tool.summary}"
     module = ".".join((*tool.namespace, f"_{tool.py_name}"))
@@ -92,7 +92,7 @@ def build(tool: Tool, layout: Layout, count: Callable[[str], int]) -> ToolView:
             if any(mark in form for mark in "._-")
         ),
         tokens=(count(level1), count(loaded)),
-        metadata=seed_metadata.metadata(tool),
+        metadata=meta,
         body=body,
         loosened=loosened,
         **extra,
@@ -126,7 +126,7 @@ def search_fields(tool: Tool) -> dict[str, str]:
 
 
 def _callable_fields(tool: Tool, d: Function) -> dict[str, Any]:
-    schema = copy.deepcopy(dict(d.input_schema))
+    schema = dict(d.input_schema)  # a new root; its children are never changed
     schema.setdefault("properties", {})
     report: dict[str, Any] = {
         "name": tool.qualname,
@@ -186,7 +186,9 @@ def _ai_tool(tool: Tool, d: Function) -> tuple[dict[str, Any], dict[str, Any]] |
     return dict(d.cli_tool), command
 
 
-def _task_fields(tool: Tool, d: Definition) -> dict[str, Any]:
+def _task_fields(
+    tool: Tool, d: Definition, meta: dict[str, str | list[str]]
+) -> dict[str, Any]:
     report: dict[str, Any] = {
         "name": tool.qualname,
         "kind": d.kind.value,
@@ -215,13 +217,13 @@ def _task_fields(tool: Tool, d: Definition) -> dict[str, Any]:
         "hints": {"readOnlyHint": True, "openWorldHint": False},
         "report": report,
         "ai_tool": None,
-        "ai_skill": _ai_skill(tool, d),
+        "ai_skill": _ai_skill(d, meta),
     }
 
 
-def _ai_skill(tool: Tool, d: Definition) -> dict[str, Any] | None:
-    """A task tool offered to models that sets seed 000's metadata: its entry."""
-    meta = seed_metadata.metadata(tool)
+def _ai_skill(d: Definition, meta: dict[str, str | list[str]]) -> dict[str, Any] | None:
+    """A task tool offered to models that sets seed 000's metadata (``meta``): its
+    entry."""
     if not d.model_invocable or not meta:
         return None
     return {

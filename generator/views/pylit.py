@@ -22,6 +22,10 @@ def width(line: str) -> int:
 
 def pystr(text: str) -> str:
     """A one-line string literal, quoted as black quotes it."""
+    if _plain(text):  # what repr leaves as it is, without quotes to choose between
+        return f'"{text}"'
+    if text[-1:] == "\n" and _plain(text[:-1]):  # a line of a longer text
+        return f'"{text[:-1]}\\n"'
     literal = repr(text)
     if literal[0] == '"':
         return literal  # repr already chose double quotes (the text has ' but no ")
@@ -30,6 +34,10 @@ def pystr(text: str) -> str:
     if double.count("\\") > body.count("\\"):
         return literal
     return f'"{double}"'
+
+
+def _plain(text: str) -> bool:
+    return text.isprintable() and not ("'" in text or '"' in text or "\\" in text)
 
 
 def pyassign(target: str, text: str) -> str:
@@ -82,13 +90,13 @@ def pycomment(text: str) -> str:
 
 
 def _doc_escape(line: str) -> str:
-    out = []
-    for char in line.replace("\\", "\\\\"):
-        if char.isprintable() or char == "\t":
-            out.append(char)
-        else:
-            out.append(repr(char)[1:-1])
-    return "".join(out).replace('"""', '\\"\\"\\"')
+    line = line.replace("\\", "\\\\")
+    if not line.isprintable():
+        line = "".join(
+            char if char.isprintable() or char == "\t" else repr(char)[1:-1]
+            for char in line
+        )
+    return line.replace('"""', '\\"\\"\\"')
 
 
 def _close_safe(line: str) -> str:

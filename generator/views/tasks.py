@@ -27,13 +27,16 @@ SEED_LABELS = {
 }
 
 
-def module(tool: Tool, d: Definition, package: str) -> TaskModule:
+def module(
+    tool: Tool, d: Definition, package: str, meta: dict[str, str | list[str]]
+) -> TaskModule:
+    """The module's data; ``meta``: the tool's seed 000 metadata."""
     return TaskModule(
         kind=d.kind.value,
         name=d.name,
         qualname=tool.qualname,
         summary=tool.summary,
-        help=level2_help(tool, d, package),
+        help=level2_help(tool, d, package, meta),
         instructions=d.body,
         argument_names=tuple(a.name for a in tool.arguments),
         named=tool.arguments,
@@ -71,9 +74,10 @@ def _setting(value: ClaudeValue) -> str:
     return "false" if value is False else str(value)
 
 
-def level2_help(tool: Tool, d: Definition, package: str) -> str:
+def level2_help(
+    tool: Tool, d: Definition, package: str, meta: dict[str, str | list[str]]
+) -> str:
     """Level 2: the full spec of one task tool, as plain text."""
-    meta = seed_metadata.metadata(tool)
     kind = "skill" if d.kind is Kind.SKILL else "subagent"
     lines = [f"{tool.qualname}: {kind} {d.name!r}", "", d.description.strip(), ""]
     if d.kind is Kind.SKILL:

@@ -3,7 +3,6 @@ provider shares (../shared/reference/providers.md §1, §8)."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,8 +42,9 @@ class Notes:
 
 
 def input_schema(tool: ToolView) -> dict[str, Any]:
-    """A fresh copy of the tool's plain input schema, for one provider to change."""
-    return copy.deepcopy(dict(tool.input_schema))
+    """The tool's plain input schema, shared by every provider file: each builds what
+    it changes anew (``strict``, ``gemini``) and never changes it in place."""
+    return dict(tool.input_schema)
 
 
 def description(tool: ToolView) -> str:

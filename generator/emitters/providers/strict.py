@@ -7,7 +7,6 @@ subset lacks are removed and reported; a schema that cannot be made strict gets 
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -81,9 +80,10 @@ class NotStrict(Exception):
 def make_strict(
     schema: dict[str, Any], flavor: str, removed: Removed
 ) -> dict[str, Any]:
-    """The strict form for ``flavor`` ("anthropic" or "openai"), or ``NotStrict``."""
+    """The strict form for ``flavor`` ("anthropic" or "openai"), or ``NotStrict``;
+    ``schema`` is left as it is."""
     walker = _Strict(flavor, removed)
-    result = walker.node(copy.deepcopy(schema), "", 0)
+    result = walker.node(schema, "", 0)
     if flavor == "anthropic" and walker.unions > ANTHROPIC_UNION_LIMIT:
         raise NotStrict(
             f"{walker.unions} nullable or union parameters; Anthropic allows "
@@ -114,10 +114,11 @@ class _Strict:
         self.enums = 0
 
     def node(self, schema: Any, path: str, depth: int) -> dict[str, Any]:
-        """The strict form of one schema node, in place: checked, pruned of what the
-        subset lacks, its keywords checked, its children made strict, its type sure."""
+        """The strict form of one schema node, a new mapping (the node's own is shared
+        with the other providers): checked, pruned of what the subset lacks, its
+        keywords checked, its children made strict, its type sure."""
         where = path or "/"
-        checked = self._shape(schema, where, depth)
+        checked = dict(self._shape(schema, where, depth))
         self._prune(checked, path)
         self._keywords(checked, where)
         self._children(checked, path, depth)

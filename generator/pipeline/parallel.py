@@ -1,0 +1,73 @@
+"""Per-tool work split over two cores: the second half of the items in a forked process,
+the first in this one, the results joined in order, so the output is what one process
+would write.
+
+It pays only for many items: below ``MIN_ITEMS`` the fork and the pickling of the
+child's results cost about what they save. Without a second core, or without ``fork``,
+everything runs here. A child that fails (an error, or killed) has its half done here
+again, so an error is raised here, as it would be without the child.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import pickle
+import signal
+from collections.abc import Callable, Sequence
+from multiprocessing.connection import Connection
+from typing import TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+MIN_ITEMS = 1000
+
+
+def split_map(
+    function: Callable[[T], R], items: Sequence[T], split_from: int | None = None
+) -> list[R]:
+    """``[function(item) for item in items]``; split when there are ``split_from``
+    items or more (``MIN_ITEMS`` by default: for items that each take much work,
+    fewer)."""
+    if len(items) < (split_from or MIN_ITEMS) or _cores() < 2:
+        return [function(item) for item in items]
+    half = len(items) // 2
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_child, args=(function, items[half:], send))
+    child.start()
+    send.close()
+    try:
+        first = [function(item) for item in items[:half]]
+        try:
+            second: list[R] = pickle.loads(receive.recv_bytes())
+        except EOFError:  # the child failed: its half is done here
+            second = [function(item) for item in items[half:]]
+    finally:
+        receive.close()
+        child.kill()
+        child.join()
+    return first + second
+
+
+def _child(function: Callable[[T], R], items: Sequence[T], send: Connection) -> None:
+    # Ctrl-C is the parent's to handle (it kills the child); a parent that is gone
+    # leaves nobody to tell.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        done = pickle.dumps([function(item) for item in items], pickle.HIGHEST_PROTOCOL)
+    except Exception:  # noqa: BLE001 - the parent does this half again and meets it
+        return
+    with contextlib.suppress(OSError):
+        send.send_bytes(done)
+
+
+def _cores() -> int:
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1

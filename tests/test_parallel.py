@@ -1,0 +1,59 @@
+"""``pipeline.parallel.split_map``: the results of one process, in order, whatever the
+forked child does (fails, or dies)."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+from generator.pipeline import parallel
+
+PARENT = os.getpid()
+pytestmark = pytest.mark.skipif(
+    parallel._cores() < 2, reason="one core: everything runs in this process"
+)
+
+
+@pytest.fixture(autouse=True)
+def small(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "MIN_ITEMS", 4)
+
+
+def where(item: int) -> tuple[int, bool]:
+    return item * item, os.getpid() == PARENT
+
+
+def test_the_second_half_is_done_in_a_child_and_joined_in_order() -> None:
+    done = parallel.split_map(where, range(10))
+    assert [square for square, _ in done] == [i * i for i in range(10)]
+    assert [here for _, here in done] == [True] * 5 + [False] * 5
+
+
+def test_an_error_in_the_childs_half_is_raised_here(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    def fails(item: int) -> int:
+        if item == 8:
+            raise ValueError(f"bad item {item} in {os.getpid() == PARENT}")
+        return item
+
+    with pytest.raises(ValueError, match="bad item 8 in True"):
+        parallel.split_map(fails, range(10))
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_child_that_dies_has_its_half_done_here() -> None:
+    def dies(item: int) -> tuple[int, bool]:
+        if os.getpid() != PARENT:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return where(item)
+
+    done = parallel.split_map(dies, range(10))
+    assert done == [(i * i, True) for i in range(10)]
+
+
+def test_few_items_stay_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "MIN_ITEMS", 100)
+    assert parallel.split_map(where, range(10)) == [(i * i, True) for i in range(10)]
