@@ -211,6 +211,8 @@ def _compile(args: argparse.Namespace, cfg: config.Config) -> int:
         writer.refuse_unowned(changes, cfg.out)
     written = writer.write(cfg.out_dir, result.files, changes)
     if output.verbose:
+        if result.spliced:
+            print("spliced the changed tools into the last build", file=sys.stderr)
         _list_written(cfg.out, written, changes.extra)
     store.save(
         cache.State(
@@ -218,7 +220,7 @@ def _compile(args: argparse.Namespace, cfg: config.Config) -> int:
         )
     )
     summary = (
-        f"{len(result.model.tools)} tools; wrote {len(changes.created) + len(changes.changed)} "
+        f"{result.tools} tools; wrote {len(changes.created) + len(changes.changed)} "
         f"files to {cfg.out}/, {len(changes.unchanged)} unchanged, {len(changes.extra)} removed"
     )
     return _finish(report, output, summary)

@@ -27,11 +27,11 @@ def dumps(data: dict[str, Any]) -> str:
     for key in sorted(data):
         value = data[key]
         if isinstance(value, list) and value:
-            items = ",\n".join(f"    {_compact(item)}" for item in value)
+            items = ",\n".join(f"    {compact(item)}" for item in value)
             text = f"[\n{items}\n  ]"
         else:
-            text = _compact(value)
-        parts.append(f"  {_compact(key)}: {text}")
+            text = compact(value)
+        parts.append(f"  {compact(key)}: {text}")
     return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
@@ -39,7 +39,7 @@ def dumps(data: dict[str, Any]) -> str:
 _ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(", ", ": "))
 
 
-def _compact(value: Any) -> str:
+def compact(value: Any) -> str:
     return _ENCODER.encode(value)
 
 

@@ -27,6 +27,8 @@ class Result:
     model: Model | None = None  # None: the output folder is up to date
     files: dict[str, str] = field(default_factory=dict)  # relative to the output folder
     digests: dict[str, str] = field(default_factory=dict)  # the sha256 of each file
+    tools: int = 0  # how many tools it has
+    spliced: bool = False  # made by splicing the changes into the last build (delta)
 
 
 def run(
@@ -59,17 +61,31 @@ def run(
 
     # The loaders and emitters are imported only when there is work to do.
     from generator.emitters import render
-    from generator.pipeline import stages
+    from generator.pipeline import delta, stages
 
     if not emit:
+        model = stages.compile_model(config, report, discovery, hashes, store.memo)
+        return Result(key, model, tools=len(model.tools))
+    # Only a build that writes its output and cache splices into the last one.
+    spliced = store.enabled and write_cache and reuse
+    framed = delta.frame(settings(config, store.fingerprint), discovery, walk.items)
+    rebuilt = (
+        delta.attempt(config, report, store, discovery, hashes, key, framed)
+        if spliced
+        else None
+    )
+    if rebuilt is not None:
+        empty = Model("", (), (), (), (), ())
         return Result(
-            key, stages.compile_model(config, report, discovery, hashes, store.memo)
+            key, empty, rebuilt.files, rebuilt.digests, rebuilt.count, spliced=True
         )
     bytecode = store.subfolder("jinja") if store.enabled and write_cache else None
     if bytecode is not None:
         render.use_bytecode_cache(bytecode)
     model, files, digests = stages.build(config, report, discovery, hashes, store.memo)
-    return Result(key, model, files, digests)
+    if store.enabled and write_cache:
+        delta.remember(store, key, framed, discovery, hashes, model, report.items)
+    return Result(key, model, files, digests, len(model.tools))
 
 
 def model(config: Config, report: Report) -> Model:

@@ -1,0 +1,261 @@
+"""The incremental rebuild (generator/pipeline/delta.py) against cold builds.
+
+Differential: a project with skills, subagents, a command, a plugin and tool manifests
+takes a fixed-seed sequence of random edits (a body, a description, a parameter, a tag,
+a name, a file added and removed, a file broken and fixed). After each, an incremental
+build in a fresh process and a cold ``--no-cache`` build of a copy in another folder
+must write the same bytes, say the same diagnostics and exit alike. The edits that keep
+every tool's names must be spliced (``-v`` says so), so the test fails when the delta
+silently always falls back."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from conftest import FIXTURES
+
+SPLICED = "spliced the changed tools into the last build"
+PLAIN = 6  # plain skills beside the fixture's
+
+
+def _project(root: Path) -> Path:
+    project = root / "project"
+    shutil.copytree(FIXTURES / "project", project)
+    manifests = project / "manifests"
+    manifests.mkdir()
+    shutil.copy(FIXTURES / "tools" / "manifests" / "s3.tools.yaml", manifests)
+    shutil.copytree(FIXTURES / "tools" / "manifests" / "weather", manifests / "weather")
+    for number in range(PLAIN):
+        _skill(project, number, f"Plans trip number {number}. Use for travel.")
+    for name in ("tagged", "fragile"):
+        _skill(project, name, f"The {name} one. Use for travel.")
+    commands = project / "skills" / ".claude" / "commands"
+    commands.mkdir(parents=True)
+    (commands / "deploy.md").write_text(
+        "---\ndescription: Deploy the service to staging.\n---\n\nDeploy $ARGUMENTS.\n",
+        encoding="utf-8",
+    )
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(
+        pyproject.read_text(encoding="utf-8").replace(
+            '"overrides"]', '"overrides", "manifests"]'
+        ),
+        encoding="utf-8",
+    )
+    return project
+
+
+def _skill(project: Path, name: int | str, description: str, extra: str = "") -> None:
+    folder = project / "skills" / f"trip-{name}"
+    folder.mkdir(exist_ok=True)
+    (folder / "SKILL.md").write_text(
+        f"---\nname: trip-{name}\ndescription: {description}\n{extra}---\n\n"
+        f"Plan trip {name} step by step.\n",
+        encoding="utf-8",
+    )
+
+
+def _build(project: Path, *options: str) -> tuple[int, list[str], str]:
+    done = subprocess.run(
+        [sys.executable, "-m", "generator", "-C", str(project), "build", *options],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    said = sorted(
+        line
+        for line in done.stderr.splitlines()
+        if "error[" in line or "warning[" in line
+    )
+    return done.returncode, said, done.stderr
+
+
+def _tree(out: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(out).as_posix(): p.read_bytes()
+        for p in sorted(out.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+
+
+def _replace(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, (path, old)
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+Edit = Callable[[Path, random.Random], bool]  # True: the delta must splice it
+
+
+def body(project: Path, rng: random.Random) -> bool:
+    path = project / "skills" / f"trip-{rng.randrange(PLAIN)}" / "SKILL.md"
+    path.write_text(
+        path.read_text(encoding="utf-8") + f"Also check {rng.random()}.\n",
+        encoding="utf-8",
+    )
+    return True
+
+
+def description(project: Path, rng: random.Random) -> bool:
+    word = rng.choice(["voyage", "journey", "outing", "trek", "cruise"])
+    number = rng.randrange(PLAIN)
+    _skill(project, number, f"Plans {word} number {number}. Use for {word}s.")
+    return True
+
+
+def manifest_description(project: Path, rng: random.Random) -> bool:
+    path = project / "manifests" / "s3.tools.yaml"
+    text = path.read_text(encoding="utf-8")
+    start = text.index("description: List")
+    end = text.index("\n", start)
+    word = rng.choice(["objects", "keys", "entries", "things"])
+    path.write_text(
+        f"{text[:start]}description: List the {word} under a prefix {rng.randrange(99)}."
+        f"{text[end:]}",
+        encoding="utf-8",
+    )
+    return True
+
+
+def parameter(project: Path, rng: random.Random) -> bool:
+    path = project / "manifests" / "s3.tools.yaml"
+    text = path.read_text(encoding="utf-8")
+    start = text.index("bucket: {type: string, description: ")
+    end = text.index("}", start)
+    path.write_text(
+        f"{text[:start]}bucket: {{type: string, description: Bucket {rng.randrange(99)}."
+        f"{text[end:]}",
+        encoding="utf-8",
+    )
+    return True
+
+
+def command_body(project: Path, rng: random.Random) -> bool:
+    path = project / "skills" / ".claude" / "commands" / "deploy.md"
+    path.write_text(
+        path.read_text(encoding="utf-8") + f"Then wait {rng.randrange(60)} s.\n",
+        encoding="utf-8",
+    )
+    return True
+
+
+def agent_description(project: Path, rng: random.Random) -> bool:
+    path = project / "skills" / ".claude" / "agents" / "doc-writer.md"
+    text = path.read_text(encoding="utf-8")
+    start = text.index("description:")
+    end = text.index("\n", start)
+    word = rng.choice(["documents", "explains", "describes"])
+    path.write_text(
+        f"{text[:start]}description: Writes and {word} docs for code.{text[end:]}",
+        encoding="utf-8",
+    )
+    return True
+
+
+def plugin_body(project: Path, rng: random.Random) -> bool:
+    path = project / "plugins" / "review-kit" / "agents" / "code-reviewer.md"
+    path.write_text(
+        path.read_text(encoding="utf-8") + f"Look at line {rng.randrange(500)}.\n",
+        encoding="utf-8",
+    )
+    return False  # a plugin item: spliced when its plugin says nothing, else not
+
+
+def tag(project: Path, rng: random.Random) -> bool:
+    (project / "skills" / "trip-tagged" / "metadata.yaml").write_text(
+        f"version: 1.0.{rng.randrange(9)}\ntags:\n  - {rng.choice(['travel', 'trips'])}\n",
+        encoding="utf-8",
+    )
+    return False  # its metadata changes: _index.py's METADATA, ai-tools.json
+
+
+def rename(project: Path, rng: random.Random) -> bool:
+    path = project / "manifests" / "weather" / "tool-manifest.yaml"
+    text = path.read_text(encoding="utf-8")
+    name = rng.choice(["forecast", "outlook", "prediction"])
+    start = text.index("- name: ") + len("- name: ")
+    end = text.index("\n", start)
+    path.write_text(text[:start] + name + text[end:], encoding="utf-8")
+    return False
+
+
+def add_remove(project: Path, rng: random.Random) -> bool:
+    folder = project / "skills" / "extra"
+    if folder.exists():
+        shutil.rmtree(folder)
+    else:
+        folder.mkdir()
+        (folder / "SKILL.md").write_text(
+            f"---\nname: extra\ndescription: Extra skill {rng.randrange(9)}.\n---\n\nDo it.\n",
+            encoding="utf-8",
+        )
+    return False
+
+
+def break_fix(project: Path, rng: random.Random) -> bool:
+    path = project / "skills" / "trip-fragile" / "SKILL.md"
+    text = path.read_text(encoding="utf-8")
+    broken = "description: [unclosed\n"
+    if broken in text:
+        _skill(project, "fragile", f"The fragile one again {rng.randrange(9)}.")
+    else:
+        path.write_text(
+            text.replace("description:", broken + "x:", 1), encoding="utf-8"
+        )
+    return False
+
+
+EDITS: list[Edit] = [
+    body,
+    description,
+    manifest_description,
+    parameter,
+    command_body,
+    agent_description,
+    plugin_body,
+    tag,
+    rename,
+    add_remove,
+]
+
+
+def test_incremental_builds_match_cold_builds(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    status, said, stderr = _build(project)
+    assert status == 0, stderr
+    rng = random.Random(17)
+    # Every kind of edit once, in a shuffled order, then random ones; a file broken
+    # is fixed by the next edit.
+    order = rng.sample(EDITS, len(EDITS)) + [rng.choice(EDITS) for _ in range(10)]
+    at = rng.randrange(len(order))
+    order[at:at] = [break_fix, break_fix]
+    spliced = []
+    for number, edit in enumerate(order):
+        # Spliced unless it said otherwise, or this or the last build failed (a build
+        # that fails writes nothing: the next one starts from the last it wrote).
+        must = edit(project, rng) and status == 0
+        status, said, stderr = _build(project, "-v")
+        must = must and status == 0
+        cold = tmp_path / f"cold-{number}"
+        shutil.copytree(
+            project, cold, ignore=shutil.ignore_patterns(".skillc-cache", "out")
+        )
+        cold_status, cold_said, cold_stderr = _build(cold, "--no-cache")
+        assert (status, said) == (cold_status, cold_said), (
+            edit.__name__,
+            stderr,
+            cold_stderr,
+        )
+        if status == 0:
+            assert _tree(project / "out") == _tree(cold / "out"), edit.__name__
+        if SPLICED in stderr:
+            spliced.append(edit.__name__)
+        elif must:
+            raise AssertionError(f"{edit.__name__} was not spliced: {stderr}")
+        shutil.rmtree(cold)
+    assert len(spliced) >= 8, spliced
