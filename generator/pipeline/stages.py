@@ -340,12 +340,27 @@ def tool_views(
                 search_terms=terms,
                 search_tf=tfs,
                 search_best=best,
-                vector=search_index.tool_vector(view, table),
+                vector=_vector(view, table, memo),
             )
             view = dataclasses.replace(view, fragments=done, body=None)
             memo.put(key, view)
         result.append(view)
     return tuple(result)
+
+
+def _vector(
+    view: ToolView, table: search_index.Table | None, memo: Memo
+) -> tuple[str, float] | None:
+    """A tool's vector, memoised by what it is made of: a change that leaves its name
+    and description (a skill's body) neither loads the table nor imports numpy."""
+    if table is None:
+        return None
+    key = content_key("vector", table.model, search_index.embed_text(view))
+    made = memo.get(key)
+    if made is None:
+        made = search_index.tool_vector(view, table)
+        memo.put(key, made)
+    return made  # type: ignore[no-any-return]
 
 
 def emit(
