@@ -95,10 +95,9 @@ def remember(
     owners: dict[str, int] = {}
     shared: set[str] = set()
     for index, item in enumerate(discovery.found):
+        # A skill's scripts and tool manifest are not its: a change there falls back.
         paths = [os.fspath(item.path)]
         if item.kind is not Kind.TOOL:
-            if discover.has_tools(item.files):
-                continue  # a skill's scripts and tools: not spliced
             paths.append(
                 os.path.join(os.path.dirname(item.path), discover.METADATA_FILE)
             )
