@@ -83,10 +83,15 @@ def _tree(out: Path) -> dict[str, bytes]:
     }
 
 
-def _replace(path: Path, old: str, new: str) -> None:
+def _append(path: Path, text: str) -> None:
+    path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
+
+
+def _rewrite(path: Path, start: str, end: str, new: str) -> None:
+    """Replace the text from ``start`` up to the next ``end`` with ``new``."""
     text = path.read_text(encoding="utf-8")
-    assert old in text, (path, old)
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    at = text.index(start)
+    path.write_text(text[:at] + new + text[text.index(end, at) :], encoding="utf-8")
 
 
 Edit = Callable[[Path, random.Random], bool]  # True: the delta must splice it
@@ -94,10 +99,7 @@ Edit = Callable[[Path, random.Random], bool]  # True: the delta must splice it
 
 def body(project: Path, rng: random.Random) -> bool:
     path = project / "skills" / f"trip-{rng.randrange(PLAIN)}" / "SKILL.md"
-    path.write_text(
-        path.read_text(encoding="utf-8") + f"Also check {rng.random()}.\n",
-        encoding="utf-8",
-    )
+    _append(path, f"Also check {rng.random()}.\n")
     return True
 
 
@@ -108,61 +110,59 @@ def description(project: Path, rng: random.Random) -> bool:
     return True
 
 
-def manifest_description(project: Path, rng: random.Random) -> bool:
-    path = project / "manifests" / "s3.tools.yaml"
-    text = path.read_text(encoding="utf-8")
-    start = text.index("description: List")
-    end = text.index("\n", start)
-    word = rng.choice(["objects", "keys", "entries", "things"])
-    path.write_text(
-        f"{text[:start]}description: List the {word} under a prefix {rng.randrange(99)}."
-        f"{text[end:]}",
-        encoding="utf-8",
-    )
-    return True
-
-
-def parameter(project: Path, rng: random.Random) -> bool:
-    path = project / "manifests" / "s3.tools.yaml"
-    text = path.read_text(encoding="utf-8")
-    start = text.index("bucket: {type: string, description: ")
-    end = text.index("}", start)
-    path.write_text(
-        f"{text[:start]}bucket: {{type: string, description: Bucket {rng.randrange(99)}."
-        f"{text[end:]}",
-        encoding="utf-8",
-    )
-    return True
-
-
 def command_body(project: Path, rng: random.Random) -> bool:
     path = project / "skills" / ".claude" / "commands" / "deploy.md"
-    path.write_text(
-        path.read_text(encoding="utf-8") + f"Then wait {rng.randrange(60)} s.\n",
-        encoding="utf-8",
-    )
+    _append(path, f"Then wait {rng.randrange(60)} s.\n")
     return True
 
 
-def agent_description(project: Path, rng: random.Random) -> bool:
-    path = project / "skills" / ".claude" / "agents" / "doc-writer.md"
-    text = path.read_text(encoding="utf-8")
-    start = text.index("description:")
-    end = text.index("\n", start)
-    word = rng.choice(["documents", "explains", "describes"])
-    path.write_text(
-        f"{text[:start]}description: Writes and {word} docs for code.{text[end:]}",
-        encoding="utf-8",
-    )
-    return True
+def _rewriting(
+    name: str, where: str, start: str, end: str, new: Callable[[random.Random], str]
+) -> Edit:
+    """An edit that rewrites one field of ``where``; spliced unless it is a name."""
+
+    def edit(project: Path, rng: random.Random) -> bool:
+        _rewrite(project / where, start, end, new(rng))
+        return name != "rename"
+
+    edit.__name__ = name
+    return edit
+
+
+manifest_description = _rewriting(
+    "manifest_description",
+    "manifests/s3.tools.yaml",
+    "description: List",
+    "\n",
+    lambda rng: f"description: List the {rng.choice(['keys', 'things'])} under "
+    f"a prefix {rng.randrange(99)}.",
+)
+parameter = _rewriting(
+    "parameter",
+    "manifests/s3.tools.yaml",
+    "bucket: {type: string, description: ",
+    "}",
+    lambda rng: f"bucket: {{type: string, description: Bucket {rng.randrange(99)}.",
+)
+agent_description = _rewriting(
+    "agent_description",
+    "skills/.claude/agents/doc-writer.md",
+    "description:",
+    "\n",
+    lambda rng: f"description: Writes and {rng.choice(['explains', 'checks'])} docs.",
+)
+rename = _rewriting(
+    "rename",
+    "manifests/weather/tool-manifest.yaml",
+    "- name: ",
+    "\n",
+    lambda rng: f"- name: {rng.choice(['forecast', 'outlook', 'prediction'])}",
+)
 
 
 def plugin_body(project: Path, rng: random.Random) -> bool:
     path = project / "plugins" / "review-kit" / "agents" / "code-reviewer.md"
-    path.write_text(
-        path.read_text(encoding="utf-8") + f"Look at line {rng.randrange(500)}.\n",
-        encoding="utf-8",
-    )
+    _append(path, f"Look at line {rng.randrange(500)}.\n")
     return False  # a plugin item: spliced when its plugin says nothing, else not
 
 
@@ -172,16 +172,6 @@ def tag(project: Path, rng: random.Random) -> bool:
         encoding="utf-8",
     )
     return False  # its metadata changes: _index.py's METADATA, ai-tools.json
-
-
-def rename(project: Path, rng: random.Random) -> bool:
-    path = project / "manifests" / "weather" / "tool-manifest.yaml"
-    text = path.read_text(encoding="utf-8")
-    name = rng.choice(["forecast", "outlook", "prediction"])
-    start = text.index("- name: ") + len("- name: ")
-    end = text.index("\n", start)
-    path.write_text(text[:start] + name + text[end:], encoding="utf-8")
-    return False
 
 
 def add_remove(project: Path, rng: random.Random) -> bool:

@@ -66,6 +66,9 @@ def run(
     if not emit:
         model = stages.compile_model(config, report, discovery, hashes, store.memo)
         return Result(key, model, tools=len(model.tools))
+    bytecode = store.subfolder("jinja") if store.enabled and write_cache else None
+    if bytecode is not None:
+        render.use_bytecode_cache(bytecode)
     # Only a build that writes its output and cache splices into the last one.
     spliced = store.enabled and write_cache and reuse
     framed = delta.frame(settings(config, store.fingerprint), discovery, walk.items)
@@ -79,9 +82,6 @@ def run(
         return Result(
             key, empty, rebuilt.files, rebuilt.digests, rebuilt.count, spliced=True
         )
-    bytecode = store.subfolder("jinja") if store.enabled and write_cache else None
-    if bytecode is not None:
-        render.use_bytecode_cache(bytecode)
     model, files, digests = stages.build(config, report, discovery, hashes, store.memo)
     if store.enabled and write_cache:
         delta.remember(store, key, framed, discovery, hashes, model, report.items)
