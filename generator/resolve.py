@@ -170,6 +170,22 @@ def named_tool(
     )
 
 
+def said_alone(
+    d: Definition | Function,
+    tool: Tool,
+    max_depth: int,
+    provider_limit: int,
+    report: Report,
+) -> None:
+    """What ``resolve`` says of one definition by itself, beside nothing else (its
+    depth, a reserved name, a shortened provider name); ``tool`` is its tool."""
+    if _within_depth(d, max_depth, report):
+        _escape_reserved(_name(d), report)
+        _provider_names(
+            (dataclasses.replace(tool, definition=d),), provider_limit, report
+        )
+
+
 def naming(
     tool: Tool,
 ) -> tuple[tuple[Identifier, ...], Identifier, tuple[str, ...], str, str]:

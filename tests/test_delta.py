@@ -160,6 +160,19 @@ rename = _rewriting(
 )
 
 
+def comment(project: Path, rng: random.Random) -> bool:
+    """Lines added or removed above a manifest's tools: their positions move, and
+    with them its warnings and each tool's "Source" line."""
+    path = project / "manifests" / "weather" / "tool-manifest.yaml"
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines(True)
+    kept = [line for line in lines if not line.startswith("# n")]
+    count = len(lines) - len(kept) + rng.choice([-1, 1])  # a change, never below 0
+    notes = "".join(f"# note {n}\n" for n in range(abs(count)))
+    path.write_text(notes + "".join(kept), encoding="utf-8")
+    return True
+
+
 def plugin_body(project: Path, rng: random.Random) -> bool:
     path = project / "plugins" / "review-kit" / "agents" / "code-reviewer.md"
     _append(path, f"Look at line {rng.randrange(500)}.\n")
@@ -207,6 +220,7 @@ EDITS: list[Edit] = [
     parameter,
     command_body,
     agent_description,
+    comment,
     plugin_body,
     tag,
     rename,
@@ -230,7 +244,7 @@ def test_incremental_builds_match_cold_builds(tmp_path: Path) -> None:
         # that fails writes nothing: the next one starts from the last it wrote).
         must = edit(project, rng) and status == 0
         status, said, stderr = _build(project, "-v")
-        must = must and status == 0
+        must = must and status == 0 and "is up to date" not in stderr  # a change
         cold = tmp_path / f"cold-{number}"
         shutil.copytree(
             project, cold, ignore=shutil.ignore_patterns(".skillc-cache", "out")

@@ -33,9 +33,9 @@ from typing import Any
 
 from generator import cache, discover
 from generator.config import Config
-from generator.diagnostics import Diagnostic, Report
+from generator.diagnostics import Diagnostic, Report, Severity
 from generator.ir import Definition, Function, Kind, Model, Tool
-from generator.resolve import naming, named_tool
+from generator.resolve import naming, named_tool, said_alone
 
 STATE = "delta"
 # Errors whose message names another tool's source: a change there would change them.
@@ -59,8 +59,8 @@ class Base:
     hashes: dict[str, str] = field(default_factory=dict)  # input path -> sha256
     owners: dict[str, int] = field(default_factory=dict)  # input -> its Found's index
     names: dict[DefinitionKey, Naming] = field(default_factory=dict)
-    # Sources a diagnostic, override or shadowing names (None: a change anywhere may
-    # change another tool's diagnostics).
+    # Sources an override or shadowing names, or that define two tools of one name
+    # (None: a change anywhere may change what is said of another tool).
     entangled: frozenset[str] | None = None
     offered: dict[str, int] = field(default_factory=dict)  # qualname -> its index
     count: int = 0  # tools
@@ -108,7 +108,7 @@ def remember(
     for path in shared:  # read for more than one item (a folder's metadata.yaml)
         del owners[path]
     names: dict[DefinitionKey, Naming] = {}
-    entangled = {d.path for d in diagnostics}
+    entangled = set()
     for tool in model.tools:
         d = tool.definition
         where = (d.source.path, tuple(d.path), d.command)
@@ -141,6 +141,7 @@ class Rebuilt:
     files: dict[str, str]  # every output file; "" for those left as they are
     digests: dict[str, str]
     count: int  # tools
+    diagnostics: list[Diagnostic]
 
 
 def attempt(
@@ -171,7 +172,7 @@ def attempt(
         )
     except (Fallback, ValueError, KeyError, IndexError):
         return None
-    report.extend(store.state.diagnostics)  # unchanged: checked above
+    report.extend(rebuilt.diagnostics)
     store.adopt(memo)
     store.keep(STATE, dataclasses.replace(base, key=key, hashes=hashes))
     return rebuilt
@@ -210,6 +211,11 @@ class _Splice:
         self.hashes = hashes
         self.project = config.root.resolve()
         self.texts: dict[str, str] = {}  # output files read, then changed
+        # What the last build said of the changed tools, and what this one says; only
+        # at the changed files (``allowed``), and no error.
+        self.dropped: set[Diagnostic] = set()
+        self.added: set[Diagnostic] = set()
+        self.allowed: set[str] = set()
 
     def run(
         self,
@@ -230,8 +236,8 @@ class _Splice:
                     name = self.base.names.get((new.source.path, new.path, new.command))
                     if name is None:
                         raise Fallback(new.source.path)
-                    old_tools.append(self._tool(old, name))
-                    new_tools.append(self._tool(new, name))
+                    old_tools.append(self._tool(old, name, self.dropped))
+                    new_tools.append(self._tool(new, name, self.added))
 
         def views(tools: list[Tool], memo: Any) -> tuple[Any, ...]:
             model = Model("", (), tuple(tools), (), (), ())
@@ -245,7 +251,9 @@ class _Splice:
             if old != new
         ]
         for old, new in pairs:
-            self._check(old, new, stages)
+            self._check(old, new)
+            self._said(old, self.dropped)
+            self._said(new, self.added)
             self._splice(old, new)
         return self._finish(changed, where.out)
 
@@ -257,18 +265,19 @@ class _Splice:
         from generator.pipeline import stages
 
         rel = discover.relative(item.path, self.project)
-        metadata = os.path.join(os.path.dirname(rel), discover.METADATA_FILE)
+        metadata = os.path.join(os.path.dirname(item.path), discover.METADATA_FILE)
         assert self.base.entangled is not None
-        if {rel, metadata} & self.base.entangled:
+        if rel in self.base.entangled:
             raise Fallback(rel)
+        self.allowed.add(rel)
+        if item.kind is not Kind.TOOL and metadata in self.base.owners:
+            self.allowed.add(discover.relative(metadata, self.project))
         loaded = []
-        for hashes, memo in (
-            (self.base.hashes, _Strict(self.memo)),
-            (self.hashes, self.memo),
+        for hashes, memo, bucket in (
+            (self.base.hashes, _Strict(self.memo), self.dropped),
+            (self.hashes, self.memo, self.added),
         ):
-            said = Report(
-                strict=self.config.strict, ignore=frozenset(self.config.ignore)
-            )
+            said = self._report()
             loading = stages._Loading(
                 self.config, said, memo, hashes, dict(discovery.defined)  # type: ignore[arg-type]
             )
@@ -282,8 +291,7 @@ class _Splice:
                 if definition is None:
                     raise Fallback(rel)
                 found, summary = [definition], None
-            if said.items:
-                raise Fallback(rel)
+            self._keep(said, bucket)
             loaded.append((summary, found))
         (old_summary, old), (new_summary, new) = loaded
         if old_summary != new_summary or [_identity(d) for d in old] != [
@@ -292,33 +300,56 @@ class _Splice:
             raise Fallback(rel)
         return old, new
 
-    def _tool(self, d: Definition | Function, name: Naming) -> Tool:
-        said = Report()
+    def _report(self) -> Report:
+        """A report that shows what the build's own would."""
+        config = self.config
+        return Report(
+            config.strict, frozenset(config.ignore), config.warnings_as_errors
+        )
+
+    def _keep(self, said: Report, bucket: set[Diagnostic]) -> None:
+        for d in said.items:
+            if d.severity is Severity.ERROR or d.path not in self.allowed:
+                raise Fallback(d.format())
+            bucket.add(d)
+
+    def _tool(
+        self, d: Definition | Function, name: Naming, bucket: set[Diagnostic]
+    ) -> Tool:
+        """The tool ``resolve`` made of ``d``, and what it said of ``d`` alone."""
+        said = self._report()
         tool = named_tool(d, name, said)  # type: ignore[arg-type]
-        if said.items:
-            raise Fallback(d.source.path)
+        config = self.config
+        said_alone(d, tool, config.max_depth, config.provider_name_limit, said)
+        self._keep(said, bucket)
         return tool
 
-    def _check(self, old: Any, new: Any, stages: Any) -> None:
-        """The two views differ only where the splices reach, and the new one has no
-        diagnostic to add."""
+    def _check(self, old: Any, new: Any) -> None:
+        """The two views differ only where the splices reach."""
         from generator.emitters import budgets
 
         if any(getattr(old, f) != getattr(new, f) for f in SAME):
             raise Fallback(new.qualname)
         if old.fragments.provider_notes != new.fragments.provider_notes:
             raise Fallback(new.qualname)
-        said = Report()
-        stages._check_shadowing((new,), self.config.package, said)
-        stages._check_file_names((new,), said)
-        if (
-            said.items
-            or new.loosened
-            or new.schema_problem is not None
-            or new.tokens[0] > budgets.LEVEL1_LIMIT
-            or new.tokens[1] > budgets.LEVEL2_LIMIT
-        ):
-            raise Fallback(new.qualname)
+        for view in (old, new):
+            if (
+                view.schema_problem is not None
+                or view.tokens[0] > budgets.LEVEL1_LIMIT
+                or view.tokens[1] > budgets.LEVEL2_LIMIT
+            ):
+                raise Fallback(new.qualname)  # warnings that name the whole file
+
+    def _said(self, view: Any, bucket: set[Diagnostic]) -> None:
+        """What the emitters say of one tool's view."""
+        from generator.emitters import python_package
+        from generator.pipeline import stages
+
+        said = self._report()
+        python_package.report_loosened(view, said)
+        stages._check_shadowing((view,), self.config.package, said)
+        stages._check_file_names((view,), said)
+        self._keep(said, bucket)
 
     def _text(self, path: str) -> str:
         if path not in self.texts:
@@ -386,6 +417,12 @@ class _Splice:
         old = {path: stat[2] for path, stat in self.store.state.outputs.items()}
         if not self.texts.keys() <= old.keys():
             raise Fallback("a new output file")
+        said = set(self.store.state.diagnostics)
+        if not self.dropped <= said:
+            raise Fallback("the last build said otherwise")  # a check on this module
+        diagnostics = sorted((said - self.dropped) | self.added)
+        if self.dropped != self.added:
+            self._warnings(diagnostics)
         count = tokens.counter(self.config.token_counter)
         for path in [p for p in self.texts if _counted(p)]:
             report = self._text(lock_report.REPORT)
@@ -424,7 +461,18 @@ class _Splice:
         self.texts[LOCK] = lock
         digests[LOCK] = lock_report.sha256(lock)
         files = dict.fromkeys(old, "") | self.texts
-        return Rebuilt(files, digests, self.base.count)
+        return Rebuilt(files, digests, self.base.count, diagnostics)
+
+    def _warnings(self, diagnostics: list[Diagnostic]) -> None:
+        """report.json with its warnings (its last key) replaced."""
+        from generator.emitters import lock_report
+
+        report = self._text(lock_report.REPORT)
+        at = report.rindex('\n  "warnings": ') + 1
+        if not report.endswith("\n}\n"):
+            raise Fallback(lock_report.REPORT)
+        value = lock_report.dumps_value(lock_report.warnings(diagnostics))
+        self.texts[lock_report.REPORT] = f'{report[:at]}  "warnings": {value}\n}}\n'
 
 
 # What a changed tool's view must keep for the splices to hold: its names, its place
