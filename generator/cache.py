@@ -310,10 +310,23 @@ def outputs_untouched(out_dir: Path, outputs: dict[str, Stat]) -> bool:
     return seen == len(outputs)
 
 
-def stat_outputs(out_dir: Path, digests: dict[str, str]) -> dict[str, Stat]:
-    """Each written file's size and mtime, beside the sha256 the build computed."""
+def stat_outputs(
+    out_dir: Path,
+    digests: dict[str, str],
+    known: dict[str, Stat] | None = None,
+    written: tuple[str, ...] = (),
+) -> dict[str, Stat]:
+    """Each written file's size and mtime, beside the sha256 the build computed.
+    ``known``: stats still true of the files not ``written`` (a hard link keeps them).
+    """
     result = {}
+    known = known or {}
+    fresh = frozenset(written)
     for path, digest in digests.items():
+        recorded = known.get(path)
+        if recorded is not None and recorded[2] == digest and path not in fresh:
+            result[path] = recorded
+            continue
         stat = os.stat(os.path.join(out_dir, path))
         result[path] = (stat.st_size, stat.st_mtime_ns, digest)
     return result

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator import cache, discover
+from generator import cache, discover, writer
 from generator.config import Config
 from generator.diagnostics import Report
 from generator.discover import relative
@@ -29,6 +29,7 @@ class Result:
     digests: dict[str, str] = field(default_factory=dict)  # the sha256 of each file
     tools: int = 0  # how many tools it has
     spliced: bool = False  # made by splicing the changes into the last build (delta)
+    plan: writer.Plan | None = None  # what writing it changes, when already known
 
 
 def run(
@@ -80,7 +81,13 @@ def run(
     if rebuilt is not None:
         empty = Model("", (), (), (), (), ())
         return Result(
-            key, empty, rebuilt.files, rebuilt.digests, rebuilt.count, spliced=True
+            key,
+            empty,
+            rebuilt.files,
+            rebuilt.digests,
+            rebuilt.count,
+            spliced=True,
+            plan=rebuilt.plan,
         )
     model, files, digests = stages.build(config, report, discovery, hashes, store.memo)
     if store.enabled and write_cache:

@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator import cache, discover
+from generator import cache, discover, writer
 from generator.config import Config
 from generator.diagnostics import Diagnostic, Report, Severity
 from generator.ir import Definition, Function, Kind, Model, Tool
@@ -142,6 +142,7 @@ class Rebuilt:
     digests: dict[str, str]
     count: int  # tools
     diagnostics: list[Diagnostic]
+    plan: writer.Plan  # the output on disk is the last build's: no need to read it
 
 
 def attempt(
@@ -412,7 +413,6 @@ class _Splice:
         """Recount the changed provider files, then the lock lists every change."""
         from generator import tokens
         from generator.emitters import lock_report
-        from generator.writer import LOCK
 
         old = {path: stat[2] for path, stat in self.store.state.outputs.items()}
         if not self.texts.keys() <= old.keys():
@@ -436,7 +436,7 @@ class _Splice:
             at, end = hits[0].span()
             text = f"{lock_report.compact(path)}: {count(self.texts[path])}"
             self.texts[lock_report.REPORT] = report[:at] + text + report[end:]
-        lock = self._text(LOCK)
+        lock = self._text(writer.LOCK)
         for path in changed:
             rel = discover.relative(path, self.project)
             lock = _swap(
@@ -448,7 +448,7 @@ class _Splice:
             )
         digests = dict(old)
         for path, text in self.texts.items():
-            if path == LOCK:
+            if path == writer.LOCK:
                 continue
             digests[path] = lock_report.sha256(text)
             lock = _swap(
@@ -458,10 +458,16 @@ class _Splice:
                 "\n    ",
                 (",\n", "\n  ]"),
             )
-        self.texts[LOCK] = lock
-        digests[LOCK] = lock_report.sha256(lock)
+        self.texts[writer.LOCK] = lock
+        digests[writer.LOCK] = lock_report.sha256(lock)
         files = dict.fromkeys(old, "") | self.texts
-        return Rebuilt(files, digests, self.base.count, diagnostics)
+        changes = {
+            path for path, text in self.texts.items() if digests[path] != old[path]
+        }
+        plan = writer.Plan(
+            (), tuple(sorted(changes)), tuple(sorted(old.keys() - changes)), ()
+        )
+        return Rebuilt(files, digests, self.base.count, diagnostics, plan)
 
     def _warnings(self, diagnostics: list[Diagnostic]) -> None:
         """report.json with its warnings (its last key) replaced."""
