@@ -417,11 +417,12 @@ class _Splice:
         old = {path: stat[2] for path, stat in self.store.state.outputs.items()}
         if not self.texts.keys() <= old.keys():
             raise Fallback("a new output file")
-        said = set(self.store.state.diagnostics)
+        diagnostics = self.store.state.diagnostics
+        said = set(diagnostics)
         if not self.dropped <= said:
             raise Fallback("the last build said otherwise")  # a check on this module
-        diagnostics = sorted((said - self.dropped) | self.added)
         if self.dropped != self.added:
+            diagnostics = sorted((said - self.dropped) | self.added)
             self._warnings(diagnostics)
         count = tokens.counter(self.config.token_counter)
         for path in [p for p in self.texts if _counted(p)]:
