@@ -40,11 +40,15 @@ def _project(root: Path) -> Path:
         "---\ndescription: Deploy the service to staging.\n---\n\nDeploy $ARGUMENTS.\n",
         encoding="utf-8",
     )
-    pyproject = project / "pyproject.toml"
-    pyproject.write_text(
-        pyproject.read_text(encoding="utf-8").replace(
-            '"overrides"]', '"overrides", "manifests"]'
-        ),
+    # A profile (its own provider files, less one tool) and always-loaded tools (their
+    # other line in anthropic.deferred.json).
+    (project / "pyproject.toml").write_text(
+        '[tool.skillc]\nsources = ["skills", "plugins", "overrides", "manifests"]\n'
+        'out = "out"\npackage = "tools"\n'
+        'always-loaded = ["task.trip_1", "s3.file.list"]\n'
+        "[tool.skillc.profiles.support]\n"
+        'provider = "anthropic"\nexclude = ["task.trip_2"]\n'
+        'always-loaded = ["task.trip_3"]\n',
         encoding="utf-8",
     )
     return project
