@@ -4,7 +4,9 @@ and seed 000's metadata of the tools that set any, which the listing filters rea
 
 from __future__ import annotations
 
-from typing import Final
+TYPE_CHECKING = False  # typing is not imported at run time: the listing reads this
+if TYPE_CHECKING:
+    from typing import Final
 
 TOOLS: Final[tuple[str, ...]] = (
     "batch.run\trun\tRun a command and return its exit code, stdout and stderr. No shell unless shell is true.",

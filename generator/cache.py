@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import contextlib
 import copyreg
+import dataclasses
 import hashlib
 import os
 import pickle
 import sqlite3
 import sys
+import time
 import types
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +32,7 @@ from typing import Any
 from generator import __version__
 from generator.diagnostics import Diagnostic
 from generator.resources import templates_dir
+from generator.stamps import Stamps, settled
 
 CACHE_DIR = ".skillc-cache"
 
@@ -48,6 +51,7 @@ class State:
     key: str = ""
     outputs: dict[str, Stat] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    stamps: Stamps | None = None  # of the inputs and the folders the walk listed
 
 
 SHARDS = 256  # entries are kept in this many pickles, by the last byte of their key
@@ -185,7 +189,8 @@ class Cache:
     def __init__(self, project: Path, enabled: bool = True) -> None:
         self.folder = project / CACHE_DIR
         self.enabled = enabled
-        self.fingerprint = generator_fingerprint() if enabled else ""
+        self._own: tuple[str, str] | None = None  # to record (see _fingerprint)
+        self.fingerprint = self._fingerprint() if enabled else ""
         self.state = self._read("state", State) if enabled else State()
         self._memo: Memo | None = None
 
@@ -237,8 +242,42 @@ class Cache:
             if self._memo is not None:
                 self._memo.save()
             self._write("state", state)
+            self._write_fingerprint()
         except (OSError, sqlite3.Error):
             pass
+
+    def refresh(self, stamps: Stamps | None) -> None:
+        """After a build with nothing to do: record what it learnt (stamps that changed
+        or became old enough to trust, skillc's own fingerprint) for the next one."""
+        if not self.enabled or not self.folder.is_dir():
+            return
+        try:
+            if stamps is not self.state.stamps:
+                self._write("state", dataclasses.replace(self.state, stamps=stamps))
+            self._write_fingerprint()
+        except OSError:
+            pass
+
+    def _write_fingerprint(self) -> None:
+        if self._own is not None:
+            (self.folder / FINGERPRINT).write_text(" ".join(self._own))
+            self._own = None
+
+    def _fingerprint(self) -> str:
+        """``generator_fingerprint()``, which reads all of skillc's sources: kept in the
+        cache folder beside a digest of their stamps, and read again only when one of
+        them changed (the new one is recorded by ``save``)."""
+        stamps = _own_stamps()
+        try:
+            recorded, fingerprint = (self.folder / FINGERPRINT).read_text().split()
+        except (OSError, ValueError):
+            recorded = fingerprint = ""
+        if recorded and recorded == stamps:
+            return fingerprint
+        fingerprint = generator_fingerprint()
+        if stamps:
+            self._own = (stamps, fingerprint)
+        return fingerprint
 
     def _create(self) -> None:
         self.folder.mkdir(exist_ok=True)
@@ -271,15 +310,40 @@ class Cache:
 def generator_fingerprint() -> str:
     """A hash of skillc's own code and templates (and the Python version)."""
     digest = hashlib.sha256(f"{__version__} {sys.version}".encode())
-    package = Path(__file__).resolve().parent
-    for folder in (package, templates_dir()):
-        for path in sorted(folder.rglob("*")):
-            if (
-                path.is_file()
-                and path.suffix in {".py", ".jinja"}
-                and "__pycache__" not in path.parts
-            ):
-                digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for path in _own_files():
+        with open(path, "rb") as handle:
+            digest.update(os.path.basename(path).encode() + b"\0" + handle.read())
+    return digest.hexdigest()
+
+
+FINGERPRINT = "fingerprint"  # in the cache folder: "<stamps digest> <fingerprint>"
+
+
+def _own_files() -> list[str]:
+    """skillc's code and templates, in a stable order."""
+    found = []
+    package = os.path.dirname(os.path.abspath(__file__))
+    for top in (package, os.fspath(templates_dir())):
+        for folder, dirs, names in os.walk(top):
+            dirs[:] = [d for d in dirs if d != "__pycache__"]
+            found += [
+                os.path.join(folder, n) for n in names if n.endswith((".py", ".jinja"))
+            ]
+    # Installed, the templates are inside the package: each file once.
+    return sorted(set(found), key=lambda path: path.split(os.sep))
+
+
+def _own_stamps() -> str:
+    """A digest of the stamps of skillc's own files, "" when one of them changed too
+    recently to be trusted (generator.stamps)."""
+    now = time.time_ns()
+    digest = hashlib.sha256(f"{__version__} {sys.version}".encode())
+    for path in _own_files():
+        stat = os.stat(path)
+        if not settled(stat.st_mtime_ns, stat.st_ctime_ns, now):
+            return ""
+        line = f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ctime_ns}\0{stat.st_ino}\n"
+        digest.update(line.encode())
     return digest.hexdigest()
 
 
@@ -291,23 +355,34 @@ def outputs_untouched(out_dir: Path, outputs: dict[str, Stat]) -> bool:
     """True when the output folder holds exactly the recorded files, as they were written."""
     if not outputs:
         return False
+    try:
+        return _untouched(os.fspath(out_dir), "", outputs) == len(outputs)
+    except OSError:  # a folder or file went away meanwhile
+        return False
+
+
+def _untouched(folder: str, base: str, outputs: dict[str, Stat]) -> int:
+    """How many files below ``folder`` are as recorded; -1 when one is not, or is not
+    recorded (``__pycache__`` and linked folders left out, as os.walk leaves them)."""
     seen = 0
-    for current, dirs, names in os.walk(out_dir):
-        dirs[:] = [d for d in dirs if d != "__pycache__"]
-        base = (
-            os.path.relpath(current, out_dir).replace(os.sep, "/") + "/"
-            if current != os.fspath(out_dir)
-            else ""
-        )
-        for name in names:
-            recorded = outputs.get(base + name)
+    with os.scandir(folder) as scan:
+        for entry in scan:
+            if entry.is_dir():
+                if entry.name == "__pycache__" or entry.is_symlink():
+                    continue
+                below = _untouched(entry.path, f"{base}{entry.name}/", outputs)
+                if below < 0:
+                    return -1
+                seen += below
+                continue
+            recorded = outputs.get(base + entry.name)
             if recorded is None:
-                return False
-            stat = os.stat(os.path.join(current, name))
+                return -1
+            stat = entry.stat()
             if (stat.st_size, stat.st_mtime_ns) != recorded[:2]:
-                return False
+                return -1
             seen += 1
-    return seen == len(outputs)
+    return seen
 
 
 def stat_outputs(

@@ -12,7 +12,6 @@ from pathlib import Path
 
 from generator import __version__, cache, cli_report, config, pipeline, writer
 from generator.diagnostics import Report, Severity
-from generator.ir import to_json
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -191,10 +190,14 @@ def _compile(args: argparse.Namespace, cfg: config.Config) -> int:
         write_cache=building and not args.check,
     )
     if result.model is None:
+        if building and not args.check:
+            store.refresh(result.stamps)
         return _finish(report, output, f"{cfg.out}/ is up to date")
     if not building:
         return _finish(report, output, "")
     if args.dump_ir:
+        from generator.ir import to_json
+
         text = json.dumps(
             to_json(result.model), indent=2, sort_keys=True, ensure_ascii=False
         )
@@ -222,6 +225,7 @@ def _compile(args: argparse.Namespace, cfg: config.Config) -> int:
             result.key,
             cache.stat_outputs(cfg.out_dir, result.digests, known, written),
             report.items,
+            result.stamps,
         )
     )
     summary = (

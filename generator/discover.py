@@ -17,6 +17,12 @@
 One walk does it all. Symbolic links to folders are followed; a link back into its own
 ancestry is reported and skipped. Hidden folders are skipped, except ``.claude`` and
 ``.agents`` (where Claude Code and other clients keep skills and subagents).
+
+The walk records the stamp of every folder it lists (``Discovery.folders``), so that a
+build with nothing to do can tell, from those stamps alone, that the walk would find the
+same (generator.stamps). A walk whose result depends on more than the listings of those
+folders (a symbolic link, whose target may change; a plugin's or marketplace's manifest
+and the paths it names, outside them) records none.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.diagnostics import Report
+from generator.stamps import folder_stamp
 from generator.ir import Hook, Kind, McpServer, NotCompiled
 from generator.loaders.marketplace import FILE as MARKETPLACE
 from generator.loaders.marketplace import read_marketplace
@@ -78,6 +85,8 @@ class Discovery:
     not_compiled: tuple[NotCompiled, ...] = ()
     hooks: tuple[Hook, ...] = ()
     mcp_servers: tuple[McpServer, ...] = ()
+    # Each listed folder's (mtime_ns, ctime_ns); None: the walk read more than them.
+    folders: dict[str, tuple[int, int]] | None = None
 
 
 def relative(path: Path | str, project: Path | str) -> str:
@@ -126,6 +135,7 @@ def discover(
         tuple(sorted(walker.not_compiled, key=lambda n: (n.path, n.name))),
         tuple(walker.hooks),
         tuple(walker.servers),
+        walker.folders if walker.replayable else None,
     )
 
 
@@ -179,6 +189,8 @@ class _Walker:
         self.not_compiled: list[NotCompiled] = []
         self.hooks: list[Hook] = []
         self.servers: list[McpServer] = []
+        self.folders: dict[str, tuple[int, int]] = {}
+        self.replayable = True  # the folders' stamps tell whether the walk would differ
 
     def marketplace(self, root: str) -> None:
         """Read the root's marketplace.json, if any: its local plugins are declared for
@@ -186,6 +198,7 @@ class _Walker:
         path = os.path.join(root, *MARKETPLACE.split("/"))
         if not os.path.isfile(path):
             return
+        self.replayable = False
         self.inputs.add(path)
         rel = relative(path, self.project)
         market = read_marketplace(Path(path), rel, self.report, self.max_bytes)
@@ -265,9 +278,11 @@ class _Walker:
     def _scan(self, folder: str) -> list[os.DirEntry[str]] | None:
         """The folder's entries by name; None (and an error) when it cannot be read."""
         try:
+            self.folders[folder] = folder_stamp(folder)  # before: a change is seen
             with os.scandir(folder) as scan:
-                return sorted(scan, key=lambda entry: entry.name)
+                entries = sorted(scan, key=lambda entry: entry.name)
         except OSError as exc:  # an error: its tools would vanish from the output
+            self.replayable = False
             self.report.error(
                 relative(folder, self.project),
                 1,
@@ -276,6 +291,9 @@ class _Walker:
                 f"cannot read the folder: {exc.strerror}",
             )
             return None
+        if any(entry.is_symlink() for entry in entries):
+            self.replayable = False  # its target may change, not this folder
+        return entries
 
     def _plugin(
         self, folder: str, entries: list[os.DirEntry[str]], plugin: _Plugin | None
@@ -288,6 +306,7 @@ class _Walker:
         manifest = os.path.join(folder, PLUGIN_MANIFEST)
         if not any(entry.name == ".claude-plugin" for entry in entries):
             return plugin
+        self.replayable = False
         if not os.path.isfile(manifest):
             return plugin
         rel = relative(manifest, self.project)

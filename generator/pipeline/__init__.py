@@ -3,22 +3,30 @@ emit, with the output as ``{path: text}``. The CLI parses arguments, calls ``run
 writes or checks what it returns.
 
 When the inputs are those of the last build and its output is untouched, ``run`` says
-so before the loaders and emitters are even imported (``stages`` holds them).
+so before the loaders and emitters are even imported (``stages`` holds them); when the
+file-system stamps the last build recorded still hold (generator.stamps), before the
+discovery walk and without reading an input.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from generator import cache, discover, writer
+from generator import cache
 from generator.config import Config
 from generator.diagnostics import Report
-from generator.discover import relative
-from generator.ir import Model
+from generator.resources import table_key
+from generator.stamps import Stamps, hash_inputs, revalidate
+
+if TYPE_CHECKING:
+    from generator import writer
+    from generator.discover import Discovery
+    from generator.ir import Model
 
 
 @dataclass(frozen=True)
@@ -27,6 +35,7 @@ class Result:
     model: Model | None = None  # None: the output folder is up to date
     files: dict[str, str] = field(default_factory=dict)  # relative to the output folder
     digests: dict[str, str] = field(default_factory=dict)  # the sha256 of each file
+    stamps: Stamps | None = None  # of the inputs, for the cache's state
     tools: int = 0  # how many tools it has
     spliced: bool = False  # made by splicing the changes into the last build (delta)
     plan: writer.Plan | None = None  # what writing it changes, when already known
@@ -45,6 +54,19 @@ def run(
     ``reuse``: the output folder may be reported up to date without a build;
     ``write_cache``: templates may be compiled into the cache folder."""
     project = config.root.resolve()
+    started = time.time_ns()  # before any stamp is taken
+    built = settings(config, store.fingerprint)
+    digest = _walk_digest(built, project, config)
+    known = store.state.stamps
+    if reuse and known is not None:
+        kept = revalidate(known, digest, started)
+        if kept is not None and cache.outputs_untouched(
+            config.out_dir, store.state.outputs
+        ):
+            report.extend(store.state.diagnostics)
+            return Result(store.state.key, stamps=kept)
+    from generator import discover
+
     walk = Report(strict=config.strict, ignore=frozenset(config.ignore))
     discovery = discover.discover(
         config.source_dirs(),
@@ -54,10 +76,13 @@ def run(
         config.exclude,
         config.max_file_bytes,
     )
-    key, hashes = inputs_key(discovery, project, settings(config, store.fingerprint))
+    files = hash_inputs(discovery.inputs, known)
+    hashes = {path: stamp[4] for path, stamp in files.items()}
+    key = inputs_key(discovery, project, built, hashes)
+    recorded = Stamps(started, digest, discovery.folders, files)
     if reuse and _unchanged(store, key, config.out_dir):
         report.extend(store.state.diagnostics)
-        return Result(key)
+        return Result(key, stamps=recorded)
     report.extend(walk.items)
 
     # The loaders and emitters are imported only when there is work to do.
@@ -72,27 +97,29 @@ def run(
         render.use_bytecode_cache(bytecode)
     # Only a build that writes its output and cache splices into the last one.
     spliced = store.enabled and write_cache and reuse
-    framed = delta.frame(settings(config, store.fingerprint), discovery, walk.items)
+    framed = delta.frame(built, discovery, walk.items)
     rebuilt = (
         delta.attempt(config, report, store, discovery, hashes, key, framed)
         if spliced
         else None
     )
     if rebuilt is not None:
-        empty = Model("", (), (), (), (), ())
+        from generator.ir import Model
+
         return Result(
             key,
-            empty,
+            Model("", (), (), (), (), ()),
             rebuilt.files,
             rebuilt.digests,
+            recorded,
             rebuilt.count,
             spliced=True,
             plan=rebuilt.plan,
         )
-    model, files, digests = stages.build(config, report, discovery, hashes, store.memo)
+    model, output, digests = stages.build(config, report, discovery, hashes, store.memo)
     if store.enabled and write_cache:
         delta.remember(store, key, framed, discovery, hashes, model, report.items)
-    return Result(key, model, files, digests, len(model.tools))
+    return Result(key, model, output, digests, recorded, len(model.tools))
 
 
 def model(config: Config, report: Report) -> Model:
@@ -104,8 +131,6 @@ def model(config: Config, report: Report) -> Model:
 
 def settings(config: Config, fingerprint: str) -> dict[str, Any]:
     """What a build depends on besides its input files."""
-    from generator.emitters.search_index import table_key
-
     return {
         **config.as_json(),
         "generator": fingerprint,
@@ -113,28 +138,32 @@ def settings(config: Config, fingerprint: str) -> dict[str, Any]:
     }
 
 
+def _walk_digest(settings: dict[str, Any], project: Path, config: Config) -> str:
+    """What the discovery walk depends on besides the folders it lists: the settings,
+    and where the project, its source roots and its output folder are."""
+    where = [str(project), str(config.out_dir), *map(str, config.source_dirs())]
+    text = json.dumps([settings, where], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def inputs_key(
-    discovery: discover.Discovery, project: Path, settings: dict[str, Any]
-) -> tuple[str, dict[str, str]]:
-    """A hash of everything a build reads (settings, file names, input contents), and
-    the sha256 of each input file."""
+    discovery: Discovery,
+    project: Path,
+    settings: dict[str, Any],
+    hashes: dict[str, str],
+) -> str:
+    """A hash of everything a build reads: settings, file names, and input contents
+    (``hashes``: the sha256 of each input file)."""
+    from generator.discover import relative
+
     digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode())
-    hashes = {path: _file_hash(path) for path in discovery.inputs}
     for item in discovery.found:
         plugin = relative(item.plugin, project) if item.plugin else ""
         line = f"{item.kind.value}\0{relative(item.path, project)}\0{item.root}\0{plugin}\0"
         digest.update(line.encode() + "\0".join(item.files).encode() + b"\n")
     for path, sha in hashes.items():
         digest.update(relative(path, project).encode() + b"\0" + sha.encode())
-    return digest.hexdigest(), hashes
-
-
-def _file_hash(path: str) -> str:
-    try:
-        with open(path, "rb") as handle:
-            return hashlib.sha256(handle.read()).hexdigest()
-    except OSError:
-        return "unreadable"
+    return digest.hexdigest()
 
 
 def _unchanged(store: cache.Cache, key: str, out_dir: Path) -> bool:

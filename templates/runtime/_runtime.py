@@ -2,7 +2,8 @@
 
 It parses nothing: the Level 1 index is a literal in ``_index.py``, and every tool's text
 is a literal in its own module, imported the first time the tool is used. This module is
-kept small because every ``import`` of the package compiles it when no ``.pyc`` is kept.
+kept small, and out of a fresh ``import generated; generated.list()`` (``_listing``
+holds what that needs).
 """
 
 from __future__ import annotations
@@ -10,7 +11,12 @@ from __future__ import annotations
 import importlib
 import types
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
+
+from ._listing import ToolEntry as ToolEntry
+from ._listing import ToolList as ToolList
+from ._listing import entries as entries
+from ._listing import index as index
 
 if TYPE_CHECKING:
     from ._tasks import Invocation
@@ -36,17 +42,6 @@ def shown(text: str) -> HelpText:
     return HelpText(text)
 
 
-class ToolEntry(NamedTuple):
-    """Level 1: a tool's dotted name, its namespace and a one-line summary."""
-
-    name: str
-    namespace: str
-    summary: str
-
-
-ToolList = list[ToolEntry]
-
-
 TaskRunner = Callable[["Invocation"], object]
 _task_runner: TaskRunner | None = None
 
@@ -66,55 +61,6 @@ def task_runner() -> TaskRunner | None:
 
 # A filter value: one string, several (a tool must have each), or None (no filter).
 Filter = str | Sequence[str] | None
-
-
-def entries(
-    namespace: str | None = None, tag: Filter = None, capability: Filter = None
-) -> ToolList:
-    """Level 1 entries of every tool, or of one namespace (and the namespaces below it),
-    keeping only the tools that have every ``tag`` and ``capability`` given.
-
-    The values are only compared with the index's strings (case-insensitively)."""
-    wanted = {"tags": _wanted(tag), "capabilities": _wanted(capability)}
-    result = []
-    for qualname, _, summary in index():
-        ns = qualname.rpartition(".")[0]
-        if namespace is None or ns == namespace or ns.startswith(namespace + "."):
-            if has_metadata(qualname, wanted):
-                result.append(ToolEntry(qualname, ns, summary))
-    return result
-
-
-def _wanted(value: Filter) -> frozenset[str]:
-    items = () if value is None else (value,) if isinstance(value, str) else value
-    return frozenset(str(item).casefold() for item in items)
-
-
-def has_metadata(qualname: str, wanted: Mapping[str, frozenset[str]]) -> bool:
-    """Whether the tool lists every wanted value under each key (tags, capabilities)."""
-    if not any(wanted.values()):
-        return True
-    from ._index import METADATA
-
-    meta = METADATA.get(qualname, {})
-    for key, values in wanted.items():
-        listed = meta.get(key)
-        have = {i.casefold() for i in listed} if isinstance(listed, list) else set()
-        if not values <= have:
-            return False
-    return True
-
-
-def index() -> list[tuple[str, str, str]]:
-    """Every tool as (dotted name, source name, summary), from the literal index."""
-    from ._index import TOOLS
-
-    return [_split(entry) for entry in TOOLS]
-
-
-def _split(entry: str) -> tuple[str, str, str]:
-    qualname, name, summary = entry.split("\t", 2)
-    return qualname, name, summary
 
 
 def namespace_help(
@@ -178,3 +124,40 @@ def lazy_attribute(
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
     namespace[name] = value
     return value
+
+
+# The package's own names kept in support modules: (module, its name there), imported
+# on first use (``__getattr__`` of the package's ``__init__``).
+_SUPPORT = {
+    "ClaudeCode": ("_tasks", "ClaudeCode"),
+    "Invocation": ("_tasks", "Invocation"),
+    "TaskSpec": ("_tasks", "TaskSpec"),
+    "TaskTool": ("_tasks", "TaskTool"),
+    "CallableTool": ("_tools", "CallableTool"),
+    "ConfirmRequest": ("_tools", "ConfirmRequest"),
+    "ToolError": ("_tools", "ToolError"),
+    "ToolResult": ("_tools", "ToolResult"),
+    "ToolSpec": ("_tools", "ToolSpec"),
+    "set_confirm_policy": ("_tools", "set_confirm_policy"),
+    "dispatch": ("_dispatch", "dispatch"),
+    "find_tool": ("_search", "find"),
+    "Filter": ("_runtime", "Filter"),
+    "HelpText": ("_runtime", "HelpText"),
+    "TaskRunner": ("_runtime", "TaskRunner"),
+    "ToolEntry": ("_runtime", "ToolEntry"),
+    "ToolList": ("_runtime", "ToolList"),
+    "set_task_runner": ("_runtime", "set_task_runner"),
+}
+
+
+def package_attribute(
+    name: str,
+    namespace: dict[str, Any],
+    children: Sequence[str],
+    aliases: Mapping[str, tuple[str, str]],
+) -> Any:
+    """A name of the package itself that its ``__init__`` does not define: a support
+    module's class or function, a namespace, or an alias of a tool."""
+    if name in _SUPPORT:
+        return _tool(_SUPPORT[name])
+    return lazy_attribute(PACKAGE, name, (), children, namespace, aliases)

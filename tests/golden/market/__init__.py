@@ -7,22 +7,12 @@ tools.help() lists the namespaces; <namespace>.help() lists their tools;
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from ._runtime import (
-    Filter,
-    HelpText,
-    TaskRunner,
-    ToolEntry,
-    ToolList,
-    entries,
-    lazy_attribute,
-    package_help,
-    shown,
-    set_task_runner,
-)
-
+# Importing the package runs this module only, and list() adds _listing and _index
+# (which import nothing, not even typing); the rest is imported on first use.
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
+    from ._runtime import Filter, HelpText, TaskRunner, ToolEntry, ToolList
+    from ._runtime import set_task_runner as set_task_runner
     from ._tasks import ClaudeCode, Invocation, TaskSpec, TaskTool
     from ._dispatch import dispatch as dispatch
     from ._search import Match
@@ -57,26 +47,20 @@ __all__ = [
 ]
 _CHILDREN = ("task",)
 _ALIASES: dict[str, tuple[str, str]] = {}
-# Loaded with the first task tool, or on first use of these names.
-_TASK_NAMES = ("ClaudeCode", "Invocation", "TaskSpec", "TaskTool")
-_TOOL_NAMES = (
-    "CallableTool",
-    "ConfirmRequest",
-    "ToolError",
-    "ToolResult",
-    "ToolSpec",
-    "set_confirm_policy",
-)
 
 
 def help() -> HelpText:
     """Level 1: the namespaces, each with a one-line summary, printed and returned."""
+    from ._runtime import package_help, shown
+
     return shown(package_help())
 
 
 def list(tag: Filter = None, capability: Filter = None) -> ToolList:
     """Level 1 entries of every tool: dotted name, namespace, summary; only the tools
     with every ``tag`` and ``capability`` given (seed 000's metadata), when given."""
+    from ._listing import entries
+
     return entries(None, tag, capability)
 
 
@@ -85,29 +69,17 @@ def tools(
 ) -> ToolList:
     """Level 1 entries of the tools with every ``tag`` and ``capability`` given, in
     ``namespace`` (a dotted name, such as ``"task"``) and the namespaces below it."""
+    from ._listing import entries
+
     return entries(namespace, tag, capability)
 
 
 if not TYPE_CHECKING:
 
     def __getattr__(name: str) -> object:
-        if name in _TASK_NAMES:
-            from . import _tasks
+        from ._runtime import package_attribute
 
-            return getattr(_tasks, name)
-        if name in _TOOL_NAMES:
-            from . import _tools
-
-            return getattr(_tools, name)
-        if name == "dispatch":
-            from ._dispatch import dispatch
-
-            return dispatch
-        if name == "find_tool":
-            from ._search import find
-
-            return find
-        return lazy_attribute(__name__, name, (), _CHILDREN, globals(), _ALIASES)
+        return package_attribute(name, globals(), _CHILDREN, _ALIASES)
 
     def __dir__() -> object:
-        return sorted({*globals(), *_CHILDREN, *_ALIASES})
+        return sorted({*globals(), *__all__})

@@ -1,0 +1,113 @@
+"""File-system stamps: how a build with nothing to do knows it without walking the
+source roots or reading one input.
+
+As git's index does, a build records the stamp of each folder the discovery walk
+listed (its mtime and ctime: adding, removing or renaming an entry changes both) and of
+each input file (size, mtime, ctime, inode) beside the sha256 of its bytes. The next
+build stats them: when every folder's stamp is the recorded one, the walk would find the
+same things; an input whose stamp is the recorded one holds the same bytes, and one
+whose stamp changed is hashed again (touched is not edited).
+
+Racy stamps: a file changed twice within one tick of the file system's clock keeps its
+mtime. So a stamp is trusted only when it is older than the start of the build that
+recorded it by ``SETTLE_NS``, more than any file system's tick (FAT's is 2 s); a younger
+one counts as changed (the input is hashed, the folders walked), and the build that
+finds it so records it again, older by then.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+
+SETTLE_NS = 3_000_000_000
+Signature = tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode
+FileStamp = tuple[int, int, int, int, str]  # a signature, then the sha256 of the bytes
+UNREADABLE: FileStamp = (-1, -1, -1, -1, "unreadable")
+
+
+@dataclass(frozen=True, slots=True)
+class Stamps:
+    time: int  # time.time_ns() when the build that recorded them started
+    settings: str  # a digest of what else the walk depends on (pipeline._walk_digest)
+    # Each listed folder's (mtime_ns, ctime_ns); None when the walk cannot be replayed
+    # from them (it followed a symbolic link or read a plugin's manifest).
+    folders: dict[str, tuple[int, int]] | None
+    files: dict[str, FileStamp]  # by path, each input file
+
+
+def settled(mtime_ns: int, ctime_ns: int, since: int) -> bool:
+    """Whether a stamp taken by a build that started at ``since`` can be trusted."""
+    return max(mtime_ns, ctime_ns) < since - SETTLE_NS
+
+
+def hash_inputs(paths: tuple[str, ...], known: Stamps | None) -> dict[str, FileStamp]:
+    """Each file's stamp and sha256: the recorded one when its stamp is unchanged and
+    settled, else read and hashed."""
+    recorded = {} if known is None else known.files
+    result = {}
+    for path in paths:
+        old = recorded.get(path)
+        if old is not None and _trusted(path, old, known):
+            result[path] = old
+        else:
+            result[path] = _hashed(path)
+    return result
+
+
+def revalidate(known: Stamps, settings: str, now: int) -> Stamps | None:
+    """The stamps again when the disk still matches them (``known`` itself when no input
+    had to be hashed again, else a copy recording the new stamps), or None when the
+    build must walk: a folder changed, an input's bytes changed, or the settings."""
+    if known.settings != settings or known.folders is None:
+        return None
+    for folder, (mtime, ctime) in known.folders.items():
+        try:
+            current = folder_stamp(folder)
+        except OSError:
+            return None
+        if current != (mtime, ctime) or not settled(mtime, ctime, known.time):
+            return None
+    changed = {}
+    for path, old in known.files.items():
+        if _trusted(path, old, known):
+            continue
+        new = _hashed(path)
+        if new[4] != old[4]:
+            return None
+        if new != old:
+            changed[path] = new
+    if not changed:
+        return known
+    return Stamps(now, settings, known.folders, {**known.files, **changed})
+
+
+def signature(stat: os.stat_result) -> Signature:
+    return stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino
+
+
+def folder_stamp(path: str) -> tuple[int, int]:
+    _, mtime, ctime, _ = signature(os.stat(path))
+    return mtime, ctime
+
+
+def _trusted(path: str, old: FileStamp, known: Stamps | None) -> bool:
+    if known is None or not settled(old[1], old[2], known.time):
+        return False
+    try:
+        return signature(os.stat(path)) == old[:4]
+    except OSError:
+        return False
+
+
+def _hashed(path: str) -> FileStamp:
+    """The file's stamp, taken before it is read (a change while it is read leaves the
+    stamp stale: the next build reads it again), and the sha256 of its bytes."""
+    try:
+        with open(path, "rb") as handle:
+            stamp = signature(os.fstat(handle.fileno()))
+            digest = hashlib.sha256(handle.read()).hexdigest()
+    except OSError:
+        return UNREADABLE
+    return (*stamp, digest)

@@ -1,0 +1,130 @@
+"""What a fresh process imports on the two hot paths: ``import generated;
+generated.list()``, and a build with nothing to do. The speed itself is the bench's
+(tests/bench.py); these pin the property behind it: the work left out stays out."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import run_python, run_skillc, write_skill
+
+# Modules a fresh import + list used to load: each costs more than the listing itself.
+HEAVY_FOR_LISTING = (
+    "typing",
+    "collections",
+    "collections.abc",
+    "re",
+    "enum",
+    "types",
+    "importlib",
+    "dataclasses",
+)
+IMPORTED = """
+import json, sys
+before = set(sys.modules)
+import tools
+listed = tools.list()
+print(json.dumps({"new": sorted(set(sys.modules) - before), "listed": len(listed)}))
+"""
+
+
+def _build(capsys: pytest.CaptureFixture[str], project: Path) -> None:
+    """The fixture project built, its package importable as "tools" from ``project``."""
+    assert run_skillc(capsys, "-C", str(project), "build")[0] == 0
+    (project / "out").rename(project / "tools")
+
+
+def _new_modules(project: Path, code: str) -> dict[str, object]:
+    done = run_python(code, project)
+    assert done.returncode == 0, done.stderr
+    result: dict[str, object] = json.loads(done.stdout)
+    return result
+
+
+def test_import_and_list_load_only_the_index(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _build(capsys, project)
+    result = _new_modules(project, IMPORTED)
+    new = set(result["new"])  # type: ignore[call-overload]
+    assert result["listed"] and isinstance(result["listed"], int)
+    assert new == {"__future__", "tools", "tools._listing", "tools._index"}
+    assert not new & set(HEAVY_FOR_LISTING)
+
+
+def test_the_listing_entries_behave_as_named_tuples(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ToolEntry is written out instead of typing.NamedTuple: it keeps what a named
+    tuple offers (fields, repr, pickling, pattern matching, _asdict, _replace)."""
+    _build(capsys, project)
+    code = """
+import copy, pickle, generated
+entry = generated.list()[0]
+name, namespace, summary = entry
+assert (entry.name, entry.namespace, entry.summary) == (name, namespace, summary)
+assert entry == (name, namespace, summary) and isinstance(entry, tuple)
+assert repr(entry) == (
+    f"ToolEntry(name={name!r}, namespace={namespace!r}, summary={summary!r})"
+)
+assert pickle.loads(pickle.dumps(entry)) == entry == copy.deepcopy(entry)
+assert type(pickle.loads(pickle.dumps(entry))) is generated.ToolEntry
+assert entry._fields == ("name", "namespace", "summary")
+assert entry._asdict() == {"name": name, "namespace": namespace, "summary": summary}
+assert entry._replace(summary="x") == (name, namespace, "x")
+match entry:
+    case generated.ToolEntry(n, ns, s):
+        assert (n, ns, s) == entry
+assert generated.ToolEntry is generated._runtime.ToolEntry
+assert generated.Filter is generated._runtime.Filter
+assert "set_task_runner" in dir(generated) and callable(generated.set_task_runner)
+print("ok")
+"""
+    done = run_python(code.replace("generated", "tools"), project)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+# What a build with nothing to do must not import: it only stats what the last build
+# recorded (generator.stamps).
+NOT_FOR_A_NO_OP = (
+    "yaml",
+    "jinja2",
+    "generator.discover",
+    "generator.ir",
+    "generator.loaders",
+    "generator.views",
+    "generator.emitters",
+    "generator.pipeline.stages",
+    "generator.resolve",
+)
+NO_OP = """
+import json, sys
+from generator import stamps
+stamps.SETTLE_NS = 0  # as on a project left alone for a few seconds
+from generator import cli
+status = cli.main(["-C", sys.argv[1], "build"])
+print(json.dumps({"status": status, "modules": sorted(sys.modules)}))
+"""
+
+
+def test_a_no_op_build_imports_no_loader_nor_emitter(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_skill(
+        skills_project / "skills", "a", "---\nname: a\ndescription: Does a.\n---\n"
+    )
+    assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
+    done = run_python(NO_OP, skills_project, str(skills_project))
+    assert done.returncode == 0, done.stderr
+    assert "generated/ is up to date" in done.stderr
+    result = json.loads(done.stdout)
+    assert result["status"] == 0
+    loaded = [
+        name
+        for name in result["modules"]
+        if any(name == m or name.startswith(m + ".") for m in NOT_FOR_A_NO_OP)
+    ]
+    assert loaded == []
