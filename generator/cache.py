@@ -63,11 +63,17 @@ class Memo:
     a build reads every shard (one query; one unpickling per shard, not per entry,
     which would look up every class again for each entry) and rewrites only the shards
     that gained or lost an entry. Nothing is written before ``save``, which also drops
-    the entries this build did not use."""
+    the entries this build did not use.
 
-    def __init__(self, path: Path | None = None, fingerprint: str = "") -> None:
+    A ``partial`` memo (an incremental rebuild's, which reads a few entries) reads each
+    shard when first asked for, one query each, and drops nothing when saved."""
+
+    def __init__(
+        self, path: Path | None = None, fingerprint: str = "", partial: bool = False
+    ) -> None:
         self._path = path
         self._fingerprint = fingerprint
+        self._partial = partial
         self._used: set[str] = set()
         self._dirty: set[int] = set()
         self._db: sqlite3.Connection | None = None
@@ -97,7 +103,7 @@ class Memo:
         number = _shard_of(key)
         shard = self._shards.get(number)
         if shard is None:
-            blob = self._stored().get(number)
+            blob = self._blob(number)
             try:
                 shard = {} if blob is None else dict(pickle.loads(blob))
             except Exception:  # an unreadable shard is work to redo
@@ -105,6 +111,19 @@ class Memo:
                 self._dirty.add(number)
             self._shards[number] = shard
         return shard
+
+    def _blob(self, number: int) -> bytes | None:
+        if self._partial and self._blobs is None:
+            if self._db is None:
+                return None
+            try:
+                row = self._db.execute(
+                    "SELECT value FROM memo WHERE shard = ?", (number,)
+                ).fetchone()
+            except sqlite3.Error:
+                return None
+            return None if row is None else bytes(row[0])
+        return self._stored().get(number)
 
     def _stored(self) -> dict[int, bytes]:
         """Every stored shard, still pickled, read in one query the first time."""
@@ -120,10 +139,12 @@ class Memo:
         """Rewrite the shards that gained or lost an entry, in one transaction."""
         if self._path is None:
             return
-        for number in self._stored().keys() - self._shards.keys():
+        for number in (
+            () if self._partial else self._stored().keys() - self._shards.keys()
+        ):
             self._shards[number] = {}  # none of its entries was used: dropped
             self._dirty.add(number)
-        for number, shard in self._shards.items():
+        for number, shard in () if self._partial else self._shards.items():
             stale = shard.keys() - self._used
             for key in stale:
                 del shard[key]
@@ -179,6 +200,29 @@ class Cache:
             path = self.folder / "memo.sqlite" if self.enabled else None
             self._memo = Memo(path, self.fingerprint)
         return self._memo
+
+    def partial_memo(self) -> Memo:
+        """A memo that reads only the shards asked for (see ``Memo``); ``adopt`` it to
+        have ``save`` write it."""
+        path = self.folder / "memo.sqlite" if self.enabled else None
+        return Memo(path, self.fingerprint, partial=True)
+
+    def adopt(self, memo: Memo) -> None:
+        self._memo = memo
+
+    def recall(self, name: str, kind: type[Any]) -> Any:
+        """A value ``keep`` stored (``kind()`` when there is none, or it is unreadable)."""
+        return self._read(name, kind) if self.enabled else kind()
+
+    def keep(self, name: str, value: object) -> None:
+        """Store ``value`` beside the state, best effort."""
+        if not self.enabled:
+            return
+        try:
+            self._create()
+            self._write(name, value)
+        except OSError:
+            pass
 
     def subfolder(self, name: str) -> Path | None:
         """A folder inside the cache, or None when the cache cannot be written."""
@@ -341,10 +385,23 @@ def _untouched(folder: str, base: str, outputs: dict[str, Stat]) -> int:
     return seen
 
 
-def stat_outputs(out_dir: Path, digests: dict[str, str]) -> dict[str, Stat]:
-    """Each written file's size and mtime, beside the sha256 the build computed."""
+def stat_outputs(
+    out_dir: Path,
+    digests: dict[str, str],
+    known: dict[str, Stat] | None = None,
+    written: tuple[str, ...] = (),
+) -> dict[str, Stat]:
+    """Each written file's size and mtime, beside the sha256 the build computed.
+    ``known``: stats still true of the files not ``written`` (a hard link keeps them).
+    """
     result = {}
+    known = known or {}
+    fresh = frozenset(written)
     for path, digest in digests.items():
+        recorded = known.get(path)
+        if recorded is not None and recorded[2] == digest and path not in fresh:
+            result[path] = recorded
+            continue
         stat = os.stat(os.path.join(out_dir, path))
         result[path] = (stat.st_size, stat.st_mtime_ns, digest)
     return result

@@ -205,7 +205,7 @@ def _compile(args: argparse.Namespace, cfg: config.Config) -> int:
     if report.has_errors and not args.keep_going:
         return _finish(report, output, f"nothing written to {cfg.out}/")
     writer.check_owned(cfg.out_dir)
-    changes = writer.plan(
+    changes = result.plan or writer.plan(
         cfg.out_dir, result.files, result.digests, store.state.outputs
     )
     if args.check:
@@ -214,17 +214,22 @@ def _compile(args: argparse.Namespace, cfg: config.Config) -> int:
         writer.refuse_unowned(changes, cfg.out)
     written = writer.write(cfg.out_dir, result.files, changes)
     if output.verbose:
+        if result.spliced:
+            print("spliced the changed tools into the last build", file=sys.stderr)
         _list_written(cfg.out, written, changes.extra)
+    # A splice checked that every output was as the last build wrote it: only the
+    # files written now need a new stat.
+    known = store.state.outputs if result.spliced else {}
     store.save(
         cache.State(
             result.key,
-            cache.stat_outputs(cfg.out_dir, result.digests),
+            cache.stat_outputs(cfg.out_dir, result.digests, known, written),
             report.items,
             result.stamps,
         )
     )
     summary = (
-        f"{len(result.model.tools)} tools; wrote {len(changes.created) + len(changes.changed)} "
+        f"{result.tools} tools; wrote {len(changes.created) + len(changes.changed)} "
         f"files to {cfg.out}/, {len(changes.unchanged)} unchanged, {len(changes.extra)} removed"
     )
     return _finish(report, output, summary)

@@ -154,6 +154,51 @@ def resolve(
     )
 
 
+def named_tool(
+    d: Definition | Function,
+    naming: tuple[tuple[Identifier, ...], Identifier, tuple[str, ...], str, str],
+    report: Report,
+) -> Tool:
+    """One tool as ``resolve`` made it, given the names the whole model's resolution
+    gave it (``naming``: namespace, Python name, the aliases it kept, provider name and
+    dotted name): a rebuild whose changes keep every tool's names resolves only these.
+    """
+    namespace, py_name, aliases, chosen, dotted = naming
+    tool = _tool(_Named(namespace, py_name, d), report)
+    return dataclasses.replace(
+        tool, aliases=aliases, provider_name=chosen, dotted_name=dotted
+    )
+
+
+def said_alone(
+    d: Definition | Function,
+    tool: Tool,
+    max_depth: int,
+    provider_limit: int,
+    report: Report,
+) -> None:
+    """What ``resolve`` says of one definition by itself, beside nothing else (its
+    depth, a reserved name, a shortened provider name); ``tool`` is its tool."""
+    if _within_depth(d, max_depth, report):
+        _escape_reserved(_name(d), report)
+        _provider_names(
+            (dataclasses.replace(tool, definition=d),), provider_limit, report
+        )
+
+
+def naming(
+    tool: Tool,
+) -> tuple[tuple[Identifier, ...], Identifier, tuple[str, ...], str, str]:
+    """What ``named_tool`` needs of a resolved tool to make it again."""
+    return (
+        tool.namespace,
+        tool.py_name,
+        tool.aliases,
+        tool.provider_name,
+        tool.dotted_name,
+    )
+
+
 def _provider_names(
     tools: tuple[Tool, ...], limit: int, report: Report
 ) -> tuple[Tool, ...]:

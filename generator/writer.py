@@ -29,7 +29,7 @@ import shutil
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from generator.cache import Stat
 
@@ -366,8 +366,9 @@ def describe(out_dir: Path, files: dict[str, str], changes: Plan, label: str) ->
 
 
 def _check_relative(path: str) -> None:
-    pure = PurePosixPath(path)
-    if pure.is_absolute() or ".." in pure.parts or not pure.parts or "\\" in path:
+    # Split by hand (PurePosixPath is slower): this runs for every file, twice.
+    parts = [part for part in path.split("/") if part not in ("", ".")]
+    if path.startswith("/") or ".." in parts or not parts or "\\" in path:
         raise OutputError(f"refusing to write {path!r}: outside the output folder")
 
 

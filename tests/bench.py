@@ -28,8 +28,9 @@ it with yaml.CSafeLoader: cold build (<= 12), no-op (<= 1.3), one tool changed (
 
 mypy (--only mypy, or in the default run when mypy is installed): `mypy --strict` of a
 package of --mypy-skills skills, cold, and again with its warm cache after one skill's
-description changed (so the index changes too); the re-check's share of the cold run is
-printed (no target: it is what a rewrite of shared modules costs).
+description changed (so the index changes too); the same for a package of --mypy-tools
+manifest tools after one tool's description changed. The re-check's share of the cold
+run is printed (no target: it is what a rewrite of shared modules costs).
 
 Compile rate: the share of each real source in ../shared/corpus that compiles.
 find_tool: recall, MRR, query and load times and the context saved (tests/find_eval.py).
@@ -258,6 +259,7 @@ def main() -> int:
     ):
         parser.add_argument(option, default=default, help=f"{what}, comma-separated")
     parser.add_argument("--mypy-skills", type=int, default=300)
+    parser.add_argument("--mypy-tools", type=int, default=400)
     parser.add_argument("--runs", type=int, default=5, help="runs of each figure")
     parser.add_argument(
         "--only",
@@ -275,7 +277,7 @@ def main() -> int:
     sections: dict[str, Callable[[], list[Line]]] = {
         "skills": lambda: skill_figures(sizes, args.runs),
         "manifests": lambda: manifest_figures(tool_sizes, args.runs),
-        "mypy": lambda: mypy_figures(args.mypy_skills),
+        "mypy": lambda: mypy_figures(args.mypy_skills, args.mypy_tools),
         "find": lambda: [(*r[:4], None, *r[4:]) for r in find_tool_figures(args.runs)],
         "compile-rate": lambda: [
             (*r[:4], None, *r[4:]) for r in compile_rate_figures()
@@ -559,12 +561,42 @@ def manifest_figures(sizes: list[int], runs: int) -> list[Line]:
     return rows
 
 
-def mypy_figures(skills: int) -> list[Line]:
-    """mypy --strict of the package, cold, then with its warm cache after one skill
-    changed and the package was rebuilt."""
+def mypy_figures(skills: int, tools: int) -> list[Line]:
+    """mypy --strict of the package, cold, then with its warm cache after one skill (or
+    one manifest tool) changed its description and the package was rebuilt."""
     if importlib.util.find_spec("mypy") is None:
         print("mypy: not installed; skipped")
         return []
+    rows: list[Line] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        project = Path(tmp)
+        write_corpus(project, skills)
+        target = project / "skills" / f"skill-{skills // 2:04d}" / "SKILL.md"
+        text = target.read_text(encoding="utf-8")  # its description: the index changes
+
+        def edit_skill() -> None:
+            target.write_text(text.replace("Handles task", "Handles job", 1))
+
+        rows += _mypy_rechecks(project, f"{skills:,} skills", edit_skill)
+    import corpus_rates
+
+    if not corpus_rates.CORPUS.is_dir():
+        return rows
+    with tempfile.TemporaryDirectory() as tmp:
+        project = Path(tmp)
+        manifests = write_manifests(project, tools)
+        path, data = manifests[len(manifests) // 2]
+        tool = data["tools"][len(data["tools"]) // 2]
+
+        def edit_tool() -> None:
+            tool["description"] = f"{tool['description']} (edited)"
+            _dump(path, data)
+
+        rows += _mypy_rechecks(project, f"{tools:,} manifest tools", edit_tool)
+    return rows
+
+
+def _mypy_rechecks(project: Path, label: str, edit: Callable[[], None]) -> list[Line]:
     mypy = [
         sys.executable,
         "-m",
@@ -574,22 +606,18 @@ def mypy_figures(skills: int) -> list[Line]:
         ".mypy",
         "generated",
     ]
-    with tempfile.TemporaryDirectory() as tmp:
-        project = Path(tmp)
-        write_corpus(project, skills)
-        timed(BUILD, project, BASE_ENV)
-        cold = timed(mypy, project)
-        target = project / "skills" / f"skill-{skills // 2:04d}" / "SKILL.md"
-        text = target.read_text(encoding="utf-8")  # its description: the index changes
-        target.write_text(text.replace("Handles task", "Handles job", 1))
-        timed(BUILD, project, BASE_ENV)
-        warm = timed(mypy, project)
-        unchanged = timed(mypy, project)
-    label = f"{skills:,} skills: mypy --strict"
+    timed(BUILD, project, BASE_ENV)
+    cold = timed(mypy, project)
+    edit()
+    timed(BUILD, project, BASE_ENV)
+    warm = timed(mypy, project)
+    unchanged = timed(mypy, project)
+    label = f"{label}: mypy --strict"
+    what = "skill" if "skills" in label else "tool"
     return [
         (f"{label}, cold", cold, "s", 1.0, None, "", ""),
         (
-            f"{label}, after one skill changed (ratio: ÷ cold)",
+            f"{label}, after one {what} changed (ratio: ÷ cold)",
             warm,
             "s",
             warm / cold,

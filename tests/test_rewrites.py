@@ -3,7 +3,7 @@ that depend on it. Its own module and the aggregates (index, search data, provid
 docs, report, lock) may change; every other tool's module and every shared runtime module
 stays the very file it was (same inode, same mtime), so importers' and mypy's caches stay
 warm. Builds run in fresh processes; the writer's own log (-v) must name exactly the
-files whose bytes changed."""
+files whose bytes changed, and say that the changes were spliced into the last build."""
 
 from __future__ import annotations
 
@@ -28,8 +28,12 @@ AGGREGATES = {
 }
 
 
-def _build(project: Path) -> list[str]:
-    """A build in a fresh process; the files its writer says it wrote."""
+SPLICED = "spliced the changed tools into the last build"
+
+
+def _build(project: Path, spliced: bool = False) -> list[str]:
+    """A build in a fresh process; the files its writer says it wrote. ``spliced``: it
+    must say it spliced the changes into the last build."""
     done = subprocess.run(
         [sys.executable, "-m", "generator", "-C", str(project), "build", "-v"],
         capture_output=True,
@@ -37,6 +41,7 @@ def _build(project: Path) -> list[str]:
         check=False,
     )
     assert done.returncode == 0, done.stderr
+    assert SPLICED in done.stderr or not spliced, done.stderr
     prefix = "wrote out/"
     return sorted(
         line[len(prefix) :]
@@ -67,13 +72,25 @@ def _snapshot(out: Path) -> dict[str, tuple[int, int, bytes]]:
             "task/_pdf_extractor.py",
         ),
         (
+            "manifests/pdf-extractor/SKILL.md",
+            "Extract text",
+            "Pull text",
+            "task/_pdf_extractor.py",
+        ),
+        (
             "manifests/s3.tools.yaml",
             "Read an object from a bucket.",
             "Read one object from a bucket.",
             "s3/file/_read.py",
         ),
+        (
+            "manifests/s3.tools.yaml",
+            "List the objects under a prefix.",
+            "List the keys under a prefix.",
+            "s3/file/_list.py",
+        ),
     ],
-    ids=["one skill", "one manifest tool"],
+    ids=["one skill", "one skill's description", "one manifest tool", "another tool"],
 )
 def test_a_change_rewrites_only_what_depends_on_it(
     tmp_path: Path, source: str, old: str, new: str, own: str
@@ -91,7 +108,7 @@ def test_a_change_rewrites_only_what_depends_on_it(
     else:
         assert old in text
         path.write_text(text.replace(old, new), encoding="utf-8")
-    written = _build(project)
+    written = _build(project, spliced=True)  # generator/pipeline/delta.py
     after = _snapshot(out)
     assert after.keys() == before.keys()
     changed = sorted(p for p in after if after[p][2] != before[p][2])

@@ -23,23 +23,23 @@ REPORT = "report.json"
 def dumps(data: dict[str, Any]) -> str:
     """Sorted JSON, with each list item on one line: one line per file or tool diffs well.
     (It also keeps json's C encoder, which any ``indent`` turns off.)"""
-    parts = []
-    for key in sorted(data):
-        value = data[key]
-        if isinstance(value, list) and value:
-            items = ",\n".join(f"    {_compact(item)}" for item in value)
-            text = f"[\n{items}\n  ]"
-        else:
-            text = _compact(value)
-        parts.append(f"  {_compact(key)}: {text}")
+    parts = [f"  {compact(key)}: {dumps_value(data[key])}" for key in sorted(data)]
     return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def dumps_value(value: Any) -> str:
+    """A value of ``dumps``'s mapping: a list with one item per line."""
+    if isinstance(value, list) and value:
+        items = ",\n".join(f"    {compact(item)}" for item in value)
+        return f"[\n{items}\n  ]"
+    return compact(value)
 
 
 # One encoder for every value: json.dumps builds a new one per call when given options.
 _ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(", ", ": "))
 
 
-def _compact(value: Any) -> str:
+def compact(value: Any) -> str:
     return _ENCODER.encode(value)
 
 
@@ -57,17 +57,7 @@ def emit_report(
     report = {
         "generator": package.generator,
         "tools": [dict(tool.report) for tool in package.tools],
-        "warnings": [
-            {
-                "path": d.path,
-                "line": d.line,
-                "col": d.col,
-                "code": d.code,
-                "message": d.message,
-            }
-            for d in diagnostics
-            if d.severity is Severity.WARNING
-        ],
+        "warnings": warnings(diagnostics),
         "overrides": to_json(package.overrides),
         "shadowed": to_json(package.shadowed),
         # Found and left out on purpose: remote plugins, other clients' manifests.
@@ -87,6 +77,21 @@ def emit_report(
     ):  # how find_tool ranks: "hybrid" (and its model) or "lexical"
         report["find_tool"] = find_tool
     return {REPORT: dumps(report)}
+
+
+def warnings(diagnostics: list[Diagnostic]) -> list[dict[str, Any]]:
+    """report.json's warnings."""
+    return [
+        {
+            "path": d.path,
+            "line": d.line,
+            "col": d.col,
+            "code": d.code,
+            "message": d.message,
+        }
+        for d in diagnostics
+        if d.severity is Severity.WARNING
+    ]
 
 
 def emit_lock(

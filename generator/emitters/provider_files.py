@@ -14,7 +14,7 @@ from generator.emitters import profiles
 from generator.emitters.providers import File
 from generator.emitters.providers.schemas import Notes, gemini_mcp_name
 from generator.provider_registry import PROVIDERS
-from generator.views import ProviderNotes, ToolView, fragments
+from generator.views import Fragments, ProviderNotes, ToolView, fragments
 
 FOLDER = "providers/"
 
@@ -118,8 +118,7 @@ def _files(
         path = folder + name
         lines = []
         for is_always, done in chosen:
-            loaded = is_always and name in done.always  # its always-loaded line
-            line = done.always[name] if loaded else done.providers[name]
+            loaded, line = _line(done, name, is_always)
             noted = done.provider_notes.get((name, loaded))
             if noted is not None:
                 notes.left_out += [{**n, "file": path} for n in noted.left_out]
@@ -128,6 +127,34 @@ def _files(
                 lines.append(line)
         result[folder + name] = wraps[name].wrap(lines)
     return result
+
+
+def _line(done: Fragments, name: str, is_always: bool) -> tuple[bool, str]:
+    """Whether a tool's line in file ``name`` is its always-loaded one, and the line."""
+    loaded = is_always and name in done.always
+    return loaded, done.always[name] if loaded else done.providers[name]
+
+
+def tool_lines(tool: ToolView, config: Config) -> dict[str, str]:
+    """An offered tool's line in each provider file that shows it ("" where it has
+    none): what ``emit`` joins, one tool at a time (a rebuild splices them)."""
+    done = fragments(tool)
+    always = frozenset(config.always_loaded)
+    folders = [(FOLDER, tuple(files()), always)]
+    for profile in config.profiles:
+        if not profiles.is_cli(profile) and profiles.visible([tool], profile):
+            folders.append(
+                (
+                    f"{FOLDER}{profile.name}/",
+                    profile_files(profile.provider),
+                    always | set(profile.always_loaded),
+                )
+            )
+    return {
+        folder + name: _line(done, name, tool.qualname in chosen)[1]
+        for folder, names, chosen in folders
+        for name in names
+    }
 
 
 def names(tools: list[ToolView]) -> dict[str, Any]:

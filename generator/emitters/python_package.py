@@ -83,7 +83,7 @@ def emit(package: PackageView, layout: Layout, report: Report) -> dict[str, str]
         )
     for tool in package.tools:
         files[tool.module_path] = fragments(tool).module
-        _report_loosened(tool, report)
+        report_loosened(tool, report)
     return files
 
 
@@ -98,7 +98,7 @@ def tool_module(tool: ToolView) -> str:
     return tool_modules.callable_(body, header, dots)
 
 
-def _report_loosened(tool: ToolView, report: Report) -> None:
+def report_loosened(tool: ToolView, report: Report) -> None:
     for path, reason in tool.loosened:
         report.warning(
             tool.source.path,

@@ -24,6 +24,7 @@ from generator.resources import table_key
 from generator.stamps import Stamps, hash_inputs, revalidate
 
 if TYPE_CHECKING:
+    from generator import writer
     from generator.discover import Discovery
     from generator.ir import Model
 
@@ -35,6 +36,9 @@ class Result:
     files: dict[str, str] = field(default_factory=dict)  # relative to the output folder
     digests: dict[str, str] = field(default_factory=dict)  # the sha256 of each file
     stamps: Stamps | None = None  # of the inputs, for the cache's state
+    tools: int = 0  # how many tools it has
+    spliced: bool = False  # made by splicing the changes into the last build (delta)
+    plan: writer.Plan | None = None  # what writing it changes, when already known
 
 
 def run(
@@ -83,17 +87,39 @@ def run(
 
     # The loaders and emitters are imported only when there is work to do.
     from generator.emitters import render
-    from generator.pipeline import stages
+    from generator.pipeline import delta, stages
 
     if not emit:
-        return Result(
-            key, stages.compile_model(config, report, discovery, hashes, store.memo)
-        )
+        model = stages.compile_model(config, report, discovery, hashes, store.memo)
+        return Result(key, model, tools=len(model.tools))
     bytecode = store.subfolder("jinja") if store.enabled and write_cache else None
     if bytecode is not None:
         render.use_bytecode_cache(bytecode)
+    # Only a build that writes its output and cache splices into the last one.
+    spliced = store.enabled and write_cache and reuse
+    framed = delta.frame(built, discovery, walk.items)
+    rebuilt = (
+        delta.attempt(config, report, store, discovery, hashes, key, framed)
+        if spliced
+        else None
+    )
+    if rebuilt is not None:
+        from generator.ir import Model
+
+        return Result(
+            key,
+            Model("", (), (), (), (), ()),
+            rebuilt.files,
+            rebuilt.digests,
+            recorded,
+            rebuilt.count,
+            spliced=True,
+            plan=rebuilt.plan,
+        )
     model, output, digests = stages.build(config, report, discovery, hashes, store.memo)
-    return Result(key, model, output, digests, recorded)
+    if store.enabled and write_cache:
+        delta.remember(store, key, framed, discovery, hashes, model, report.items)
+    return Result(key, model, output, digests, recorded, len(model.tools))
 
 
 def model(config: Config, report: Report) -> Model:

@@ -387,24 +387,19 @@ def tool_views(
     ]
     views = [memo.get(key) for key in keys]
     missing = [i for i, view in enumerate(views) if view is None]
-    if table is not None and missing:
-        table.inner  # read before the work is split, not once in each process
     built = parallel.split_map(
-        lambda i: _finished_view(model.tools[i], layout, table, count), missing
+        lambda i: _finished_view(model.tools[i], layout, count), missing
     )
-    for i, view in zip(missing, built):
-        memo.put(keys[i], view)
-        views[i] = view
+    vectors = _vectors(built, table, memo)
+    for i, view, vector in zip(missing, built, vectors):
+        done = dataclasses.replace(view.fragments, vector=vector)
+        views[i] = dataclasses.replace(view, fragments=done)
+        memo.put(keys[i], views[i])
     return tuple(views)
 
 
-def _finished_view(
-    tool: Tool,
-    layout: Layout,
-    table: search_index.Table | None,
-    count: Callable[[str], int],
-) -> ToolView:
-    """A tool's view with its fragments rendered."""
+def _finished_view(tool: Tool, layout: Layout, count: Callable[[str], int]) -> ToolView:
+    """A tool's view with its fragments rendered, but for its vector."""
     view = builder.build(tool, layout, count)
     providers, always, notes = provider_files.fragment(view)
     length, terms, tfs, best = search_index.weigh(view)
@@ -417,9 +412,34 @@ def _finished_view(
         search_terms=terms,
         search_tf=tfs,
         search_best=best,
-        vector=search_index.tool_vector(view, table),
+        vector=None,
     )
     return dataclasses.replace(view, fragments=done, body=None)
+
+
+def _vectors(
+    views: list[ToolView], table: search_index.Table | None, memo: Memo
+) -> list[tuple[str, float] | None]:
+    """Each view's vector, memoised by what it is made of: a change that leaves a
+    tool's name and description (a skill's body) neither loads the table nor imports
+    numpy."""
+    if table is None:
+        return [None] * len(views)
+    keys = [
+        content_key("vector", table.model, search_index.embed_text(view))
+        for view in views
+    ]
+    vectors = [memo.get(key) for key in keys]
+    missing = [i for i, vector in enumerate(vectors) if vector is None]
+    if missing:
+        table.inner  # read before the work is split, not once in each process
+    made = parallel.split_map(
+        lambda i: search_index.tool_vector(views[i], table), missing
+    )
+    for i, vector in zip(missing, made):
+        memo.put(keys[i], vector)
+        vectors[i] = vector
+    return vectors
 
 
 def emit(
