@@ -308,11 +308,11 @@ class _Splice:
             )
             found: list[Definition | Function]
             if item.kind is Kind.TOOL:
-                tools = loading.manifest(item)
+                tools = loading.manifests([item])[0]
                 found = [*tools.functions]
                 summary: object = tools.summary
             else:
-                definition = loading.markdown(item)
+                definition = loading.markdown([item])[0]
                 if definition is None:
                     raise Fallback(rel)
                 found, summary = [definition], None
