@@ -390,16 +390,18 @@ def tool_views(
     built = parallel.split_map(
         lambda i: _finished_view(model.tools[i], layout, count), missing
     )
-    vectors = _vectors(built, table, memo)
-    for i, view, vector in zip(missing, built, vectors):
-        done = dataclasses.replace(view.fragments, vector=vector)
+    vectors = _vectors([view for view, _ in built], table, memo)
+    for i, (view, fragments), vector in zip(missing, built, vectors):
+        done = dataclasses.replace(fragments, vector=vector)
         views[i] = dataclasses.replace(view, fragments=done)
         memo.put(keys[i], views[i])
     return tuple(views)
 
 
-def _finished_view(tool: Tool, layout: Layout, count: Callable[[str], int]) -> ToolView:
-    """A tool's view with its fragments rendered, but for its vector."""
+def _finished_view(
+    tool: Tool, layout: Layout, count: Callable[[str], int]
+) -> tuple[ToolView, Fragments]:
+    """A tool's view and its rendered fragments, but for its vector."""
     view = builder.build(tool, layout, count)
     providers, always, notes = provider_files.fragment(view)
     length, terms, tfs, best = search_index.weigh(view)
@@ -414,7 +416,7 @@ def _finished_view(tool: Tool, layout: Layout, count: Callable[[str], int]) -> T
         search_best=best,
         vector=None,
     )
-    return dataclasses.replace(view, fragments=done, body=None)
+    return dataclasses.replace(view, body=None), done
 
 
 def _vectors(
