@@ -5,8 +5,9 @@ As git's index does, a build records the stamp of each folder the discovery walk
 listed (its mtime and ctime: adding, removing or renaming an entry changes both) and of
 each input file (size, mtime, ctime, inode) beside the sha256 of its bytes. The next
 build stats them: when every folder's stamp is the recorded one, the walk would find the
-same things; an input whose stamp is the recorded one holds the same bytes, and one
-whose stamp changed is hashed again (touched is not edited).
+same things (so a build whose inputs changed reuses what it found), an input whose
+stamp is the recorded one holds the same bytes, and one whose stamp changed is hashed
+again (touched is not edited).
 
 Racy stamps: a file changed twice within one tick of the file system's clock keeps its
 mtime. So a stamp is trusted only when it is older than the start of the build that
@@ -17,6 +18,7 @@ finds it so records it again, older by then.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 from dataclasses import dataclass
@@ -35,6 +37,10 @@ class Stamps:
     # from them (it followed a symbolic link or read a plugin's manifest).
     folders: dict[str, tuple[int, int]] | None
     files: dict[str, FileStamp]  # by path, each input file
+    # What that walk found (its Discovery and diagnostics, pickled: unpickling them
+    # imports the walk's code, which a no-op build never needs), so a build whose
+    # folders are unchanged but some inputs' bytes are not need not walk again.
+    walk: bytes | None = None
 
 
 def settled(mtime_ns: int, ctime_ns: int, since: int) -> bool:
@@ -56,19 +62,25 @@ def hash_inputs(paths: tuple[str, ...], known: Stamps | None) -> dict[str, FileS
     return result
 
 
-def revalidate(known: Stamps, settings: str, now: int) -> Stamps | None:
-    """The stamps again when the disk still matches them (``known`` itself when no input
-    had to be hashed again, else a copy recording the new stamps), or None when the
-    build must walk: a folder changed, an input's bytes changed, or the settings."""
+def same_folders(known: Stamps, settings: str) -> bool:
+    """Whether a walk would find what the one that recorded ``known`` found: the same
+    settings, and every folder it listed keeps its settled stamp."""
     if known.settings != settings or known.folders is None:
-        return None
+        return False
     for folder, (mtime, ctime) in known.folders.items():
         try:
             current = folder_stamp(folder)
         except OSError:
-            return None
+            return False
         if current != (mtime, ctime) or not settled(mtime, ctime, known.time):
-            return None
+            return False
+    return True
+
+
+def revalidate(known: Stamps, now: int) -> Stamps | None:
+    """Given ``same_folders``: the stamps again when every input still holds its bytes
+    (``known`` itself when none had to be hashed again, else a copy recording the new
+    stamps), or None when an input's bytes changed."""
     changed = {}
     for path, old in known.files.items():
         if _trusted(path, old, known):
@@ -80,7 +92,7 @@ def revalidate(known: Stamps, settings: str, now: int) -> Stamps | None:
             changed[path] = new
     if not changed:
         return known
-    return Stamps(now, settings, known.folders, {**known.files, **changed})
+    return dataclasses.replace(known, time=now, files={**known.files, **changed})
 
 
 def signature(stat: os.stat_result) -> Signature:

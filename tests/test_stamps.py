@@ -210,3 +210,20 @@ def test_skillc_reads_its_own_sources_once(
     monkeypatch.setattr(cache, "_own_stamps", lambda: "skillc-edited")
     with pytest.raises(AssertionError, match="sources read again"):
         cache.Cache(skills)
+
+
+def test_an_edited_input_is_built_without_walking(
+    built: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Folders unchanged, one input's bytes changed: the last walk's findings are used."""
+    real = discover.discover
+
+    def forbidden(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the sources were walked again")
+
+    path = built / "skills" / "alpha" / "SKILL.md"
+    path.write_text(path.read_text().replace("Does alpha", "Does alpha twice"))
+    monkeypatch.setattr(discover, "discover", forbidden)
+    assert "up to date" not in build(capsys, built)
+    monkeypatch.setattr(discover, "discover", real)
+    assert tree(built / "generated") == clean_build(capsys, built)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import pickle
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 from generator import cache
 from generator.config import Config
-from generator.diagnostics import Report
+from generator.diagnostics import Diagnostic, Report
 from generator.resources import table_key
-from generator.stamps import Stamps, hash_inputs, revalidate
+from generator.stamps import Stamps, hash_inputs, revalidate, same_folders
 
 if TYPE_CHECKING:
     from generator import writer
@@ -58,32 +59,44 @@ def run(
     built = settings(config, store.fingerprint)
     digest = _walk_digest(built, project, config)
     known = store.state.stamps
-    if reuse and known is not None:
-        kept = revalidate(known, digest, started)
+    same = reuse and known is not None and same_folders(known, digest)
+    if known is not None and same:
+        kept = revalidate(known, started)
         if kept is not None and cache.outputs_untouched(
             config.out_dir, store.state.outputs
         ):
             report.extend(store.state.diagnostics)
             return Result(store.state.key, stamps=kept)
-    from generator import discover
+    # Folders unchanged: what the last walk found.
+    walked = _last_walk(known) if same else None
+    if walked is not None:
+        discovery, walk_items = walked
+    else:
+        from generator import discover
 
-    walk = Report(strict=config.strict, ignore=frozenset(config.ignore))
-    discovery = discover.discover(
-        config.source_dirs(),
-        project,
-        config.out_dir,
-        walk,
-        config.exclude,
-        config.max_file_bytes,
-    )
+        walk = Report(strict=config.strict, ignore=frozenset(config.ignore))
+        discovery = discover.discover(
+            config.source_dirs(),
+            project,
+            config.out_dir,
+            walk,
+            config.exclude,
+            config.max_file_bytes,
+        )
+        walk_items = walk.items
     files = hash_inputs(discovery.inputs, known)
     hashes = {path: stamp[4] for path, stamp in files.items()}
     key = inputs_key(discovery, project, built, hashes)
-    recorded = Stamps(started, digest, discovery.folders, files)
+    found = (
+        known.walk
+        if known is not None and walked is not None
+        else pickle.dumps((discovery, walk_items), pickle.HIGHEST_PROTOCOL)
+    )
+    recorded = Stamps(started, digest, discovery.folders, files, found)
     if reuse and _unchanged(store, key, config.out_dir):
         report.extend(store.state.diagnostics)
         return Result(key, stamps=recorded)
-    report.extend(walk.items)
+    report.extend(walk_items)
 
     # The loaders and emitters are imported only when there is work to do.
     from generator.emitters import render
@@ -97,7 +110,7 @@ def run(
         render.use_bytecode_cache(bytecode)
     # Only a build that writes its output and cache splices into the last one.
     spliced = store.enabled and write_cache and reuse
-    framed = delta.frame(built, discovery, walk.items)
+    framed = delta.frame(built, discovery, walk_items)
     rebuilt = (
         delta.attempt(config, report, store, discovery, hashes, key, framed)
         if spliced
@@ -120,6 +133,18 @@ def run(
     if store.enabled and write_cache:
         delta.remember(store, key, framed, discovery, hashes, model, report.items)
     return Result(key, model, output, digests, recorded, len(model.tools))
+
+
+def _last_walk(known: Stamps | None) -> tuple[Discovery, list[Diagnostic]] | None:
+    """What the last walk found: a walk reads only folder listings (or it left no
+    folder stamps), so with the folders unchanged it would find the same."""
+    if known is None or known.walk is None:
+        return None
+    try:
+        walked: tuple[Discovery, list[Diagnostic]] = pickle.loads(known.walk)
+    except Exception:  # noqa: BLE001 - a cache that cannot be read is ignored
+        return None
+    return walked
 
 
 def model(config: Config, report: Report) -> Model:
