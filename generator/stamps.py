@@ -77,22 +77,20 @@ def same_folders(known: Stamps, settings: str) -> bool:
     return True
 
 
-def revalidate(known: Stamps, now: int) -> Stamps | None:
-    """Given ``same_folders``: the stamps again when every input still holds its bytes
-    (``known`` itself when none had to be hashed again, else a copy recording the new
-    stamps), or None when an input's bytes changed."""
-    changed = {}
-    for path, old in known.files.items():
-        if _trusted(path, old, known):
-            continue
-        new = _hashed(path)
-        if new[4] != old[4]:
-            return None
-        if new != old:
-            changed[path] = new
-    if not changed:
+def restamp(known: Stamps, now: int) -> Stamps:
+    """``known`` with every input's stamp taken again, hashing only the inputs whose
+    stamp changed: ``known`` itself when none did, else a copy recording them."""
+    files = hash_inputs(tuple(known.files), known)
+    if files == known.files:
         return known
-    return dataclasses.replace(known, time=now, files={**known.files, **changed})
+    return dataclasses.replace(known, time=now, files=files)
+
+
+def same_bytes(first: Stamps, second: Stamps) -> bool:
+    """Whether the two record the same inputs holding the same bytes."""
+    return first.files.keys() == second.files.keys() and all(
+        stamp[4] == second.files[path][4] for path, stamp in first.files.items()
+    )
 
 
 def signature(stat: os.stat_result) -> Signature:

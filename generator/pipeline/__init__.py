@@ -22,7 +22,7 @@ from generator import cache
 from generator.config import Config
 from generator.diagnostics import Diagnostic, Report
 from generator.resources import table_key
-from generator.stamps import Stamps, hash_inputs, revalidate, same_folders
+from generator.stamps import Stamps, hash_inputs, restamp, same_bytes, same_folders
 
 if TYPE_CHECKING:
     from generator import writer
@@ -59,16 +59,23 @@ def run(
     built = settings(config, store.fingerprint)
     digest = _walk_digest(built, project, config)
     known = store.state.stamps
-    same = reuse and known is not None and same_folders(known, digest)
-    if known is not None and same:
-        kept = revalidate(known, started)
-        if kept is not None and cache.outputs_untouched(
-            config.out_dir, store.state.outputs
-        ):
-            report.extend(store.state.diagnostics)
-            return Result(store.state.key, stamps=kept)
-    # Folders unchanged: what the last walk found.
-    walked = _last_walk(known) if same else None
+    # Folders unchanged: the inputs are the last walk's; each is hashed only when its
+    # stamp changed, and once.
+    current = (
+        restamp(known, started)
+        if reuse and known is not None and same_folders(known, digest)
+        else None
+    )
+    if (
+        known is not None
+        and current is not None
+        and same_bytes(current, known)
+        and cache.outputs_untouched(config.out_dir, store.state.outputs)
+    ):
+        report.extend(store.state.diagnostics)
+        return Result(store.state.key, stamps=current)
+    walked = _last_walk(current) if current is not None else None
+    reused = current if walked is not None else None  # the last walk's stamps
     if walked is not None:
         discovery, walk_items = walked
     else:
@@ -84,12 +91,12 @@ def run(
             config.max_file_bytes,
         )
         walk_items = walk.items
-    files = hash_inputs(discovery.inputs, known)
+    files = reused.files if reused is not None else hash_inputs(discovery.inputs, known)
     hashes = {path: stamp[4] for path, stamp in files.items()}
     key = inputs_key(discovery, project, built, hashes)
     found = (
-        known.walk
-        if known is not None and walked is not None
+        reused.walk
+        if reused is not None
         else pickle.dumps((discovery, walk_items), pickle.HIGHEST_PROTOCOL)
     )
     recorded = Stamps(started, digest, discovery.folders, files, found)
