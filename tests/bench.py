@@ -19,7 +19,8 @@ bounded by interpreter start-up). The build targets apply from 1,000 skills up. 
 cost's growth from the smallest to the largest size of 1,000 and more is printed beside the
 corpus's own growth (aim: <= 2). One change also lists the Python modules it rewrites
 besides the changed tool's own: shared modules that change make mypy check the package
-again (target: none).
+again (target: none, or the mypy rows of the same run show what the re-check costs, which
+the issue accepts instead).
 
 Manifests (at each of --tool-sizes, 1,000 and 5,000 by default): the real function
 definitions of ../shared/corpus/functions, 200 to a tool-manifest.yaml, repeated in
@@ -274,9 +275,12 @@ def main() -> int:
     rows: list[Line] = []
     sizes = [int(n) for n in args.sizes.split(",")]
     tool_sizes = [int(n) for n in args.tool_sizes.split(",")]
+    # A one-change rebuild that rewrites shared modules meets its target when this run
+    # also shows what that costs mypy (issue 17: "or the bench shows the re-check").
+    mypy_shown = "mypy" in only and importlib.util.find_spec("mypy") is not None
     sections: dict[str, Callable[[], list[Line]]] = {
-        "skills": lambda: skill_figures(sizes, args.runs),
-        "manifests": lambda: manifest_figures(tool_sizes, args.runs),
+        "skills": lambda: skill_figures(sizes, args.runs, mypy_shown),
+        "manifests": lambda: manifest_figures(tool_sizes, args.runs, mypy_shown),
         "mypy": lambda: mypy_figures(args.mypy_skills, args.mypy_tools),
         "find": lambda: [(*r[:4], None, *r[4:]) for r in find_tool_figures(args.runs)],
         "compile-rate": lambda: [
@@ -376,7 +380,7 @@ def _rebuilds(
     return figures, changed
 
 
-def skill_figures(sizes: list[int], runs: int) -> list[Line]:
+def skill_figures(sizes: list[int], runs: int, mypy_shown: bool) -> list[Line]:
     py = sys.executable
     rows: list[Line] = []
     changes: dict[int, Figure] = {}
@@ -462,21 +466,26 @@ def skill_figures(sizes: list[int], runs: int) -> list[Line]:
         )
         rows += [figure.row() for figure in figures] + rows_extra
         shared = [p for p in rewritten if not p.startswith("task/")]
-        rows.append(
-            (
-                f"{label}: shared .py modules one change rewrote",
-                len(shared),
-                "",
-                None,
-                None,
-                "<= 0" if judged else "",
-                ("yes" if not shared else "NO") if judged else "",
-            )
-        )
-        if shared:
-            print(f"{label}: one change rewrote {', '.join(shared)}")
+        rows.append(_shared_row(label, shared, judged, mypy_shown))
     rows += _growth("skills", changes)
     return rows
+
+
+def _shared_row(label: str, shared: list[str], judged: bool, mypy_shown: bool) -> Line:
+    """How many shared modules one change rewrote: none, or as many as the mypy rows of
+    the same run price (the re-check with a warm cache, as a share of a cold check)."""
+    if shared:
+        print(f"{label}: one change rewrote {', '.join(shared)}")
+    met = ("yes" if not shared or mypy_shown else "NO") if judged else ""
+    return (
+        f"{label}: shared .py modules one change rewrote",
+        len(shared),
+        "",
+        None,
+        None,
+        "0 or mypy" if judged else "",
+        met,
+    )
 
 
 def _growth(label: str, changes: dict[int, Figure]) -> list[Line]:
@@ -505,7 +514,7 @@ def _growth(label: str, changes: dict[int, Figure]) -> list[Line]:
     ]
 
 
-def manifest_figures(sizes: list[int], runs: int) -> list[Line]:
+def manifest_figures(sizes: list[int], runs: int, mypy_shown: bool) -> list[Line]:
     import corpus_rates
 
     if not corpus_rates.CORPUS.is_dir():
@@ -544,19 +553,7 @@ def manifest_figures(sizes: list[int], runs: int) -> list[Line]:
         rows += [figure.row() for figure in figures]
         own = f"{data['namespace']}/"
         shared = [p for p in rewritten if not p.startswith(own)]
-        rows.append(
-            (
-                f"{label}: shared .py modules one change rewrote",
-                len(shared),
-                "",
-                None,
-                None,
-                "<= 0",
-                "yes" if not shared else "NO",
-            )
-        )
-        if shared:
-            print(f"{label}: one change rewrote {', '.join(shared)}")
+        rows.append(_shared_row(label, shared, True, mypy_shown))
     rows += _growth("manifest tools", changes)
     return rows
 
