@@ -14,13 +14,14 @@ import hashlib
 import json
 import pickle
 import time
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator import cache
 from generator.config import Config
 from generator.diagnostics import Diagnostic, Report
+from generator.records import record
 from generator.resources import table_key
 from generator.stamps import Stamps, hash_inputs, restamp, same_bytes, same_folders
 
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from generator.ir import Model
 
 
-@dataclass(frozen=True)
+@record()
 class Result:
     key: str  # the inputs key of this build (the cache's state records it)
     model: Model | None = None  # None: the output folder is up to date
