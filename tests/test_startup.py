@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -128,3 +129,90 @@ def test_a_no_op_build_imports_no_loader_nor_emitter(
         if any(name == m or name.startswith(m + ".") for m in NOT_FOR_A_NO_OP)
     ]
     assert loaded == []
+
+
+# What a one-skill rebuild (spliced into the last build, generator.pipeline.delta)
+# does in a fresh process: the modules it loads, and the renames onto a file that exists.
+ONE_CHANGE = """
+import json, os, sys
+renamed_over = []
+def audit(event, args):
+    if event == "os.rename" and os.path.lexists(args[1]):
+        renamed_over.append(os.path.basename(args[1]))
+sys.addaudithook(audit)
+from generator import cli
+status = cli.main(["-C", sys.argv[1], "build", "-v"])
+print(json.dumps({
+    "status": status, "modules": sorted(sys.modules), "renamed_over": renamed_over
+}))
+"""
+
+
+def _one_change(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> dict[str, Any]:
+    for name in ("a", "b", "c"):
+        write_skill(
+            skills_project / "skills",
+            name,
+            f"---\nname: {name}\ndescription: Does {name}.\n---\nStep one.\n",
+        )
+    assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
+    with open(skills_project / "skills" / "b" / "SKILL.md", "a") as handle:
+        handle.write("Step two.\n")
+    done = run_python(ONE_CHANGE, skills_project, str(skills_project))
+    assert done.returncode == 0, done.stderr
+    assert "spliced the changed tools into the last build" in done.stderr
+    result: dict[str, Any] = json.loads(done.stdout)
+    assert result["status"] == 0
+    return result
+
+
+def test_a_one_change_rebuild_does_not_import_multiprocessing(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It never splits its work over two cores: loading multiprocessing (and socket,
+    tempfile, threading... with it) cost about what the splice itself does."""
+    modules = _one_change(skills_project, capsys)["modules"]
+    assert "generator.pipeline.parallel" in modules  # on the path, but not its split
+    assert "multiprocessing" not in modules and "socket" not in modules
+
+
+def test_a_rebuild_renames_no_file_over_another(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The cache's files are removed, then renamed into place: renaming onto a file
+    makes ext4 write the new one to disk before the rename returns."""
+    assert _one_change(skills_project, capsys)["renamed_over"] == []
+
+
+# The classes of the model, views, settings and diagnostics (generator.records), made
+# in a fresh process once what they import is loaded: how many sources they compile.
+DEFINED = """
+import json, sys
+import dataclasses, enum, operator, pathlib, tomllib, types, typing
+from generator import names, provider_registry, records
+compiled = []
+def audit(event, args):
+    if event == "compile" and args[1] == "<string>":  # exec of a made-up source
+        compiled.append(1)
+sys.addaudithook(audit)
+from generator import config, diagnostics, ir, views
+classes = [
+    value
+    for module in (ir, views, config, diagnostics)
+    for value in vars(module).values()
+    if dataclasses.is_dataclass(value) and value.__module__ == module.__name__
+]
+print(json.dumps({"classes": len(classes), "compiled": len(compiled)}))
+"""
+
+
+def test_each_model_class_compiles_only_its_init(tmp_path: Path) -> None:
+    """A frozen dataclass compiles six functions (one source each), which were most of
+    a one-change rebuild's import time; a record compiles its __init__ alone."""
+    done = run_python(DEFINED, tmp_path)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["classes"] >= 25
+    assert result["compiled"] == result["classes"]
