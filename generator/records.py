@@ -44,8 +44,9 @@ def record(*, slots: bool = False, order: bool = False) -> Callable[[type[T]], t
         made.__setattr__, made.__delattr__ = _setattr, _delattr
         if order:
             made.__lt__, made.__le__, made.__gt__, made.__ge__ = _lt, _le, _gt, _ge
-        if slots:  # unpickled without __setattr__, as a frozen slotted dataclass is
-            made.__getstate__, made.__setstate__ = _getstate, _setstate
+        if slots:  # pickled as its fields, unpickled through __init__
+            made._fields = staticmethod(_values([f.name for f in fields]))
+            made.__reduce__ = _reduce
         result: type[T] = made
         return result
 
@@ -120,10 +121,8 @@ def _delattr(self: object, name: str) -> None:
     raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
 
 
-def _getstate(self: Any) -> list[Any]:
-    return [getattr(self, f.name) for f in dataclasses.fields(self)]
-
-
-def _setstate(self: Any, state: list[Any]) -> None:
-    for f, value in zip(dataclasses.fields(self), state):
-        object.__setattr__(self, f.name, value)
+def _reduce(self: Any) -> tuple[type[Any], tuple[Any, ...]]:
+    """A slotted record has no ``__dict__`` to pickle, and no ``__setattr__`` to set
+    its fields again from one: it is made anew from its fields (which is also faster
+    than the slotted dataclass's ``__setstate__``)."""
+    return self.__class__, self._fields(self)
