@@ -10,25 +10,9 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
 
 from generator import __version__, cache, cli_report, config, pipeline, writer
 from generator.diagnostics import Report, Severity
-
-
-def run() -> NoReturn:
-    """The command (``skillc``, ``python -m generator``): ``main``, then the process
-    ends without the interpreter's teardown, which frees every module and object one by
-    one and took about a tenth of a one-skill rebuild. Nothing is left to do by then
-    (files are closed, the cache is committed, skillc registers no exit handlers) but
-    flush the output."""
-    status = main()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a closed pipe: nobody is reading any more
-            pass
-    os._exit(status)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

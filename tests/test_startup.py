@@ -239,3 +239,41 @@ def test_the_command_ends_without_the_interpreter_teardown(
     assert not (skills_project / "torn-down").exists()
     check = run_python("import sitecustomize", skills_project)  # the handler works
     assert check.returncode == 0 and (skills_project / "torn-down").exists()
+
+
+# Imported at start-up from PYTHONPATH (run_python's): counts the collector's passes
+# once skillc runs (the interpreter's own start-up, runpy's imports, is not skillc's).
+COUNT_COLLECTIONS = """
+import gc, pathlib, sys
+def counted(phase, info, tally=pathlib.Path(__file__).with_name("collections")):
+    if phase == "start" and "generator.cli" in sys.modules:
+        with tally.open("a") as handle:
+            handle.write(".")
+gc.callbacks.append(counted)
+"""
+
+
+def test_only_a_full_build_runs_the_garbage_collector(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A one-skill rebuild makes little garbage: the collector stays off (its passes
+    over what the rebuild imports and unpickles were about a twentieth of it). A full
+    build, whose garbage grows with the project, turns it on."""
+    for name in ("a", "b"):
+        write_skill(
+            skills_project / "skills",
+            name,
+            f"---\nname: {name}\ndescription: Does {name}.\n---\nStep one.\n",
+        )
+    (skills_project / "sitecustomize.py").write_text(COUNT_COLLECTIONS)
+    tally = skills_project / "collections"
+    full = run_python("", skills_project, "-m", "generator", "build", "-v")
+    assert full.returncode == 0, full.stderr
+    assert tally.exists()  # a full build collects
+    tally.unlink()
+    with open(skills_project / "skills" / "b" / "SKILL.md", "a") as handle:
+        handle.write("Step two.\n")
+    spliced = run_python("", skills_project, "-m", "generator", "build", "-v")
+    assert spliced.returncode == 0, spliced.stderr
+    assert "spliced the changed tools into the last build" in spliced.stderr
+    assert not tally.exists()

@@ -10,6 +10,7 @@ discovery walk and without reading an input.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import pickle
@@ -111,6 +112,7 @@ def run(
     from generator.pipeline import delta, stages
 
     if not emit:
+        gc.enable()  # off for small rebuilds (generator.__main__); a full one makes garbage
         model = stages.compile_model(config, report, discovery, hashes, store.memo)
         return Result(key, model, tools=len(model.tools))
     bytecode = store.subfolder("jinja") if store.enabled and write_cache else None
@@ -137,6 +139,7 @@ def run(
             spliced=True,
             plan=rebuilt.plan,
         )
+    gc.enable()  # as for compile_model above
     model, output, digests = stages.build(config, report, discovery, hashes, store.memo)
     if store.enabled and write_cache:
         delta.remember(store, key, framed, discovery, hashes, model, report.items)
