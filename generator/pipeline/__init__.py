@@ -192,14 +192,16 @@ def inputs_key(
     (``hashes``: the sha256 of each input file)."""
     from generator.discover import relative
 
-    digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode())
+    # One text hashed at once: the same bytes as a line at a time, in less time.
+    text = [json.dumps(settings, sort_keys=True)]
     for item in discovery.found:
         plugin = relative(item.plugin, project) if item.plugin else ""
-        line = f"{item.kind.value}\0{relative(item.path, project)}\0{item.root}\0{plugin}\0"
-        digest.update(line.encode() + "\0".join(item.files).encode() + b"\n")
-    for path, sha in hashes.items():
-        digest.update(relative(path, project).encode() + b"\0" + sha.encode())
-    return digest.hexdigest()
+        text.append(
+            f"{item.kind.value}\0{relative(item.path, project)}\0{item.root}\0"
+            f"{plugin}\0" + "\0".join(item.files) + "\n"
+        )
+    text.extend(f"{relative(path, project)}\0{sha}" for path, sha in hashes.items())
+    return hashlib.sha256("".join(text).encode()).hexdigest()
 
 
 def _unchanged(store: cache.Cache, key: str, out_dir: Path) -> bool:
