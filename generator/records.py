@@ -20,6 +20,11 @@ from typing import Any, TypeVar, dataclass_transform
 T = TypeVar("T")
 
 _FACTORY = object()  # in a generated __init__: "use the field's default factory"
+# What a record provides; a class that writes its own is told, not overridden.
+_PROVIDED = frozenset(
+    {"__init__", "__eq__", "__hash__", "__repr__", "__setattr__", "__delattr__"}
+    | {"__lt__", "__le__", "__gt__", "__ge__", "__reduce__"}
+)
 
 
 @dataclass_transform(
@@ -30,6 +35,9 @@ def record(*, slots: bool = False, order: bool = False) -> Callable[[type[T]], t
     docstring says."""
 
     def make(cls: type[T]) -> type[T]:
+        own = _PROVIDED & vars(cls).keys()
+        if own:
+            raise TypeError(f"{cls.__name__} defines {', '.join(sorted(own))}")
         if cls.__doc__ is None:  # else dataclass computes one from the signature
             cls.__doc__ = cls.__name__
         made: Any = dataclasses.dataclass(

@@ -123,6 +123,13 @@ def test_a_record_behaves_as_a_frozen_dataclass(
     assert seen["record"] == seen["dataclass"]
 
 
+def test_a_record_keeps_no_method_it_would_replace() -> None:
+    """dataclass keeps a class's own __repr__ or __eq__; a record, which would
+    replace it, refuses the class instead."""
+    with pytest.raises(TypeError, match="__repr__"):
+        record()(type("Shown", (), {"__annotations__": {"a": "int"}, "__repr__": repr}))
+
+
 def test_the_model_classes_are_records() -> None:
     position = ir.Position("skills/a/SKILL.md", 3)
     assert str(position) == "skills/a/SKILL.md:3:1"
