@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,8 +24,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"skillc: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # skillc find ... | head: stop quietly, as on SIGPIPE
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
     except (writer.WriteFailed, OSError) as exc:  # the file system failed: no traceback

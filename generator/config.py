@@ -5,12 +5,12 @@ from __future__ import annotations
 import os
 
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from generator.names import DEFAULT_PROVIDER_NAME_LIMIT
 from generator.provider_registry import PROVIDERS
+from generator.records import record
 
 # Without a sources setting: whichever of these exist, lowest precedence first.
 DEFAULT_SOURCES = (
@@ -81,7 +81,7 @@ class ConfigError(Exception):
     """A usage or configuration error: exit status 2."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Profile:
     """Which tools one consumer sees (seed 002). CLI agents (claude_code, codex) drop the
     ``file_ops`` and ``shell`` categories by default: they have native file tools and a
@@ -95,7 +95,7 @@ class Profile:
     always_loaded: tuple[str, ...] = ()  # never deferred behind Anthropic's tool search
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Conflict:
     """Two tools (a generated one or a CLI agent's native one) declared to clash."""
 
@@ -104,7 +104,7 @@ class Conflict:
     hint: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Config:
     root: Path  # the project folder; every path in output is relative to it
     sources: tuple[str, ...]  # lowest precedence first

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from generator.records import record
 
 
 class Severity(enum.Enum):
@@ -85,7 +87,7 @@ CODES: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@record(slots=True, order=True)
 class Diagnostic:
     """One problem, located in a repo-relative file (1-based line and column)."""
 

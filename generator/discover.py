@@ -47,6 +47,7 @@ from generator.loaders.plugin import (
     read_manifest,
 )
 from generator.loaders.plugin_extras import read_extras
+from generator.records import record
 
 SKIP_DIRS = frozenset({"node_modules", "__pycache__", "venv"})
 VISIBLE_DOT_DIRS = frozenset({".claude", ".agents"})
@@ -63,7 +64,7 @@ SCRIPTS = "scripts/"
 SCRIPT_SUFFIXES = (".py", ".sh", ".bash", ".js", ".mjs")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Found:
     kind: Kind
     path: Path  # SKILL.md or the subagent file
@@ -76,7 +77,7 @@ class Found:
     subfolders: tuple[str, ...] = ()  # a plugin subagent's folders below agents/
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Discovery:
     found: tuple[Found, ...]
     inputs: tuple[str, ...]  # every file the loaders will read, sorted
@@ -154,7 +155,7 @@ class _Skill:
     files: list[str] = field(default_factory=list)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class _Plugin:
     key: str  # its plugin.json, or marketplace.json#name for an entry-defined plugin
     folder: str

@@ -11,11 +11,11 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal
 
 from generator.names import Identifier
+from generator.records import record
 
 
 class Kind(enum.Enum):
@@ -27,7 +27,7 @@ class Kind(enum.Enum):
     TOOL = "tool"  # a callable tool: from a manifest, a skill's script, or a built-in
 
 
-@dataclass(frozen=True)
+@record()
 class Position:
     path: str
     line: int = 1
@@ -37,7 +37,7 @@ class Position:
         return f"{self.path}:{self.line}:{self.col}"
 
 
-@dataclass(frozen=True)
+@record()
 class Definition:
     """A skill or subagent, validated and normalised, before naming and precedence."""
 
@@ -91,7 +91,7 @@ class Definition:
 
 # How a callable tool runs: one typed record per executor, tagged by ``type``. Its
 # ``settings`` are what templates/runtime/_executors.py reads from the tool's executor literal.
-@dataclass(frozen=True)
+@record()
 class PythonExecutor:
     """Calls ``module:function`` in the package's process."""
 
@@ -103,7 +103,7 @@ class PythonExecutor:
         return {"function": self.function}
 
 
-@dataclass(frozen=True)
+@record()
 class ScriptExecutor:
     """Runs a skill's script: ``entry`` below ``cwd`` with ``args_template``'s words."""
 
@@ -125,7 +125,7 @@ class ScriptExecutor:
         return result
 
 
-@dataclass(frozen=True)
+@record()
 class CliExecutor:
     """Runs ``command`` with options from the arguments and ``positional`` in order."""
 
@@ -138,7 +138,7 @@ class CliExecutor:
         return {"command": list(self.command), "positional": list(self.positional)}
 
 
-@dataclass(frozen=True)
+@record()
 class HttpExecutor:
     """Sends a request to ``url`` (its placeholders filled from the arguments)."""
 
@@ -162,7 +162,7 @@ class HttpExecutor:
 Executor = PythonExecutor | ScriptExecutor | CliExecutor | HttpExecutor
 
 
-@dataclass(frozen=True)
+@record()
 class Function:
     """A callable tool with a JSON Schema for its input, before naming and precedence."""
 
@@ -203,7 +203,7 @@ class Function:
         return len(self.path)
 
 
-@dataclass(frozen=True)
+@record()
 class Parameter:
     """A keyword parameter of a callable tool: one top-level input property."""
 
@@ -214,13 +214,13 @@ class Parameter:
     default: Any = None  # a JSON value; None when there is none
 
 
-@dataclass(frozen=True)
+@record()
 class Argument:
     name: str
     py_name: Identifier
 
 
-@dataclass(frozen=True)
+@record()
 class Tool:
     qualname: str  # dotted Python path below the package, e.g. "task.code_reviewer"
     namespace: tuple[Identifier, ...]
@@ -240,7 +240,7 @@ class Tool:
         return not isinstance(d, Definition) or d.model_invocable
 
 
-@dataclass(frozen=True)
+@record()
 class Namespace:
     qualname: str
     path: tuple[Identifier, ...]
@@ -249,20 +249,20 @@ class Namespace:
     children: tuple[Identifier, ...]
 
 
-@dataclass(frozen=True)
+@record()
 class SourceFile:
     path: str
     sha256: str
 
 
-@dataclass(frozen=True)
+@record()
 class Override:
     qualname: str
     kept: Position
     replaced: Position
 
 
-@dataclass(frozen=True)
+@record()
 class Shadowed:
     """A tool that lost its name to a built-in (seed 003 §3.3), or a command to a skill of
     its name: reported, not dropped silently."""
@@ -272,13 +272,13 @@ class Shadowed:
     shadowed: Position
 
 
-@dataclass(frozen=True)
+@record()
 class Invalid:
     path: str
     codes: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record()
 class Hook:
     """A plugin's hook, carried for a host to install; skillc never runs it."""
 
@@ -290,7 +290,7 @@ class Hook:
     source: str
 
 
-@dataclass(frozen=True)
+@record()
 class McpServer:
     """A plugin's MCP server, carried for a host to start; skillc never starts it."""
 
@@ -303,7 +303,7 @@ class McpServer:
     source: str
 
 
-@dataclass(frozen=True)
+@record()
 class NotCompiled:
     """An input found and left out on purpose (a remote plugin, another client's
     manifest), with the reason, for the report."""
@@ -313,7 +313,7 @@ class NotCompiled:
     reason: str
 
 
-@dataclass(frozen=True)
+@record()
 class Model:
     generator: str
     sources: tuple[SourceFile, ...]

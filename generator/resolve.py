@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from generator.diagnostics import Report
@@ -40,6 +39,7 @@ from generator.names import (
     identifier,
     provider_name,
 )
+from generator.records import record
 
 TASK = Identifier("task")
 # Built-in tools come from this pseudo source root; they win every name conflict.
@@ -54,7 +54,7 @@ LEVEL1_TOKENS = 80
 TASK_PARAMETERS = frozenset({"arguments", "prompt"})
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class _Named:
     namespace: tuple[Identifier, ...]
     py_name: Identifier

@@ -28,10 +28,10 @@ import os
 import shutil
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from generator.cache import Stat
+from generator.records import record
 
 LOCK = "skillc.lock.json"  # the output folder's lock, which marks it as skillc's
 IGNORED_DIRS = frozenset({"__pycache__", ".mypy_cache"})  # kept across a swap
@@ -47,7 +47,7 @@ class WriteFailed(Exception):
     the old tree intact."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Plan:
     created: tuple[str, ...]
     changed: tuple[str, ...]

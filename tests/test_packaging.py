@@ -42,6 +42,6 @@ def test_wheel_ships_templates_and_entry_points(tmp_path: Path) -> None:
             assert f"generator/{folder}/{path.name}" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     assert (
-        "skillc = generator.cli:main"
+        "skillc = generator.__main__:run"
         in zipfile.ZipFile(wheel).read(entry_points).decode()
     )

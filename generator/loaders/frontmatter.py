@@ -11,15 +11,15 @@ import json
 import math
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from generator.diagnostics import Report
 from generator.loaders.yamlpos import MAX_DEPTH
+from generator.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Split:
     frontmatter: str
     line_offset: int  # lines before the frontmatter's first line

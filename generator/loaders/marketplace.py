@@ -8,17 +8,17 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from generator.loaders import frontmatter
 from generator.diagnostics import Report
+from generator.records import record
 
 FILE = ".claude-plugin/marketplace.json"
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Entry:
     """A plugin with a local source: ``folder`` relative to the marketplace's root
     (``""`` for ``./``); ``definition`` is the entry itself, the whole plugin when
@@ -30,7 +30,7 @@ class Entry:
     strict: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Marketplace:
     entries: tuple[Entry, ...]
     remote: tuple[tuple[str, str], ...]  # (plugin name, where it would come from)

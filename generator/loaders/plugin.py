@@ -8,17 +8,17 @@ import json
 import posixpath
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from generator.loaders import frontmatter
 from generator.diagnostics import Report
+from generator.records import record
 
 NAME_RULE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Plugin:
     name: str
     description: str
@@ -28,7 +28,7 @@ class Plugin:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Layout:
     """Where a plugin keeps its components, relative to its folder (``./`` removed).
     ``skills`` adds to ``skills/``; ``commands`` and ``agents`` replace their default

@@ -8,12 +8,13 @@ constructs Python values. Lines and columns it reports are 1-based file position
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import yaml
 
 from generator.diagnostics import Report
+from generator.records import record
 
 try:
     _Base: type[Any] = yaml.CSafeLoader
@@ -40,7 +41,7 @@ MAX_DEPTH = 64
 _FLOAT = "tag:yaml.org,2002:float"
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Located:
     """A parsed YAML document and where each of its top-level keys stands."""
 

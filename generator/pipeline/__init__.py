@@ -10,17 +10,19 @@ discovery walk and without reading an input.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import pickle
 import time
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator import cache
 from generator.config import Config
 from generator.diagnostics import Diagnostic, Report
+from generator.records import record
 from generator.resources import table_key
 from generator.stamps import Stamps, hash_inputs, restamp, same_bytes, same_folders
 
@@ -30,7 +32,7 @@ if TYPE_CHECKING:
     from generator.ir import Model
 
 
-@dataclass(frozen=True)
+@record()
 class Result:
     key: str  # the inputs key of this build (the cache's state records it)
     model: Model | None = None  # None: the output folder is up to date
@@ -110,6 +112,7 @@ def run(
     from generator.pipeline import delta, stages
 
     if not emit:
+        gc.enable()  # off for small rebuilds (generator.__main__); a full one makes garbage
         model = stages.compile_model(config, report, discovery, hashes, store.memo)
         return Result(key, model, tools=len(model.tools))
     bytecode = store.subfolder("jinja") if store.enabled and write_cache else None
@@ -136,6 +139,7 @@ def run(
             spliced=True,
             plan=rebuilt.plan,
         )
+    gc.enable()  # as for compile_model above
     model, output, digests = stages.build(config, report, discovery, hashes, store.memo)
     if store.enabled and write_cache:
         delta.remember(store, key, framed, discovery, hashes, model, report.items)
@@ -188,14 +192,16 @@ def inputs_key(
     (``hashes``: the sha256 of each input file)."""
     from generator.discover import relative
 
-    digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode())
+    # One text hashed at once: the same bytes as a line at a time, in less time.
+    text = [json.dumps(settings, sort_keys=True)]
     for item in discovery.found:
         plugin = relative(item.plugin, project) if item.plugin else ""
-        line = f"{item.kind.value}\0{relative(item.path, project)}\0{item.root}\0{plugin}\0"
-        digest.update(line.encode() + "\0".join(item.files).encode() + b"\n")
-    for path, sha in hashes.items():
-        digest.update(relative(path, project).encode() + b"\0" + sha.encode())
-    return digest.hexdigest()
+        text.append(
+            f"{item.kind.value}\0{relative(item.path, project)}\0{item.root}\0"
+            f"{plugin}\0" + "\0".join(item.files) + "\n"
+        )
+    text.extend(f"{relative(path, project)}\0{sha}" for path, sha in hashes.items())
+    return hashlib.sha256("".join(text).encode()).hexdigest()
 
 
 def _unchanged(store: cache.Cache, key: str, out_dir: Path) -> bool:

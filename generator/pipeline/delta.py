@@ -34,6 +34,7 @@ from typing import Any
 from generator import cache, discover, writer
 from generator.config import Config
 from generator.diagnostics import Diagnostic, Report, Severity
+from generator.records import record
 from generator.ir import Definition, Function, Kind, Model, Tool
 from generator.resolve import naming, named_tool, said_alone
 
@@ -153,7 +154,7 @@ def remember(
     )
 
 
-@dataclass(frozen=True)
+@record()
 class Rebuilt:
     files: dict[str, str]  # every output file; "" for those left as they are
     digests: dict[str, str]

@@ -6,18 +6,22 @@ It pays only for many items: below ``MIN_ITEMS`` the fork and the pickling of th
 child's results cost about what they save. Without a second core, or without ``fork``,
 everything runs here. A child that fails (an error, or killed) has its half done here
 again, so an error is raised here, as it would be without the child.
+
+``multiprocessing`` is imported only when a split happens: most rebuilds never split,
+and it costs about as much to import as a one-skill rebuild's own work.
 """
 
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
 import pickle
 import signal
 from collections.abc import Callable, Sequence
-from multiprocessing.connection import Connection
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -33,6 +37,8 @@ def split_map(
     fewer)."""
     if len(items) < (split_from or MIN_ITEMS) or _cores() < 2:
         return [function(item) for item in items]
+    import multiprocessing
+
     half = len(items) // 2
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
@@ -65,7 +71,7 @@ def _child(function: Callable[[T], R], items: Sequence[T], send: Connection) -> 
 
 
 def _cores() -> int:
-    if "fork" not in multiprocessing.get_all_start_methods():
+    if not hasattr(os, "fork"):  # what multiprocessing's "fork" start method needs
         return 1
     try:
         return len(os.sched_getaffinity(0))

@@ -10,7 +10,6 @@ tools; emitters read the view's fields and never ask which kind of tool it is.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from generator.ir import (
@@ -26,9 +25,10 @@ from generator.ir import (
     Shadowed,
     SourceFile,
 )
+from generator.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Layout:
     """Where the package lives, to write bundled-file paths relative to it."""
 
@@ -52,7 +52,7 @@ class Layout:
 ClaudeValue = str | bool | tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record()
 class TaskModule:
     """What ``tool_modules.task`` writes: a skill's, subagent's or command's module."""
 
@@ -77,7 +77,7 @@ class TaskModule:
     )
 
 
-@dataclass(frozen=True)
+@record()
 class CallableModule:
     """What ``tool_modules.callable_`` writes: a callable tool's module."""
 
@@ -102,7 +102,7 @@ class CallableModule:
     needs_black: bool  # a line is too long: black's own splitting is the one to match
 
 
-@dataclass(frozen=True)
+@record()
 class ProviderNotes:
     """What one provider file left out or removed for a tool (each note without its
     file, which the file's folder decides)."""
@@ -111,7 +111,7 @@ class ProviderNotes:
     removed: tuple[Mapping[str, str], ...] = ()
 
 
-@dataclass(frozen=True)
+@record()
 class Fragments:
     """The tool's part of every output file, rendered once and joined by the emitters."""
 
@@ -132,7 +132,7 @@ class Fragments:
     vector: tuple[str, float] | None  # int8 row (base64) and scale; None: lexical
 
 
-@dataclass(frozen=True)
+@record()
 class ToolView:
     qualname: str
     namespace: tuple[str, ...]
@@ -182,7 +182,7 @@ class ToolView:
     fragments: Fragments | None = None
 
 
-@dataclass(frozen=True)
+@record()
 class PackageView:
     """The whole build as the emitters see it: the tools' views, and the rest of the
     model."""
