@@ -30,8 +30,9 @@ def read(path: Path, rel: str, report: Report, max_bytes: int) -> str | None:
     """A source file's text, within ``max_bytes``; report and return None when unusable.
     Every input file is read here, whatever its kind."""
     _check_link(path, rel, report)
+    raw = None if _contents is None else _contents.get(os.fspath(path))
     try:
-        size = path.stat().st_size
+        size = path.stat().st_size if raw is None else len(raw)
         if size > max_bytes:
             report.error(
                 rel,
@@ -41,7 +42,8 @@ def read(path: Path, rel: str, report: Report, max_bytes: int) -> str | None:
                 f"the file is {size:,} bytes; the limit is {max_bytes:,} (max-file-bytes)",
             )
             return None
-        raw = path.read_bytes()
+        if raw is None:
+            raw = path.read_bytes()
     except OSError as exc:
         report.error(
             rel, 1, 1, "file-unreadable", f"cannot read the file: {exc.strerror}"
@@ -75,20 +77,24 @@ def _check_link(path: Path, rel: str, report: Report) -> None:
 
 # Each folder's real path, while ``folders_remembered``; None: worked out every time.
 _real_folders: dict[str, str] | None = None
+# The bytes of the files already read, by path, while ``folders_remembered``.
+_contents: dict[str, bytes] | None = None
 
 
 @contextlib.contextmanager
-def folders_remembered() -> Iterator[None]:
+def folders_remembered(contents: dict[str, bytes] | None = None) -> Iterator[None]:
     """Within it, each folder's real path is worked out once: loading reads thousands
     of files below the same few folders, and ``os.path.realpath`` looks at every
-    folder of every path again. Links made meanwhile are not seen: keep it to one
+    folder of every path again. ``contents``: files whose bytes the build read when it
+    hashed them, which ``read`` takes from there (so each input is read once, and what
+    is loaded is what was hashed). Links made meanwhile are not seen: keep it to one
     build's loading."""
-    global _real_folders
-    _real_folders = {}
+    global _real_folders, _contents
+    _real_folders, _contents = {}, contents
     try:
         yield
     finally:
-        _real_folders = None
+        _real_folders = _contents = None
 
 
 def _real(path: str) -> str:

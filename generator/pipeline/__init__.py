@@ -91,7 +91,12 @@ def run(
             config.max_file_bytes,
         )
         walk_items = walk.items
-    files = reused.files if reused is not None else hash_inputs(discovery.inputs, known)
+    contents: dict[str, bytes] = {}  # the inputs read to hash them, for the loaders
+    files = (
+        reused.files
+        if reused is not None
+        else hash_inputs(discovery.inputs, known, contents)
+    )
     hashes = {path: stamp[4] for path, stamp in files.items()}
     key = inputs_key(discovery, project, built, hashes)
     found = (
@@ -110,7 +115,9 @@ def run(
     from generator.pipeline import delta, stages
 
     if not emit:
-        model = stages.compile_model(config, report, discovery, hashes, store.memo)
+        model = stages.compile_model(
+            config, report, discovery, hashes, store.memo, contents
+        )
         return Result(key, model, tools=len(model.tools))
     bytecode = store.subfolder("jinja") if store.enabled and write_cache else None
     if bytecode is not None:
@@ -136,7 +143,9 @@ def run(
             spliced=True,
             plan=rebuilt.plan,
         )
-    model, output, digests = stages.build(config, report, discovery, hashes, store.memo)
+    model, output, digests = stages.build(
+        config, report, discovery, hashes, store.memo, contents
+    )
     if store.enabled and write_cache:
         delta.remember(store, key, framed, discovery, hashes, model, report.items)
     return Result(key, model, output, digests, recorded, len(model.tools))

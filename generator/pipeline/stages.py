@@ -63,8 +63,10 @@ def compile_model(
     discovery: discover.Discovery,
     hashes: dict[str, str],
     memo: Memo,
+    contents: dict[str, bytes] | None = None,
 ) -> Model:
-    """Load every input (through the memo) and resolve them into the model."""
+    """Load every input (through the memo) and resolve them into the model;
+    ``contents``: the bytes of the inputs read when they were hashed, not read again."""
     project = config.root.resolve()
     loading = _Loading(config, report, memo, hashes, dict(discovery.defined))
     definitions: list[Definition] = []
@@ -74,7 +76,7 @@ def compile_model(
         builtin = _builtin(name)
         functions += builtin.functions
         summaries[name] = builtin.summary
-    with frontmatter.folders_remembered():
+    with frontmatter.folders_remembered(contents):
         manifests = [item for item in discovery.found if item.kind is Kind.TOOL]
         markdown = [item for item in discovery.found if item.kind is not Kind.TOOL]
         loaded_manifests = iter(loading.manifests(manifests))
@@ -483,9 +485,10 @@ def build(
     discovery: discover.Discovery,
     hashes: dict[str, str],
     memo: Memo,
+    contents: dict[str, bytes] | None = None,
 ) -> tuple[Model, dict[str, str], dict[str, str]]:
     """The model, every output file and the sha256 of each."""
-    model = compile_model(config, report, discovery, hashes, memo)
+    model = compile_model(config, report, discovery, hashes, memo, contents)
     files, digests = emit(model, config, report, memo)
     return model, files, digests
 
