@@ -56,14 +56,15 @@ def _check_link(path: Path, rel: str, report: Report) -> None:
     """A file that is (or sits below) a symbolic link to a place outside the project is
     compiled in, as Claude Code follows such links too, with a warning: the build then
     depends on a file the repository does not hold."""
-    parts = Path(rel).parts
-    if rel.startswith("<") or not path.is_absolute() or ".." in parts:
+    parts = [part for part in rel.split("/") if part not in ("", ".")]
+    text = os.fspath(path)
+    if rel.startswith("<") or not os.path.isabs(text) or ".." in parts:
         return  # skillc's own files, or a path not below the project
-    project = path
+    project = text
     for _ in parts:
-        project = project.parent
-    real = _real(os.fspath(path))
-    inside = _real(os.fspath(project))
+        project = os.path.dirname(project)
+    real = _real(text)
+    inside = _real_folder(project)
     if not real.startswith(inside if inside.endswith(os.sep) else inside + os.sep):
         report.warning(
             rel,
@@ -102,10 +103,17 @@ def _real(path: str) -> str:
     folder, name = os.path.split(path)
     if _real_folders is None or not name or os.path.islink(path):
         return os.path.realpath(path)
+    return os.path.join(_real_folder(folder), name)
+
+
+def _real_folder(folder: str) -> str:
+    """``_real(folder)``, remembered while ``folders_remembered``."""
+    if _real_folders is None:
+        return os.path.realpath(folder)
     real = _real_folders.get(folder)
     if real is None:
         real = _real_folders[folder] = _real(folder)
-    return os.path.join(real, name)
+    return real
 
 
 class _NotJson(ValueError):

@@ -54,7 +54,13 @@ def pyassign(target: str, text: str) -> str:
     lines = text.splitlines(keepends=True)
     if len(lines) < 2:
         return f"{target} = {single}"
-    parts = "".join(f"{INDENT}{pystr(line)}\n" for line in lines)
+    if _plain(text.replace("\n", "")):  # only \n splits it: each line as pystr quotes it
+        parts = "".join(
+            f'{INDENT}"{line[:-1]}\\n"\n' if line[-1] == "\n" else f'{INDENT}"{line}"\n'
+            for line in lines
+        )
+    else:
+        parts = "".join(f"{INDENT}{pystr(line)}\n" for line in lines)
     return f"{target} = (\n{parts})"
 
 
