@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from generator import __version__, discover
+from generator.collector import pausing
 from generator.cache import Memo, content_key
 from generator.config import Config
 from generator.diagnostics import Diagnostic, Report, Severity
@@ -57,6 +58,7 @@ MANIFESTS = {
 }
 
 
+@pausing
 def compile_model(
     config: Config,
     report: Report,
@@ -479,6 +481,7 @@ def emit(
     return dict(sorted(files.items())), digests
 
 
+@pausing
 def build(
     config: Config,
     report: Report,
