@@ -54,9 +54,8 @@ def pyassign(target: str, text: str) -> str:
     lines = text.splitlines(keepends=True)
     if len(lines) < 2:
         return f"{target} = {single}"
-    if _plain(
-        text.replace("\n", "")
-    ):  # only \n splits it: each line as pystr quotes it
+    # Only \n splits a text plain without it: each line quoted as pystr quotes it.
+    if _plain(text.replace("\n", "")):
         parts = "".join(
             f'{INDENT}"{line[:-1]}\\n"\n' if line[-1] == "\n" else f'{INDENT}"{line}"\n'
             for line in lines
