@@ -56,9 +56,9 @@ def test_no_cyclic_collection_runs_while_a_build_walks_loads_and_renders(
 ) -> None:
     """The model and output of a large build are millions of objects that live to its
     end: a cyclic collection would walk them all again, for nothing. The collector is
-    paused while the sources are walked and the output made, and runs again after."""
-    from generator import discover
-    from generator.pipeline import stages
+    paused from the walk to the cache's saving, and runs again after."""
+    from generator import cache, discover, writer
+    from generator.pipeline import delta, stages
 
     for number in range(300):
         write_skill(
@@ -89,6 +89,10 @@ def test_no_cyclic_collection_runs_while_a_build_walks_loads_and_renders(
     loading = watched("loading", stages._Loading.markdown)
     monkeypatch.setattr(stages._Loading, "markdown", loading)
     monkeypatch.setattr(stages, "emit", watched("emit", stages.emit))
+    # and to the end of the command: what the build made is not walked as it ages
+    monkeypatch.setattr(delta, "remember", watched("remember", delta.remember))
+    monkeypatch.setattr(writer, "write", watched("writing", writer.write))
+    monkeypatch.setattr(cache.Cache, "save", watched("saving", cache.Cache.save))
     assert gc.isenabled()
     gc.callbacks.append(watch)  # the interpreter's own list: changed in place
     try:
