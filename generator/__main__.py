@@ -1,10 +1,9 @@
 """The command, ``skillc`` or ``python -m generator``: ``cli.main``, in a process that
 stays light.
 
-- The garbage collector is off until a full build starts (``pipeline.run`` turns it
-  on): a rebuild of a few files, or of none, makes little garbage, and the collector's
-  passes over the modules it imports and the cache it unpickles were about a twentieth
-  of it.
+- The garbage collector is off from the start (``generator.collector`` says why): its
+  passes over the modules a rebuild imports and the cache it unpickles were about a
+  twentieth of a one-skill rebuild.
 - The process ends without the interpreter's teardown, which frees every module and
   object one by one and took about a tenth of a one-skill rebuild. Nothing is left to
   do by then (files are closed, the cache is committed, skillc registers no exit

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from generator import __version__, cache, cli_report, config, pipeline, writer
+from generator.collector import pausing
 from generator.diagnostics import Report, Severity
 
 
@@ -171,6 +172,7 @@ def _check_dump_ir(cfg: config.Config, dump_ir: str | None) -> None:
         )
 
 
+@pausing  # to the end: the objects a build made are not walked as they age
 def _compile(args: argparse.Namespace, cfg: config.Config) -> int:
     output = cli_report.Output.of(args)
     building = args.command == "build"

@@ -49,17 +49,24 @@ def settled(mtime_ns: int, ctime_ns: int, since: int) -> bool:
     return max(mtime_ns, ctime_ns) < since - SETTLE_NS
 
 
-def hash_inputs(paths: tuple[str, ...], known: Stamps | None) -> dict[str, FileStamp]:
+def hash_inputs(
+    paths: tuple[str, ...],
+    known: Stamps | None,
+    contents: dict[str, bytes] | None = None,
+) -> dict[str, FileStamp]:
     """Each file's stamp and sha256: the recorded one when its stamp is unchanged and
-    settled, else read and hashed."""
+    settled, else read and hashed; the bytes of each file read go to ``contents`` (the
+    loaders use them rather than reading the file again)."""
     recorded = {} if known is None else known.files
     result = {}
     for path in paths:
         old = recorded.get(path)
         if old is not None and _trusted(path, old, known):
             result[path] = old
-        else:
-            result[path] = _hashed(path)
+            continue
+        result[path], data = _hashed(path)
+        if contents is not None and data is not None:
+            contents[path] = data
     return result
 
 
@@ -112,13 +119,14 @@ def _trusted(path: str, old: FileStamp, known: Stamps | None) -> bool:
         return False
 
 
-def _hashed(path: str) -> FileStamp:
+def _hashed(path: str) -> tuple[FileStamp, bytes | None]:
     """The file's stamp, taken before it is read (a change while it is read leaves the
-    stamp stale: the next build reads it again), and the sha256 of its bytes."""
+    stamp stale: the next build reads it again) and the sha256 of its bytes; and the
+    bytes (None when it cannot be read)."""
     try:
         with open(path, "rb") as handle:
             stamp = signature(os.fstat(handle.fileno()))
-            digest = hashlib.sha256(handle.read()).hexdigest()
+            data = handle.read()
     except OSError:
-        return UNREADABLE
-    return (*stamp, digest)
+        return UNREADABLE, None
+    return (*stamp, hashlib.sha256(data).hexdigest()), data

@@ -142,7 +142,7 @@ def test_a_touched_input_is_hashed_once_then_trusted(
     hashed: list[str] = []
     real = stamps._hashed
 
-    def counting(path: str) -> stamps.FileStamp:
+    def counting(path: str) -> tuple[stamps.FileStamp, bytes | None]:
         hashed.append(os.path.basename(os.path.dirname(path)))
         return real(path)
 

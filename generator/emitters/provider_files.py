@@ -3,6 +3,7 @@ and one folder per configured profile (providers.md; seed 002)."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 from types import ModuleType
@@ -25,8 +26,14 @@ def providers() -> dict[str, ModuleType]:
 
 
 def files() -> dict[str, File]:
-    """Every provider's files, by name, in the registry's order."""
-    return {f.name: f for module in providers().values() for f in module.FILES}
+    """Every provider's files, by name, in the registry's order (not to be changed)."""
+    return _files_of(tuple(PROVIDERS.items()))
+
+
+@functools.cache  # asked once per tool: the registry's modules are looked up once
+def _files_of(registry: tuple[tuple[str, str], ...]) -> dict[str, File]:
+    modules = (importlib.import_module(path) for _, path in registry)
+    return {f.name: f for module in modules for f in module.FILES}
 
 
 def profile_files(provider: str) -> tuple[str, ...]:

@@ -198,10 +198,14 @@ def vector(table: Table, text: str) -> tuple[bytes, float]:
     unknown = inner.tokenize.unknown
     ids = search_words.token_ids(embedding(), inner.tokenize, text)
     ids = [i for i in ids if i != unknown][:VECTOR_TOKENS]
-    total = numpy.zeros(table.dim, dtype=numpy.float64)
     rows = inner.rows[ids].astype(numpy.float64) * inner.scales[ids, None]
-    for row in rows:  # added in order, one by one: the same bytes everywhere
-        total += row
+    # Added in order, one by one (a running sum, not numpy's pairwise one): the same
+    # bytes everywhere.
+    total = (
+        numpy.add.accumulate(rows)[-1]
+        if len(ids)
+        else numpy.zeros(table.dim, dtype=numpy.float64)
+    )
     norm = math.sqrt(math.fsum((total * total).tolist()))
     if norm == 0:
         return bytes(table.dim), 0.0

@@ -30,8 +30,9 @@ def read(path: Path, rel: str, report: Report, max_bytes: int) -> str | None:
     """A source file's text, within ``max_bytes``; report and return None when unusable.
     Every input file is read here, whatever its kind."""
     _check_link(path, rel, report)
+    raw = None if _contents is None else _contents.get(os.fspath(path))
     try:
-        size = path.stat().st_size
+        size = path.stat().st_size if raw is None else len(raw)
         if size > max_bytes:
             report.error(
                 rel,
@@ -41,7 +42,8 @@ def read(path: Path, rel: str, report: Report, max_bytes: int) -> str | None:
                 f"the file is {size:,} bytes; the limit is {max_bytes:,} (max-file-bytes)",
             )
             return None
-        raw = path.read_bytes()
+        if raw is None:
+            raw = path.read_bytes()
     except OSError as exc:
         report.error(
             rel, 1, 1, "file-unreadable", f"cannot read the file: {exc.strerror}"
@@ -54,14 +56,15 @@ def _check_link(path: Path, rel: str, report: Report) -> None:
     """A file that is (or sits below) a symbolic link to a place outside the project is
     compiled in, as Claude Code follows such links too, with a warning: the build then
     depends on a file the repository does not hold."""
-    parts = Path(rel).parts
-    if rel.startswith("<") or not path.is_absolute() or ".." in parts:
+    parts = [part for part in rel.split("/") if part not in ("", ".")]
+    text = os.fspath(path)
+    if rel.startswith("<") or not os.path.isabs(text) or ".." in parts:
         return  # skillc's own files, or a path not below the project
-    project = path
+    project = text
     for _ in parts:
-        project = project.parent
-    real = _real(os.fspath(path))
-    inside = _real(os.fspath(project))
+        project = os.path.dirname(project)
+    real = _real(text)
+    inside = _real_folder(project)
     if not real.startswith(inside if inside.endswith(os.sep) else inside + os.sep):
         report.warning(
             rel,
@@ -75,20 +78,24 @@ def _check_link(path: Path, rel: str, report: Report) -> None:
 
 # Each folder's real path, while ``folders_remembered``; None: worked out every time.
 _real_folders: dict[str, str] | None = None
+# The bytes of the files already read, by path, while ``folders_remembered``.
+_contents: dict[str, bytes] | None = None
 
 
 @contextlib.contextmanager
-def folders_remembered() -> Iterator[None]:
+def folders_remembered(contents: dict[str, bytes] | None = None) -> Iterator[None]:
     """Within it, each folder's real path is worked out once: loading reads thousands
     of files below the same few folders, and ``os.path.realpath`` looks at every
-    folder of every path again. Links made meanwhile are not seen: keep it to one
+    folder of every path again. ``contents``: files whose bytes the build read when it
+    hashed them, which ``read`` takes from there (so each input is read once, and what
+    is loaded is what was hashed). Links made meanwhile are not seen: keep it to one
     build's loading."""
-    global _real_folders
-    _real_folders = {}
+    global _real_folders, _contents
+    _real_folders, _contents = {}, contents
     try:
         yield
     finally:
-        _real_folders = None
+        _real_folders = _contents = None
 
 
 def _real(path: str) -> str:
@@ -96,10 +103,17 @@ def _real(path: str) -> str:
     folder, name = os.path.split(path)
     if _real_folders is None or not name or os.path.islink(path):
         return os.path.realpath(path)
+    return os.path.join(_real_folder(folder), name)
+
+
+def _real_folder(folder: str) -> str:
+    """``_real(folder)``, remembered while ``folders_remembered``."""
+    if _real_folders is None:
+        return os.path.realpath(folder)
     real = _real_folders.get(folder)
     if real is None:
         real = _real_folders[folder] = _real(folder)
-    return os.path.join(real, name)
+    return real
 
 
 class _NotJson(ValueError):

@@ -10,7 +10,6 @@ discovery walk and without reading an input.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import json
 import pickle
@@ -93,7 +92,12 @@ def run(
             config.max_file_bytes,
         )
         walk_items = walk.items
-    files = reused.files if reused is not None else hash_inputs(discovery.inputs, known)
+    contents: dict[str, bytes] = {}  # the inputs read to hash them, for the loaders
+    files = (
+        reused.files
+        if reused is not None
+        else hash_inputs(discovery.inputs, known, contents)
+    )
     hashes = {path: stamp[4] for path, stamp in files.items()}
     key = inputs_key(discovery, project, built, hashes)
     found = (
@@ -112,8 +116,9 @@ def run(
     from generator.pipeline import delta, stages
 
     if not emit:
-        gc.enable()  # off for small rebuilds (generator.__main__); a full one makes garbage
-        model = stages.compile_model(config, report, discovery, hashes, store.memo)
+        model = stages.compile_model(
+            config, report, discovery, hashes, store.memo, contents
+        )
         return Result(key, model, tools=len(model.tools))
     bytecode = store.subfolder("jinja") if store.enabled and write_cache else None
     if bytecode is not None:
@@ -139,8 +144,9 @@ def run(
             spliced=True,
             plan=rebuilt.plan,
         )
-    gc.enable()  # as for compile_model above
-    model, output, digests = stages.build(config, report, discovery, hashes, store.memo)
+    model, output, digests = stages.build(
+        config, report, discovery, hashes, store.memo, contents
+    )
     if store.enabled and write_cache:
         delta.remember(store, key, framed, discovery, hashes, model, report.items)
     return Result(key, model, output, digests, recorded, len(model.tools))

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from generator import __version__, discover
+from generator.collector import pausing
 from generator.cache import Memo, content_key
 from generator.config import Config
 from generator.diagnostics import Diagnostic, Report, Severity
@@ -57,14 +58,17 @@ MANIFESTS = {
 }
 
 
+@pausing
 def compile_model(
     config: Config,
     report: Report,
     discovery: discover.Discovery,
     hashes: dict[str, str],
     memo: Memo,
+    contents: dict[str, bytes] | None = None,
 ) -> Model:
-    """Load every input (through the memo) and resolve them into the model."""
+    """Load every input (through the memo) and resolve them into the model;
+    ``contents``: the bytes of the inputs read when they were hashed, not read again."""
     project = config.root.resolve()
     loading = _Loading(config, report, memo, hashes, dict(discovery.defined))
     definitions: list[Definition] = []
@@ -74,7 +78,7 @@ def compile_model(
         builtin = _builtin(name)
         functions += builtin.functions
         summaries[name] = builtin.summary
-    with frontmatter.folders_remembered():
+    with frontmatter.folders_remembered(contents):
         manifests = [item for item in discovery.found if item.kind is Kind.TOOL]
         markdown = [item for item in discovery.found if item.kind is not Kind.TOOL]
         loaded_manifests = iter(loading.manifests(manifests))
@@ -477,15 +481,17 @@ def emit(
     return dict(sorted(files.items())), digests
 
 
+@pausing
 def build(
     config: Config,
     report: Report,
     discovery: discover.Discovery,
     hashes: dict[str, str],
     memo: Memo,
+    contents: dict[str, bytes] | None = None,
 ) -> tuple[Model, dict[str, str], dict[str, str]]:
     """The model, every output file and the sha256 of each."""
-    model = compile_model(config, report, discovery, hashes, memo)
+    model = compile_model(config, report, discovery, hashes, memo, contents)
     files, digests = emit(model, config, report, memo)
     return model, files, digests
 

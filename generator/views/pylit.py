@@ -54,7 +54,14 @@ def pyassign(target: str, text: str) -> str:
     lines = text.splitlines(keepends=True)
     if len(lines) < 2:
         return f"{target} = {single}"
-    parts = "".join(f"{INDENT}{pystr(line)}\n" for line in lines)
+    # Only \n splits a text plain without it: each line quoted as pystr quotes it.
+    if _plain(text.replace("\n", "")):
+        parts = "".join(
+            f'{INDENT}"{line[:-1]}\\n"\n' if line[-1] == "\n" else f'{INDENT}"{line}"\n'
+            for line in lines
+        )
+    else:
+        parts = "".join(f"{INDENT}{pystr(line)}\n" for line in lines)
     return f"{target} = (\n{parts})"
 
 
