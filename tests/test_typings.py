@@ -1,7 +1,8 @@
 """The typings of datamodel-code-generator, memoised by input schema
 (generator/pipeline/typings.py): a schema typed before is not typed again, in this
 build (tools that share it) or a later one (an edit that leaves the schema as it was),
-and the output is the cold build's."""
+and the output is the cold build's. Such a rebuild does not import jsonschema either
+(generator/loaders/format_check.py)."""
 
 from __future__ import annotations
 
@@ -60,7 +61,11 @@ BUILD = """
 import json, sys
 from generator import cli
 status = cli.main(["-C", sys.argv[1], "build"])
-print(json.dumps({"status": status, "codegen": "datamodel_code_generator" in sys.modules}))
+print(json.dumps({
+    "status": status,
+    "codegen": "datamodel_code_generator" in sys.modules,
+    "jsonschema": "jsonschema" in sys.modules,
+}))
 """
 
 
@@ -72,7 +77,9 @@ def _build(project: Path) -> dict[str, Any]:
     return result
 
 
-def test_an_edit_that_keeps_the_schema_does_not_import_codegen(tmp_path: Path) -> None:
+def test_a_description_edit_imports_neither_codegen_nor_jsonschema(
+    tmp_path: Path,
+) -> None:
     project = _project(tmp_path, ["Moves the robot."])
     assert _build(project)["codegen"]  # the schema needs datamodel-code-generator
     # A full build (a file added) whose view of move0 comes from the memo keeps its
@@ -88,7 +95,10 @@ def test_an_edit_that_keeps_the_schema_does_not_import_codegen(tmp_path: Path) -
     )
     assert not _build(project)["codegen"]
     _write(project, ["Moves the robot to a point."])
-    assert not _build(project)["codegen"]
+    rebuilt = _build(project)
+    assert not rebuilt["codegen"]
+    # Nor jsonschema: the manifest's format is checked by format_check.
+    assert not rebuilt["jsonschema"]
     # Byte for byte what a cold build of the same inputs writes.
     cold = tmp_path / "cold"
     shutil.copytree(project, cold, ignore=shutil.ignore_patterns("generated", ".*"))

@@ -1,0 +1,116 @@
+"""The quick format check of manifests (generator/loaders/format_check.py) against
+jsonschema: wherever it says "valid", jsonschema finds no error, on the real corpora's
+manifests, on this repository's fixtures and on seeded mutations of both, for each
+format skillc reads."""
+
+from __future__ import annotations
+
+import copy
+import random
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import yaml
+
+import corpus_rates
+from conftest import FIXTURES
+from generator.loaders import format_check, manifest
+
+FORMATS = {
+    "tool-manifest.yaml": "tool-manifest.schema.json",
+    ".tools.yaml": "tools.schema.json",
+    "ai-tool.yaml": "ai-tool.schema.json",
+}
+# Values a mutation puts somewhere: each breaks some rule of some format, or keeps it.
+VALUES: list[Any] = [
+    None, True, False, 0, -1, 1, 1.5, 3601, 10**6, "", "x", "a b", "1abc", "a.b",
+    "GET", "get", "TRACE", "script", "http", "ftp://x", [], ["a"], [1], {}, {"a": 1},
+    {"type": "object"}, {"max_attempts": 0}, {"max_attempts": 3}, 2.0,
+]  # fmt: skip
+
+
+def _documents(tmp: Path) -> dict[str, list[Any]]:
+    """Every manifest of the fixtures and the real corpora, by its format's schema."""
+    paths = [p for p in FIXTURES.rglob("*.yaml")]
+    if corpus_rates.CORPUS.is_dir():
+        for source in corpus_rates.FUNCTION_SOURCES:
+            corpus_rates.write_function_manifests(tmp, source)
+        paths += sorted(tmp.rglob("tool-manifest.yaml"))
+    found: dict[str, list[Any]] = {schema: [] for schema in FORMATS.values()}
+    for path in sorted(paths):
+        schema = next((s for end, s in FORMATS.items() if path.name.endswith(end)), "")
+        if schema:
+            try:
+                found[schema].append(yaml.safe_load(path.read_text(encoding="utf-8")))
+            except yaml.YAMLError:
+                continue
+    return found
+
+
+def _paths(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [at]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*at, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _paths(item, (*at, index))
+    return found
+
+
+def _mutated(document: Any, rng: random.Random) -> Any:
+    """The document with one node replaced, removed or given an unknown key."""
+    result = copy.deepcopy(document)
+    path = rng.choice(_paths(result)[1:] or [()])
+    if not path:
+        return rng.choice(VALUES)
+    parent = result
+    for part in path[:-1]:
+        parent = parent[part]
+    choice = rng.random()
+    if choice < 0.15 and isinstance(parent, dict):
+        del parent[path[-1]]
+    elif choice < 0.3 and isinstance(parent[path[-1]], dict):
+        parent[path[-1]]["surprise"] = rng.choice(VALUES)
+    else:
+        parent[path[-1]] = copy.deepcopy(rng.choice(VALUES))
+    return result
+
+
+def test_a_quick_valid_is_jsonschemas_valid(tmp_path: Path) -> None:
+    documents = _documents(tmp_path)
+    rng = random.Random(17)
+    for name, found in documents.items():
+        assert found, name
+        schema = manifest._schema(name)
+        validator = jsonschema.Draft202012Validator(schema)
+        verdicts = {True: 0, False: 0}
+        mutations = [_mutated(rng.choice(found), rng) for _ in range(400)]
+        for document in [*found, *mutations]:
+            quick = format_check.plainly_valid(document, schema)
+            if quick:
+                assert not list(validator.iter_errors(document)), (name, document)
+            verdicts[quick] += 1
+        # It decides both ways, but for skillc's own format, whose if/then it leaves
+        # to jsonschema.
+        assert verdicts[False], (name, verdicts)
+        assert verdicts[True] or name == "tools.schema.json", (name, verdicts)
+
+
+@pytest.mark.skipif(
+    not corpus_rates.CORPUS.is_dir(),
+    reason="../shared/corpus is not beside the checkout",
+)
+def test_the_real_manifests_need_no_jsonschema(tmp_path: Path) -> None:
+    """Where it pays: every real manifest that jsonschema accepts, it accepts too."""
+    schema = manifest._schema("tool-manifest.schema.json")
+    validator = jsonschema.Draft202012Validator(schema)
+    found = [
+        document
+        for document in _documents(tmp_path)["tool-manifest.schema.json"]
+        if not list(validator.iter_errors(document))
+    ]
+    assert len(found) >= 5
+    assert all(format_check.plainly_valid(document, schema) for document in found)
