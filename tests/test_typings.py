@@ -2,7 +2,7 @@
 (generator/pipeline/typings.py): a schema typed before is not typed again, in this
 build (tools that share it) or a later one (an edit that leaves the schema as it was),
 and the output is the cold build's. Such a rebuild does not import jsonschema either
-(generator/loaders/format_check.py)."""
+(generator/loaders/plain_check.py)."""
 
 from __future__ import annotations
 
@@ -32,6 +32,8 @@ SCHEMA = """\
               type: number
         speed:
           type: integer
+          minimum: 1
+          default: 2
 """
 
 
@@ -97,7 +99,7 @@ def test_a_description_edit_imports_neither_codegen_nor_jsonschema(
     _write(project, ["Moves the robot to a point."])
     rebuilt = _build(project)
     assert not rebuilt["codegen"]
-    # Nor jsonschema: the manifest's format is checked by format_check.
+    # Nor jsonschema: the manifest's format is checked by plain_check.
     assert not rebuilt["jsonschema"]
     # Byte for byte what a cold build of the same inputs writes.
     cold = tmp_path / "cold"

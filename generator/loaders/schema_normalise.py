@@ -15,7 +15,7 @@ import copy
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from generator.loaders import schema_quick_check
+from generator.loaders import plain_check, schema_quick_check
 
 Path = tuple[str | int, ...]
 # (severity "warning" or "error", JSON path inside the schema, message)
@@ -463,6 +463,8 @@ _NOTHING = object()
 
 
 def _valid(value: Any, schema: dict[str, Any]) -> bool:
+    if plain_check.plainly_valid(value, schema):
+        return True  # what jsonschema would say, without importing it
     from generator.loaders import bounded_regex
 
     try:

@@ -1,7 +1,7 @@
-"""The quick format check of manifests (generator/loaders/format_check.py) against
+"""The quick check of plain JSON Schemas (generator/loaders/plain_check.py) against
 jsonschema: wherever it says "valid", jsonschema finds no error, on the real corpora's
 manifests, on this repository's fixtures and on seeded mutations of both, for each
-format skillc reads."""
+format skillc reads; and on the defaults of real input schemas' properties."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import yaml
 
 import corpus_rates
 from conftest import FIXTURES
-from generator.loaders import format_check, manifest
+from generator.loaders import bounded_regex, manifest, plain_check
 
 FORMATS = {
     "tool-manifest.yaml": "tool-manifest.schema.json",
@@ -89,7 +89,7 @@ def test_a_quick_valid_is_jsonschemas_valid(tmp_path: Path) -> None:
         verdicts = {True: 0, False: 0}
         mutations = [_mutated(rng.choice(found), rng) for _ in range(400)]
         for document in [*found, *mutations]:
-            quick = format_check.plainly_valid(document, schema)
+            quick = plain_check.plainly_valid(document, schema)
             if quick:
                 assert not list(validator.iter_errors(document)), (name, document)
             verdicts[quick] += 1
@@ -113,4 +113,39 @@ def test_the_real_manifests_need_no_jsonschema(tmp_path: Path) -> None:
         if not list(validator.iter_errors(document))
     ]
     assert len(found) >= 5
-    assert all(format_check.plainly_valid(document, schema) for document in found)
+    assert all(plain_check.plainly_valid(document, schema) for document in found)
+
+
+def _properties(schema: Any) -> list[dict[str, Any]]:
+    """Every property schema below ``schema``, nested ones too."""
+    found = []
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key == "properties" and isinstance(value, dict):
+                found += [v for v in value.values() if isinstance(v, dict)]
+            found += _properties(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            found += _properties(item)
+    return found
+
+
+def test_a_quick_valid_default_is_jsonschemas_valid(tmp_path: Path) -> None:
+    """Defaults are checked against their property's schema: on every property of the
+    real input schemas, with its own default and with values that break it."""
+    documents = _documents(tmp_path)["tool-manifest.schema.json"]
+    tools = [t for d in documents if isinstance(d, dict) for t in d.get("tools") or []]
+    schemas = [t.get("parameters") or t.get("input_schema") for t in tools]
+    properties = _properties([s for s in schemas if isinstance(s, dict)])
+    assert len(properties) >= 100
+    verdicts = {True: 0, False: 0}
+    for prop in properties:
+        probe = {k: v for k, v in prop.items() if k != "default"}
+        values = [*VALUES, *prop.get("enum", [])[:2]]
+        values += [prop["default"]] if "default" in prop else []
+        for value in values:
+            quick = plain_check.plainly_valid(value, probe)
+            if quick:
+                assert bounded_regex.validator(probe).is_valid(value), (probe, value)
+            verdicts[quick] += 1
+    assert verdicts[True] and verdicts[False], verdicts

@@ -1,24 +1,37 @@
-"""A quick "valid" verdict for a manifest against its format's JSON Schema
-(``generator/schemas``), before jsonschema.
+"""A quick "valid" verdict of a value against a plain JSON Schema, before jsonschema: a
+manifest against its format's schema (``generator/schemas``), a default against the
+schema of its property.
 
 jsonschema's import (about a tenth of a second) and its validation of a manifest of 200
-tools (a few hundredths) are a large share of a one-tool rebuild. The format schemas use a
-handful of plain keywords; ``plainly_valid`` checks those directly and answers True only
-when every keyword it meets is one of them and holds. Anything else (a keyword it does
-not know, a value a keyword rejects, a value that is not plain JSON) goes to jsonschema,
-which gives the verdict and the messages. So it can only skip work, never change a
-verdict; a differential test against jsonschema checks it.
+tools (a few hundredths) are a large share of a one-tool rebuild. Those schemas mostly
+use a handful of plain keywords; ``plainly_valid`` checks those directly and answers True
+only when every keyword it meets is one of them and holds. Anything else (a keyword it
+does not know, a value a keyword rejects, a value that is not plain JSON, a schema it
+cannot read) goes to jsonschema, which gives the verdict and the messages. So it can only
+skip work, never change a verdict; a differential test against jsonschema checks it.
+Patterns run in bounded time (``bounded_regex``), as they do in jsonschema here.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
-# Keywords that say nothing of the instance.
+from generator.loaders import bounded_regex
+
+# Keywords that say nothing of the instance ("format" asserts nothing without a format
+# checker, and skillc's validators have none).
 _ANNOTATIONS = frozenset(
-    {"$id", "$schema", "$comment", "title", "description", "default", "examples"}
+    {
+        "$id",
+        "$schema",
+        "$comment",
+        "title",
+        "description",
+        "default",
+        "examples",
+        "format",
+    }
 )
 _TYPES: dict[str, Callable[[Any], bool]] = {
     "object": lambda v: isinstance(v, dict),
@@ -35,8 +48,11 @@ Check = Callable[[Any, Any, dict[str, Any], dict[str, Any]], bool]
 
 
 def plainly_valid(instance: Any, schema: dict[str, Any]) -> bool:
-    """True when the format's ``schema`` surely accepts ``instance``."""
-    return _valid(instance, schema, schema)
+    """True when ``schema`` surely accepts ``instance`` (False: ask jsonschema)."""
+    try:
+        return _valid(instance, schema, schema)
+    except Exception:  # noqa: BLE001 - a schema it cannot read: jsonschema's to judge
+        return False
 
 
 def _valid(instance: Any, schema: Any, root: dict[str, Any]) -> bool:
@@ -148,7 +164,7 @@ _KEYWORDS: dict[str, Check] = {
     "$ref": _ref,
     "enum": _enum,
     "const": _const,
-    "pattern": _of(str, lambda s, p: re.search(p, s) is not None),
+    "pattern": _of(str, lambda s, p: bounded_regex.search(p, s)),
     "minLength": _of(str, lambda s, n: len(s) >= n),
     "minItems": _of(list, lambda items, n: len(items) >= n),
     "minimum": _of((int, float), lambda x, n: x >= n),
