@@ -16,20 +16,22 @@ import pytest
 from conftest import run_python, run_skillc, tree
 from generator.views import pytypes
 
-# Nested objects: beyond pytypes_simple, so datamodel-code-generator types it.
+# An array of objects: beyond pytypes_simple, so datamodel-code-generator types it.
 SCHEMA = """\
     parameters:
       type: object
-      required: [to]
+      required: [waypoints]
       properties:
-        to:
-          type: object
-          required: [x]
-          properties:
-            x:
-              type: number
-            y:
-              type: number
+        waypoints:
+          type: array
+          items:
+            type: object
+            required: [x]
+            properties:
+              x:
+                type: number
+              y:
+                type: number
         speed:
           type: integer
           minimum: 1
@@ -130,4 +132,4 @@ def test_a_schema_is_typed_once(
     assert run_skillc(capsys, "-C", str(project), "build")[0] == 0
     assert len(typed) == 1
     modules = (project / "generated").rglob("_move*.py")
-    assert {"class To(TypedDict):" in p.read_text() for p in modules} == {True}
+    assert {"class Waypoint(TypedDict):" in p.read_text() for p in modules} == {True}

@@ -48,7 +48,7 @@ def type_schema(schema: Mapping[str, Any]) -> Typed:
         return Typed("", (), {})
     simple = pytypes_simple.annotate(schema)
     if simple is not None:
-        return Typed("", simple[1], simple[0])
+        return Typed(simple[2], simple[1], simple[0])
     return _type_by_codegen(schema)
 
 
