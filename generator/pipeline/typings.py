@@ -5,7 +5,7 @@ several tools share is typed once.
 
 ``prime`` runs before the tool views are built (and split over two cores): it puts every
 typing they will ask ``pytypes.type_loosely`` for in ``pytypes.TYPED``, those the memo
-lacks typed here, over two cores when there are several, so that none is lost in a child
+lacks typed here, over two cores when there are many, so that none is lost in a child
 process and each is typed once.
 """
 
@@ -18,9 +18,9 @@ from generator.ir import Function, Tool
 from generator.pipeline import parallel
 from generator.views import pytypes
 
-# A typing takes milliseconds, after a half-second import that a split makes in both
-# processes at once: as with the views they used to be typed in, a few are worth a fork.
-SPLIT_FROM = 8
+# A typing takes a few milliseconds, after an import (and a warm-up) of about 0.4 s
+# that a split pays in both processes: worth it only for many.
+SPLIT_FROM = 100
 
 
 class Store(Protocol):

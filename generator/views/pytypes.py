@@ -44,12 +44,16 @@ class Typed:
 
 def type_schema(schema: Mapping[str, Any]) -> Typed:
     """Annotations for each top-level property and the models they use."""
+    simple = _simple(schema)
+    return _type_by_codegen(schema) if simple is None else simple
+
+
+def _simple(schema: Mapping[str, Any]) -> Typed | None:
+    """``type_schema`` without datamodel-code-generator, when it can (else None)."""
     if not schema.get("properties"):
         return Typed("", (), {})
     simple = pytypes_simple.annotate(schema)
-    if simple is not None:
-        return Typed(simple[2], simple[1], simple[0])
-    return _type_by_codegen(schema)
+    return None if simple is None else Typed(simple[2], simple[1], simple[0])
 
 
 def _type_by_codegen(schema: Mapping[str, Any]) -> Typed:
@@ -88,7 +92,7 @@ TYPED: dict[str, tuple[Typed, Loosened]] = {}
 
 def needs_codegen(schema: Mapping[str, Any]) -> bool:
     """Whether typing the schema takes datamodel-code-generator."""
-    return bool(schema.get("properties")) and pytypes_simple.annotate(schema) is None
+    return _simple(schema) is None
 
 
 def schema_key(schema: Mapping[str, Any]) -> str:
@@ -112,8 +116,9 @@ def type_loosely(schema: Mapping[str, Any]) -> tuple[Typed, Loosened]:
     if that still fails, each alone or loosely too). Returns the types and, for each
     loosened property, its JSON path and the reason. A schema typed before (``TYPED``)
     is not typed again."""
-    if not needs_codegen(schema):
-        return type_schema(schema), []
+    simple = _simple(schema)
+    if simple is not None:
+        return simple, []
     key = schema_key(schema)
     known = TYPED.get(key)
     if known is None:
