@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.loaders import plain_check, frontmatter, schema_normalise
+from generator.loaders import frontmatter, plain_check, schema_normalise
 from generator.loaders import schema_support, yamlpos
 from generator.diagnostics import Report
 
@@ -135,7 +135,7 @@ def read(
         report.error(rel, 1, 1, "manifest-invalid", "a manifest must be a YAML mapping")
         return None
     manifest = Manifest(rel, located.data, located, report)
-    if plain_check.plainly_valid(located.data, _schema(schema_name)):
+    if plain_check.verdict(located.data, _schema(schema_name)):
         return manifest  # jsonschema would say nothing (it is not even imported)
     ok = True
     bad: set[JsonPath] = set()

@@ -1,14 +1,15 @@
-"""A quick "valid" verdict of a value against a plain JSON Schema, before jsonschema: a
+"""A quick verdict on a value against a plain JSON Schema, before jsonschema: a
 manifest against its format's schema (``generator/schemas``), a default against the
 schema of its property.
 
 jsonschema's import (about a tenth of a second) and its validation of a manifest of 200
 tools (a few hundredths) are a large share of a one-tool rebuild. Those schemas mostly
-use a handful of plain keywords; ``plainly_valid`` checks those directly and answers True
-only when every keyword it meets is one of them and holds. Anything else (a keyword it
-does not know, a value a keyword rejects, a value that is not plain JSON, a schema it
-cannot read) goes to jsonschema, which gives the verdict and the messages. So it can only
-skip work, never change a verdict; a differential test against jsonschema checks it.
+use a handful of plain keywords; ``verdict`` checks those directly, in the order
+jsonschema does, stopping at the first that fails as jsonschema's ``is_valid`` does. It
+answers None where it cannot be sure (a keyword it does not know, a value that is not
+plain JSON, a schema it cannot read): jsonschema decides those. A manifest it does not
+find valid still goes to jsonschema for the messages. So it only skips work, never
+changes a verdict; a differential test against jsonschema checks it.
 Patterns run in bounded time (``bounded_regex``), as they do in jsonschema here.
 """
 
@@ -17,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from generator.loaders import bounded_regex
+from generator.loaders import bounded_regex, schema_quick_check
 
 # Keywords that say nothing of the instance ("format" asserts nothing without a format
 # checker, and skillc's validators have none).
@@ -39,33 +40,42 @@ _TYPES: dict[str, Callable[[Any], bool]] = {
     "string": lambda v: isinstance(v, str),
     "boolean": lambda v: isinstance(v, bool),
     "null": lambda v: v is None,
-    "integer": lambda v: type(v) is int,
+    "integer": lambda v: type(v) is int or (type(v) is float and v.is_integer()),
     "number": lambda v: type(v) in (int, float),
 }
+_PLAIN = (dict, list, str, bool, int, float, type(None))
+
+
+class _Unsure(Exception):
+    """Something only jsonschema can judge."""
 
 
 Check = Callable[[Any, Any, dict[str, Any], dict[str, Any]], bool]
 
 
-def plainly_valid(instance: Any, schema: dict[str, Any]) -> bool:
-    """True when ``schema`` surely accepts ``instance`` (False: ask jsonschema)."""
+def verdict(instance: Any, schema: dict[str, Any]) -> bool | None:
+    """Whether ``schema`` accepts ``instance``; None when only jsonschema can tell."""
     try:
         return _valid(instance, schema, schema)
-    except Exception:  # noqa: BLE001 - a schema it cannot read: jsonschema's to judge
-        return False
+    except Exception:  # noqa: BLE001 - _Unsure, or a schema it cannot read
+        return None
 
 
 def _valid(instance: Any, schema: Any, root: dict[str, Any]) -> bool:
-    """Whether ``schema`` (a part of ``root``) surely accepts ``instance``."""
-    if schema is True or schema == {}:
-        return True
+    """Whether ``schema`` (a part of ``root``) accepts ``instance``."""
+    if isinstance(schema, bool):
+        return schema
     if not isinstance(schema, dict):
-        return False
+        raise _Unsure
     for keyword, value in schema.items():
         if keyword in _ANNOTATIONS or keyword == "$defs":
             continue
         check = _KEYWORDS.get(keyword)
-        if check is None or not check(instance, value, schema, root):
+        if check is None and keyword not in schema_quick_check.VOCABULARY:
+            continue  # jsonschema ignores it too
+        if check is None:
+            raise _Unsure
+        if not check(instance, value, schema, root):
             return False
     return True
 
@@ -73,8 +83,14 @@ def _valid(instance: Any, schema: Any, root: dict[str, Any]) -> bool:
 def _type(
     instance: Any, value: Any, schema: dict[str, Any], root: dict[str, Any]
 ) -> bool:
-    names = value if isinstance(value, list) else [value]
-    return any(name in _TYPES and _TYPES[name](instance) for name in names)
+    if type(instance) not in _PLAIN:
+        raise _Unsure
+    for name in value if isinstance(value, list) else [value]:
+        if name not in _TYPES:
+            raise _Unsure  # jsonschema raises on it, when it gets there
+        if _TYPES[name](instance):
+            return True
+    return False
 
 
 def _properties(
@@ -96,7 +112,7 @@ def _additional(
     if not isinstance(instance, dict):
         return True
     if not all(isinstance(key, str) for key in instance):
-        return False
+        raise _Unsure
     named = schema.get("properties") or {}
     return all(
         _valid(item, value, root) for key, item in instance.items() if key not in named
@@ -122,20 +138,25 @@ def _ref(
 ) -> bool:
     prefix = "#/$defs/"
     if not isinstance(value, str) or not value.startswith(prefix):
-        return False
+        raise _Unsure
     target = root.get("$defs", {}).get(value[len(prefix) :])
-    return target is not None and _valid(instance, target, root)
+    if target is None:
+        raise _Unsure
+    return _valid(instance, target, root)
 
 
 def _enum(
     instance: Any, value: Any, schema: dict[str, Any], root: dict[str, Any]
 ) -> bool:
-    """Only a string against string values (jsonschema's equality is subtler)."""
-    return (
-        isinstance(instance, str)
-        and all(isinstance(v, str) for v in value)
-        and instance in value
-    )
+    """A string, or an integer, against a list (jsonschema's equality is subtler for
+    other values: 1 == 1.0, True != 1...)."""
+    if not isinstance(value, list):
+        raise _Unsure
+    if isinstance(instance, str):
+        return instance in [v for v in value if isinstance(v, str)]
+    if type(instance) is int and all(type(v) in (int, str) for v in value):
+        return instance in [v for v in value if type(v) is int]
+    raise _Unsure
 
 
 def _const(

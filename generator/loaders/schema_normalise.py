@@ -463,8 +463,9 @@ _NOTHING = object()
 
 
 def _valid(value: Any, schema: dict[str, Any]) -> bool:
-    if plain_check.plainly_valid(value, schema):
-        return True  # what jsonschema would say, without importing it
+    verdict = plain_check.verdict(value, schema)
+    if verdict is not None:
+        return verdict  # what jsonschema would say, without importing it
     from generator.loaders import bounded_regex
 
     try:
