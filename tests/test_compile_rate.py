@@ -333,7 +333,13 @@ def test_a_schema_that_cannot_be_typed_degrades_with_its_json_path(
             "parameters": {
                 "type": "object",
                 "properties": {
-                    "odd": {"type": "object", "properties": {"x": {"type": "string"}}},
+                    # A shape only datamodel-code-generator types (its extra keys),
+                    # so that the failure injected there reaches it.
+                    "odd": {
+                        "type": "object",
+                        "properties": {"x": {"type": "string"}},
+                        "additionalProperties": {"type": "string"},
+                    },
                     "fine": {"type": "integer"},
                     # Observed as schema-untyped on real catalogues: typed today.
                     "mixed": {"enum": [1, "a", None]},

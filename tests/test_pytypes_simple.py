@@ -53,7 +53,7 @@ def test_fast_path_matches_codegen_on_the_real_corpora(tmp_path: Path) -> None:
         if fast is None:
             continue
         expected = _by_codegen(schema)
-        assert ("", fast[1], fast[0]) == (
+        assert (fast[2], fast[1], fast[0]) == (
             expected.models,
             expected.typing_names,
             dict(expected.annotations),
@@ -97,7 +97,7 @@ def test_fast_path_matches_codegen_on_each_shape(prop: dict[str, Any]) -> None:
     fast = pytypes_simple.annotate(schema)
     assert fast is not None
     expected = _by_codegen(schema)
-    assert ("", fast[1], fast[0]) == (
+    assert (fast[2], fast[1], fast[0]) == (
         expected.models,
         expected.typing_names,
         dict(expected.annotations),
@@ -107,7 +107,12 @@ def test_fast_path_matches_codegen_on_each_shape(prop: dict[str, Any]) -> None:
 @pytest.mark.parametrize(
     "prop",
     [
-        {"type": "object", "properties": {"a": {"type": "string"}}},  # a model
+        {"type": "object", "properties": {"a": {"type": "object", "properties": {}}}},
+        {"type": "array", "items": {"type": "object", "properties": {"a": {}}}},
+        {"type": "object", "properties": {"a": {}}, "required": ["b"]},
+        {"type": "object", "properties": {"a-b": {}}},
+        {"type": "object", "properties": {"class": {}}},
+        {"type": "object", "properties": {"P": {}}},  # a field named like its model
         {"type": "number", "enum": [1.5, 2]},  # codegen: Literal[2] | float
         {"enum": ["a", 1, None]},
         {"type": ["string", "integer"]},
@@ -120,6 +125,46 @@ def test_other_shapes_are_left_to_codegen(prop: dict[str, Any]) -> None:
     assert (
         pytypes_simple.annotate({"type": "object", "properties": {"p": prop}}) is None
     )
+
+
+MODEL_NAMES = [
+    "page", "update_data", "pointA", "a", "b_c", "x1", "any", "none", "list", "data",
+    "exception", "arguments", "model", "field", "headers", "type", "self", "literal",
+    "typed_dict", "not_required", "a__b", "a_1", "str", "int",
+]  # fmt: skip
+
+
+FIELDS = [
+    "name", "size", "camelCase", "x1", "Arguments", "index", "Zed", "model_config",
+    "schema", "json", "copy", "fields", "Optional", "Union", "self", "a", "b", "c",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", MODEL_NAMES)
+def test_fast_path_matches_codegen_on_nested_objects(name: str) -> None:
+    """Objects of simple properties, one level down: their models, named and ordered
+    as datamodel-code-generator names and orders them, with its NotRequired."""
+    inner = {
+        "type": "object",
+        "description": "inner",
+        "properties": {n: p for n, p in zip(FIELDS, PROPERTIES)},
+        "required": FIELDS[1:4],
+    }
+    schema = {
+        "type": "object",
+        "properties": {name: inner, "other": {"type": "string"}, "zeta": inner},
+        "required": [name],
+    }
+    fast = pytypes_simple.annotate(schema)
+    expected = _by_codegen(schema)
+    if fast is not None:
+        assert (fast[2], fast[1], fast[0]) == (
+            expected.models,
+            expected.typing_names,
+            dict(expected.annotations),
+        )
+    if name in ("page", "update_data", "pointA", "a", "b_c", "x1", "data"):
+        assert fast is not None
 
 
 def test_names_codegen_renames_are_left_to_it() -> None:

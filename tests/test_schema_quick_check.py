@@ -21,12 +21,13 @@ META = jsonschema.Draft202012Validator(jsonschema.Draft202012Validator.META_SCHE
 # Values the meta-schema rejects, or that only look like what it accepts.
 BAD = [
     "strin", "", 3, -1, 1.5, 1.0, 0, True, None, [], ["a", "a"], [1], {}, {"a": 1},
-    [["x"]], "x",
+    [["x"]], "x", [{"type": "strin"}], [{}, 3], [True], {"type": 3},
 ]  # fmt: skip
 KEYWORDS = [
     "type", "enum", "examples", "title", "description", "format", "pattern", "minimum",
     "multipleOf", "minLength", "maxItems", "uniqueItems", "required", "properties",
     "items", "additionalProperties", "deprecated", "$comment", "$id", "unknownKeyword",
+    "anyOf", "oneOf", "allOf", "not",
 ]  # fmt: skip
 
 
@@ -88,8 +89,22 @@ def test_plain_schemas_are_valid_quickly() -> None:
         "properties": {
             "a": {"type": ["string", "null"], "description": "x", "maxLength": 3},
             "b": {"type": "array", "items": {"enum": [1, "x"]}, "minItems": 0},
+            "c": {"anyOf": [{"type": "string"}, {"type": "null"}], "not": {}},
         },
         "required": ["a"],
     }
     assert schema_quick_check.plainly_valid(schema)
     assert META.is_valid(schema)
+
+
+def test_the_vocabulary_holds_every_keyword_of_draft_2020_12() -> None:
+    """A keyword outside it is taken as one jsonschema and the meta-schema ignore."""
+    from jsonschema.validators import _REMOTE_WARNING_REGISTRY as registry
+
+    known = set(jsonschema.Draft202012Validator.VALIDATORS)
+    for uri in registry:
+        if "2020-12" in uri:
+            contents = registry[uri].contents
+            known |= set(contents) | set(contents.get("properties", {}))
+    assert known <= schema_quick_check.VOCABULARY, known - schema_quick_check.VOCABULARY
+    assert schema_quick_check.plainly_valid({"type": "string", "optional": True})

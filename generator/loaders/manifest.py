@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.loaders import frontmatter, schema_normalise, schema_support, yamlpos
+from generator.loaders import frontmatter, plain_check, schema_normalise
+from generator.loaders import schema_support, yamlpos
 from generator.diagnostics import Report
 
 JsonPath = tuple[str | int, ...]
@@ -134,6 +135,8 @@ def read(
         report.error(rel, 1, 1, "manifest-invalid", "a manifest must be a YAML mapping")
         return None
     manifest = Manifest(rel, located.data, located, report)
+    if plain_check.verdict(located.data, _schema(schema_name)):
+        return manifest  # jsonschema would say nothing (it is not even imported)
     ok = True
     bad: set[JsonPath] = set()
     for error in _validator(schema_name).iter_errors(located.data):
@@ -151,12 +154,16 @@ def read(
 
 
 @functools.cache
+def _schema(name: str) -> dict[str, Any]:
+    result: dict[str, Any] = json.loads((SCHEMAS / name).read_text(encoding="utf-8"))
+    return result
+
+
+@functools.cache
 def _validator(name: str) -> Any:
     import jsonschema
 
-    text = (SCHEMAS / name).read_text(encoding="utf-8")
-    schema = json.loads(text)
-    return jsonschema.Draft202012Validator(schema)
+    return jsonschema.Draft202012Validator(_schema(name))
 
 
 def _message(error: Any) -> str:

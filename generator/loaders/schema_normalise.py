@@ -15,7 +15,7 @@ import copy
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from generator.loaders import schema_quick_check
+from generator.loaders import plain_check, schema_quick_check
 
 Path = tuple[str | int, ...]
 # (severity "warning" or "error", JSON path inside the schema, message)
@@ -463,6 +463,9 @@ _NOTHING = object()
 
 
 def _valid(value: Any, schema: dict[str, Any]) -> bool:
+    verdict = plain_check.verdict(value, schema)
+    if verdict is not None:
+        return verdict  # what jsonschema would say, without importing it
     from generator.loaders import bounded_regex
 
     try:

@@ -20,13 +20,36 @@ SIMPLE_TYPES = frozenset(
 )
 
 
+# Every keyword Draft 2020-12 gives a meaning to (its meta-schemas' and its validator's,
+# a test checks): both ignore any other, such as the "optional: true" some tools write.
+VOCABULARY = frozenset(
+    {
+        *("$anchor", "$comment", "$defs", "$dynamicAnchor", "$dynamicRef", "$id"),
+        *("$recursiveAnchor", "$recursiveRef", "$ref", "$schema", "$vocabulary"),
+        *("additionalProperties", "allOf", "anyOf", "const", "contains"),
+        *("contentEncoding", "contentMediaType", "contentSchema", "default"),
+        *("definitions", "dependencies", "dependentRequired", "dependentSchemas"),
+        *("deprecated", "description", "else", "enum", "examples", "exclusiveMaximum"),
+        *("exclusiveMinimum", "format", "if", "items", "maxContains", "maxItems"),
+        *("maxLength", "maxProperties", "maximum", "minContains", "minItems"),
+        *("minLength", "minProperties", "minimum", "multipleOf", "not", "oneOf"),
+        *("pattern", "patternProperties", "prefixItems", "properties"),
+        *("propertyNames", "readOnly", "required", "then", "title", "type"),
+        *("unevaluatedItems", "unevaluatedProperties", "uniqueItems", "writeOnly"),
+    }
+)
+
+
 def plainly_valid(schema: Any) -> bool:
     """True when the 2020-12 meta-schema surely accepts ``schema`` (False: ask it)."""
     if isinstance(schema, bool):
         return True
     if not isinstance(schema, dict):
         return False
-    return all(key in _RULES and _RULES[key](value) for key, value in schema.items())
+    return all(
+        _RULES[key](value) if key in _RULES else key not in VOCABULARY
+        for key, value in schema.items()
+    )
 
 
 def _number(value: Any) -> bool:
@@ -58,6 +81,11 @@ def _names(value: Any) -> bool:
 
 def _schemas(value: Any) -> bool:
     return isinstance(value, dict) and all(plainly_valid(v) for v in value.values())
+
+
+def _schema_list(value: Any) -> bool:
+    """The meta-schema's schemaArray: a non-empty list of schemas."""
+    return isinstance(value, list) and bool(value) and all(map(plainly_valid, value))
 
 
 def _string(value: Any) -> bool:
@@ -98,4 +126,8 @@ _RULES: dict[str, Callable[[Any], bool]] = {
     "properties": _schemas,
     "items": plainly_valid,
     "additionalProperties": plainly_valid,
+    "anyOf": _schema_list,
+    "oneOf": _schema_list,
+    "allOf": _schema_list,
+    "not": plainly_valid,
 }

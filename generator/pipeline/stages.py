@@ -36,7 +36,7 @@ from generator.ir import Definition, Function, Invalid, Kind, Model, SourceFile,
 from generator.views import Fragments, Layout, ToolView, builder
 from generator.loaders import Context, Loaded, Loader, agent, command, skill
 from generator.loaders import frontmatter
-from generator.pipeline import parallel
+from generator.pipeline import parallel, typings
 from generator.loaders.plugin import Plugin, load_plugin
 from generator.resolve import BUILTIN_ROOT, resolve
 from generator.provider_registry import PROVIDERS
@@ -391,6 +391,7 @@ def tool_views(
     ]
     views = [memo.get(key) for key in keys]
     missing = [i for i, view in enumerate(views) if view is None]
+    typings.prime(model.tools, memo)  # before the split: each typed once, kept
     built = parallel.split_map(
         lambda i: _finished_view(model.tools[i], layout, count), missing
     )

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import copy
 import dataclasses
+import hashlib
 import json
 import warnings
 from collections.abc import Mapping
@@ -43,12 +44,16 @@ class Typed:
 
 def type_schema(schema: Mapping[str, Any]) -> Typed:
     """Annotations for each top-level property and the models they use."""
+    simple = _simple(schema)
+    return _type_by_codegen(schema) if simple is None else simple
+
+
+def _simple(schema: Mapping[str, Any]) -> Typed | None:
+    """``type_schema`` without datamodel-code-generator, when it can (else None)."""
     if not schema.get("properties"):
         return Typed("", (), {})
     simple = pytypes_simple.annotate(schema)
-    if simple is not None:
-        return Typed("", simple[1], simple[0])
-    return _type_by_codegen(schema)
+    return None if simple is None else Typed(simple[2], simple[1], simple[0])
 
 
 def _type_by_codegen(schema: Mapping[str, Any]) -> Typed:
@@ -79,12 +84,49 @@ def _type_by_codegen(schema: Mapping[str, Any]) -> Typed:
     )
 
 
-def type_loosely(schema: Mapping[str, Any]) -> tuple[Typed, list[tuple[str, str]]]:
+Loosened = list[tuple[str, str]]  # a loosened property's JSON path, and why
+# ``type_loosely``'s answers for the schemas that needed datamodel-code-generator, by
+# ``schema_key``: this process's, and those the build memo held (``pipeline.typings``).
+TYPED: dict[str, tuple[Typed, Loosened]] = {}
+
+
+def needs_codegen(schema: Mapping[str, Any]) -> bool:
+    """Whether typing the schema takes datamodel-code-generator."""
+    return _simple(schema) is None
+
+
+def schema_key(schema: Mapping[str, Any]) -> str:
+    """A digest of the schema, its keys' order included (it orders the annotations)."""
+    return hashlib.sha256(repr(_plain(schema)).encode()).hexdigest()
+
+
+def _plain(value: object) -> object:
+    """Mappings as dicts, so that a read-only one has the key its copy has."""
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
+
+
+def type_loosely(schema: Mapping[str, Any]) -> tuple[Typed, Loosened]:
     """``type_schema``, but a tool is never lost for typing: when the whole schema cannot
     be typed, the properties that cannot be typed alone get a looser type
     (``dict[str, Any]``, ``list[Any]`` or ``Any``) and the others are typed together (or,
     if that still fails, each alone or loosely too). Returns the types and, for each
-    loosened property, its JSON path and the reason."""
+    loosened property, its JSON path and the reason. A schema typed before (``TYPED``)
+    is not typed again."""
+    simple = _simple(schema)
+    if simple is not None:
+        return simple, []
+    key = schema_key(schema)
+    known = TYPED.get(key)
+    if known is None:
+        known = TYPED[key] = _type_loosely(schema)
+    return known
+
+
+def _type_loosely(schema: Mapping[str, Any]) -> tuple[Typed, Loosened]:
     try:
         return type_schema(schema), []
     except Exception as exc:  # noqa: BLE001 - datamodel-code-generator's errors vary

@@ -10,6 +10,9 @@ asks datamodel-code-generator, so there is still one schema-to-type mapping.
 
 from __future__ import annotations
 
+import builtins
+import keyword
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -39,6 +42,9 @@ _INERT = frozenset(
     }
 )
 _TYPING = frozenset({"Any", "Literal", "NotRequired", "Required", "TypedDict"})
+_BUILTINS = frozenset(dir(builtins))
+# Property names whose model's name is plain CamelCase: parts of letters and digits.
+_CAMEL = re.compile(r"^[a-z][a-zA-Z0-9]*(_[a-z][a-zA-Z0-9]*)*$")
 _ROOT = frozenset(
     {"type", "properties", "required", "title", "description", "$schema", "$id"}
 )
@@ -46,9 +52,9 @@ _ROOT = frozenset(
 
 def annotate(
     schema: Mapping[str, Any],
-) -> tuple[dict[str, str], tuple[str, ...]] | None:
-    """Each top-level property's annotation and what they import from typing; None when
-    a property is not simple."""
+) -> tuple[dict[str, str], tuple[str, ...], str] | None:
+    """Each top-level property's annotation, what they import from typing and the code
+    of the models they use; None when a property is not simple."""
     if not set(schema) <= _ROOT or schema.get("type") != "object":
         return None
     properties = schema.get("properties")
@@ -56,12 +62,80 @@ def annotate(
         return None
     result = {}
     used: set[str] = set()
+    models: dict[str, str] = (
+        {}
+    )  # by the property's name: datamodel-code-generator's order
     for name, prop in properties.items():
         annotation = _annotation(prop, used) if _kept(name) else None
+        if annotation is None and _kept(name):
+            annotation = _model(name, prop, used, models)
         if annotation is None:
             return None
         result[name] = annotation
-    return result, tuple(sorted(used))
+    if models:
+        classes = [_class_name(name) for name in models]
+        names = {*properties, *(n for p in properties.values() for n in _fields(p))}
+        if len(set(classes)) < len(classes) or names & set(classes):
+            return None  # datamodel-code-generator renames or merges them
+        used.add("TypedDict")
+    code = "\n\n\n".join(models[name] for name in sorted(models))
+    return result, tuple(sorted(used)), code
+
+
+def _model(
+    name: str, node: object, used: set[str], models: dict[str, str]
+) -> str | None:
+    """The class of a nested object whose properties are simple (one level deep), as
+    datamodel-code-generator writes it; its name is the property's, in CamelCase."""
+    if not isinstance(node, Mapping) or node.get("type") != "object":
+        return None
+    if not set(node) - _INERT <= {"type", "properties", "required"}:
+        return None
+    properties = node.get("properties")
+    required = node.get("required", [])
+    if not isinstance(properties, Mapping) or not isinstance(required, list):
+        return None
+    if not properties:
+        return None if required else f"dict[str, {_any(used)}]"
+    if not all(isinstance(r, str) for r in required) or not set(required) <= set(
+        properties
+    ):
+        return None
+    model = _class_name(name)
+    if not _CAMEL.match(name) or not _plain(model) or model == "Arguments":
+        return None  # a name it would rename, or one that shadows another (the root's)
+    lines = []
+    for field in sorted(properties):
+        inner = _annotation(properties[field], used) if _plain(field) else None
+        if inner is None:
+            return None
+        if field not in required:
+            used.add("NotRequired")
+            inner = f"NotRequired[{inner}]"
+        lines.append(f"    {field}: {inner}")
+    models[name] = f"class {model}(TypedDict):\n" + "\n".join(lines)
+    return model
+
+
+def _class_name(name: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
+
+
+def _fields(node: object) -> list[str]:
+    properties = node.get("properties") if isinstance(node, Mapping) else None
+    return list(properties) if isinstance(properties, Mapping) else []
+
+
+def _plain(name: str) -> bool:
+    """A name a model's class statement or body holds as it is (else
+    datamodel-code-generator writes the functional form, or renames it)."""
+    return (
+        _kept(name)
+        and name.isidentifier()
+        and name.isascii()
+        and not keyword.iskeyword(name)
+        and name not in _BUILTINS
+    )
 
 
 def _kept(name: str) -> bool:
