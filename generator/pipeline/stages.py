@@ -439,7 +439,7 @@ def _vectors(
     vectors = [memo.get(key) for key in keys]
     missing = [i for i, vector in enumerate(vectors) if vector is None]
     if missing:
-        table.inner  # read before the work is split, not once in each process
+        table.prepare(len(missing))  # before the work is split, not in each process
     made = parallel.split_map(
         lambda i: search_index.tool_vector(views[i], table), missing
     )
