@@ -164,9 +164,16 @@ class Table:
     def scales(self) -> array.array[float]:
         return _npy_array(self.folder / "scales.npy", "<f4", "f")
 
-    @functools.cached_property
-    def rows(self) -> array.array[int]:
-        return _npy_array(self.folder / "table.npy", "|i1", "b")
+    def rows(self, ids: list[int]) -> list[array.array[int]]:
+        """The int8 rows of ``ids``, read alone (not the whole table)."""
+        path = self.folder / "table.npy"
+        start = _npy_start(path, "|i1")
+        rows = []
+        with open(path, "rb") as handle:
+            for i in ids:
+                handle.seek(start + i * self.dim)
+                rows.append(array.array("b", handle.read(self.dim)))
+        return rows
 
 
 def _npy_header(path: Path) -> tuple[dict[str, Any], int]:
@@ -181,12 +188,17 @@ def _npy_header(path: Path) -> tuple[dict[str, Any], int]:
         return header, handle.tell()
 
 
-def _npy_array(path: Path, descr: str, code: str) -> array.array[Any]:
-    """A C-ordered .npy file's data, flat, as ``array(code)`` (read without numpy)."""
+def _npy_start(path: Path, descr: str) -> int:
+    """Where the data of a C-ordered .npy file of ``descr`` items starts."""
     header, start = _npy_header(path)
     assert header["descr"] == descr and not header["fortran_order"], path
+    return start
+
+
+def _npy_array(path: Path, descr: str, code: str) -> array.array[Any]:
+    """A C-ordered .npy file's data, flat, as ``array(code)`` (read without numpy)."""
     data = array.array(code)
-    data.frombytes(path.read_bytes()[start:])
+    data.frombytes(path.read_bytes()[_npy_start(path, descr) :])
     if sys.byteorder == "big" and data.itemsize > 1:
         data.byteswap()
     return data
@@ -264,11 +276,10 @@ def _numpy_sum(inner: Any, ids: list[int], dim: int) -> list[float]:
 def _plain_sum(table: Table, ids: list[int]) -> list[float]:
     """``_numpy_sum`` in plain Python: each int8 times its row's float32 scale, in
     float64, added in the same order."""
-    rows, scales, dim = table.rows, table.scales, table.dim
-    total = [0.0] * dim
-    for n, i in enumerate(ids):
+    scales = table.scales
+    total = [0.0] * table.dim
+    for n, (i, row) in enumerate(zip(ids, table.rows(ids))):
         scale = scales[i]
-        row = rows[i * dim : (i + 1) * dim]
         if n == 0:  # numpy's running sum starts from the first row, not from 0.0
             total = [value * scale for value in row]
         else:

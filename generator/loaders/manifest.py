@@ -5,11 +5,11 @@ with each diagnostic at the file position of the YAML node it is about."""
 from __future__ import annotations
 
 import contextlib
+import copy
 import dataclasses
 import functools
 import hashlib
 import json
-import pickle
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,9 +115,9 @@ def _normalise(schema: Any, complain: schema_normalise.Complaint) -> Any:
     return None if result is None else schema_support.runtime_subset(result, complain)
 
 
-# A schema's standard form (pickled: each tool gets its own copy) and what normalising
-# it reported (severity, path inside the schema, message).
-Normalised = tuple[bytes, tuple[tuple[str, JsonPath, str], ...]]
+# A schema's standard form and what normalising it reported (severity, path inside
+# the schema, message).
+Normalised = tuple[Any, tuple[tuple[str, JsonPath, str], ...]]
 
 
 class _Remembered:
@@ -130,15 +130,18 @@ class _Remembered:
 
     def normalise(self, schema: Any, complain: schema_normalise.Complaint) -> Any:
         key = hashlib.sha256(repr(schema).encode()).hexdigest()
-        done = self.known.get(key) or self.kept.get(key)
-        if done is None:
-            said: list[tuple[str, JsonPath, str]] = []
-            result = _normalise(schema, lambda *complaint: said.append(complaint))
-            done = (pickle.dumps(result), tuple(said))
-        self.kept[key] = done
-        for severity, inner, message in done[1]:
+        if key in self.kept:  # a schema the file repeats: each tool its own copy
+            result, said = copy.deepcopy(self.kept[key][0]), self.kept[key][1]
+        else:
+            done = self.known.get(key)
+            if done is None:
+                noted: list[tuple[str, JsonPath, str]] = []
+                done = _normalise(schema, lambda *c: noted.append(c)), tuple(noted)
+            self.kept[key] = done
+            result, said = done
+        for severity, inner, message in said:
             complain(severity, inner, message)
-        return pickle.loads(done[0])
+        return result
 
 
 _remembered: _Remembered | None = None
