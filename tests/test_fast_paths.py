@@ -26,6 +26,7 @@ import pytest
 from conftest import TESTS, tree
 from corpus_rates import CORPUS, build, lay_out
 from generator.diagnostics import Report
+from generator.resources import TABLE
 from generator.emitters import (
     provider_files,
     python_package,
@@ -171,6 +172,20 @@ def test_vectors_are_the_old_sums(views: list[ToolView]) -> None:
     for view in views[::3]:
         text = search_index.embed_text(view)
         assert search_index.vector(table, text) == _old_vector(table, text)
+
+
+def test_plain_vectors_are_numpys(views: list[ToolView]) -> None:
+    """Every tool's vector summed in plain Python (a rebuild of a few tools) is, byte
+    for byte, the one numpy sums (a cold build) and the old sum."""
+    plain = search_index.Table(TABLE)
+    with_numpy = search_index.Table(TABLE)
+    with_numpy.prepare(search_index.FEW_VECTORS)
+    texts = [search_index.embed_text(view) for view in views] + ["", "[UNK] !!"]
+    for text in texts:
+        made = search_index.vector(plain, text)
+        assert made == search_index.vector(with_numpy, text), text
+        assert made == _old_vector(with_numpy, text), text
+    assert "inner" not in plain.__dict__  # the plain path never loaded numpy's table
 
 
 def test_provider_files_leave_the_shared_schema_alone(views: list[ToolView]) -> None:

@@ -2,7 +2,8 @@
 (generator/pipeline/typings.py): a schema typed before is not typed again, in this
 build (tools that share it) or a later one (an edit that leaves the schema as it was),
 and the output is the cold build's. Such a rebuild does not import jsonschema either
-(generator/loaders/plain_check.py)."""
+(generator/loaders/plain_check.py), nor numpy (its one new vector is summed in plain
+Python, generator/emitters/search_index.py)."""
 
 from __future__ import annotations
 
@@ -69,6 +70,7 @@ print(json.dumps({
     "status": status,
     "codegen": "datamodel_code_generator" in sys.modules,
     "jsonschema": "jsonschema" in sys.modules,
+    "numpy": "numpy" in sys.modules,
 }))
 """
 
@@ -103,6 +105,8 @@ def test_a_description_edit_imports_neither_codegen_nor_jsonschema(
     assert not rebuilt["codegen"]
     # Nor jsonschema: the manifest's format is checked by plain_check.
     assert not rebuilt["jsonschema"]
+    # Nor numpy: the one new vector is summed in plain Python.
+    assert not rebuilt["numpy"]
     # Byte for byte what a cold build of the same inputs writes.
     cold = tmp_path / "cold"
     shutil.copytree(project, cold, ignore=shutil.ignore_patterns("generated", ".*"))

@@ -6,11 +6,13 @@ Words are split by the very ``terms()`` the runtime uses (loaded from
 
 from __future__ import annotations
 
+import array
 import ast
 import base64
 import functools
 import importlib.util
 import math
+import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -124,31 +126,82 @@ def emit(tools: tuple[ToolView, ...], table: Table | None = None) -> dict[str, s
 VECTOR_TOKENS = 64
 
 
+# Below this many vectors to make, a build sums the rows in plain Python (a
+# one-tool rebuild then neither imports numpy nor loads the whole table); above, with
+# numpy. Both add the same float64 products in the same order: the same bytes.
+FEW_VECTORS = 32
+
+
 class Table:
     """The token table of ``generator/embed`` (``_embed.Table``), for the tools' vectors.
-    Its model and width are read at once; its rows, and numpy, only when a tool's
-    vector must be made (a rebuild that reuses every view never loads them)."""
+    Its model and width are read at once; its rows only when a tool's vector must be
+    made (a rebuild that reuses every view never loads them), and numpy only for many
+    vectors (see ``prepare``)."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.model = (folder / "MODEL").read_text(encoding="utf-8").strip()
-        self.dim = _npy_shape(folder / "table.npy")[1]
+        self.dim = _npy_header(folder / "table.npy")[0]["shape"][1]
+
+    def prepare(self, count: int) -> None:
+        """Ready the table to make ``count`` vectors: numpy's for many."""
+        if count >= FEW_VECTORS:
+            self.inner
 
     @functools.cached_property
     def inner(self) -> Any:
         return embedding().Table(self.folder)
 
+    @functools.cached_property
+    def tokenize(self) -> Any:
+        """The table's tokenizer (``_embed.Tokenizer``), numpy's table or not."""
+        if "inner" in self.__dict__:
+            return self.inner.tokenize
+        vocab = (self.folder / "vocab.txt").read_text(encoding="utf-8").splitlines()
+        return embedding().Tokenizer(vocab)
 
-def _npy_shape(path: Path) -> tuple[int, ...]:
-    """The shape in a .npy file's header (a Python literal after the magic, the
-    version and the header's length: 2 bytes in version 1, 4 after)."""
+    @functools.cached_property
+    def scales(self) -> array.array[float]:
+        return _npy_array(self.folder / "scales.npy", "<f4", "f")
+
+    def rows(self, ids: list[int]) -> list[array.array[int]]:
+        """The int8 rows of ``ids``, read alone (not the whole table)."""
+        path = self.folder / "table.npy"
+        start = _npy_start(path, "|i1")
+        rows = []
+        with open(path, "rb") as handle:
+            for i in ids:
+                handle.seek(start + i * self.dim)
+                rows.append(array.array("b", handle.read(self.dim)))
+        return rows
+
+
+def _npy_header(path: Path) -> tuple[dict[str, Any], int]:
+    """A .npy file's header (a Python literal after the magic, the version and the
+    header's length: 2 bytes in version 1, 4 after) and where its data starts."""
     with open(path, "rb") as handle:
         start = handle.read(10)
         size = int.from_bytes(start[8:10], "little")
         if start[6] != 1:
             size = int.from_bytes(start[8:10] + handle.read(2), "little")
         header = ast.literal_eval(handle.read(size).decode("latin-1"))
-    return tuple(header["shape"])
+        return header, handle.tell()
+
+
+def _npy_start(path: Path, descr: str) -> int:
+    """Where the data of a C-ordered .npy file of ``descr`` items starts."""
+    header, start = _npy_header(path)
+    assert header["descr"] == descr and not header["fortran_order"], path
+    return start
+
+
+def _npy_array(path: Path, descr: str, code: str) -> array.array[Any]:
+    """A C-ordered .npy file's data, flat, as ``array(code)`` (read without numpy)."""
+    data = array.array(code)
+    data.frombytes(path.read_bytes()[_npy_start(path, descr) :])
+    if sys.byteorder == "big" and data.itemsize > 1:
+        data.byteswap()
+    return data
 
 
 def load_table(wanted: str, report: Report) -> Table | None:
@@ -192,26 +245,46 @@ def vector(table: Table, text: str) -> tuple[bytes, float]:
     """A text's unit vector, as int8 and the scale that restores it. Summed row by row
     in float64 and normalised with an exact sum, so every machine writes the same bytes.
     """
-    import numpy
-
-    inner = table.inner
-    unknown = inner.tokenize.unknown
-    ids = search_words.token_ids(embedding(), inner.tokenize, text)
-    ids = [i for i in ids if i != unknown][:VECTOR_TOKENS]
-    rows = inner.rows[ids].astype(numpy.float64) * inner.scales[ids, None]
-    # Added in order, one by one (a running sum, not numpy's pairwise one): the same
-    # bytes everywhere.
-    total = (
-        numpy.add.accumulate(rows)[-1]
-        if len(ids)
-        else numpy.zeros(table.dim, dtype=numpy.float64)
-    )
-    norm = math.sqrt(math.fsum((total * total).tolist()))
+    tokenize = table.tokenize
+    ids = search_words.token_ids(embedding(), tokenize, text)
+    ids = [i for i in ids if i != tokenize.unknown][:VECTOR_TOKENS]
+    if "inner" in table.__dict__:
+        total = _numpy_sum(table.inner, ids, table.dim)
+    else:
+        total = _plain_sum(table, ids)
+    norm = math.sqrt(math.fsum(x * x for x in total))
     if norm == 0:
         return bytes(table.dim), 0.0
-    unit = total / norm
-    scale = float(numpy.abs(unit).max()) / 127
-    return numpy.rint(unit / scale).astype(numpy.int8).tobytes(), scale
+    unit = [x / norm for x in total]
+    scale = max(abs(x) for x in unit) / 127
+    # round() rounds half to even, as numpy.rint did.
+    return array.array("b", [round(x / scale) for x in unit]).tobytes(), scale
+
+
+def _numpy_sum(inner: Any, ids: list[int], dim: int) -> list[float]:
+    """The scaled rows of ``ids`` added in order, one by one (a running sum, not
+    numpy's pairwise one: the same bytes everywhere)."""
+    import numpy
+
+    if not ids:
+        return [0.0] * dim
+    rows = inner.rows[ids].astype(numpy.float64) * inner.scales[ids, None]
+    total: list[float] = numpy.add.accumulate(rows)[-1].tolist()
+    return total
+
+
+def _plain_sum(table: Table, ids: list[int]) -> list[float]:
+    """``_numpy_sum`` in plain Python: each int8 times its row's float32 scale, in
+    float64, added in the same order."""
+    scales = table.scales
+    total = [0.0] * table.dim
+    for n, (i, row) in enumerate(zip(ids, table.rows(ids))):
+        scale = scales[i]
+        if n == 0:  # numpy's running sum starts from the first row, not from 0.0
+            total = [value * scale for value in row]
+        else:
+            total = [t + value * scale for t, value in zip(total, row)]
+    return total
 
 
 def vectors(tools: tuple[ToolView, ...], table: Table | None) -> str:

@@ -4,10 +4,13 @@ with each diagnostic at the file position of the YAML node it is about."""
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import dataclasses
 import functools
+import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -65,7 +68,8 @@ class Manifest:
 
     def input_schema(self, schema: Any, at: JsonPath) -> dict[str, Any] | None:
         """The standard form of the schema at ``at``; problems reported at their nodes."""
-        return self._schema(schema, at, _normalise)
+        how = _normalise if _remembered is None else _remembered.normalise
+        return self._schema(schema, at, how)
 
     def output_schema(self, schema: Any, at: JsonPath) -> dict[str, Any] | None:
         if isinstance(schema, bool):
@@ -109,6 +113,53 @@ def _normalise(schema: Any, complain: schema_normalise.Complaint) -> Any:
     """The standard form, cut to what the generated validator checks."""
     result = schema_normalise.normalise(schema, complain)
     return None if result is None else schema_support.runtime_subset(result, complain)
+
+
+# A schema's standard form and what normalising it reported (severity, path inside
+# the schema, message).
+Normalised = tuple[Any, tuple[tuple[str, JsonPath, str], ...]]
+
+
+class _Remembered:
+    """Input schemas normalised by an earlier load of the same manifest, by their own
+    content: after one tool's edit, only its schema is normalised again."""
+
+    def __init__(self, known: dict[str, Normalised] | None) -> None:
+        self.known = known or {}
+        self.kept: dict[str, Normalised] = {}
+
+    def normalise(self, schema: Any, complain: schema_normalise.Complaint) -> Any:
+        key = hashlib.sha256(repr(schema).encode()).hexdigest()
+        if key in self.kept:  # a schema the file repeats: each tool its own copy
+            result, said = copy.deepcopy(self.kept[key][0]), self.kept[key][1]
+        else:
+            done = self.known.get(key)
+            if done is None:
+                noted: list[tuple[str, JsonPath, str]] = []
+                done = _normalise(schema, lambda *c: noted.append(c)), tuple(noted)
+            self.kept[key] = done
+            result, said = done
+        for severity, inner, message in said:
+            complain(severity, inner, message)
+        return result
+
+
+_remembered: _Remembered | None = None
+
+
+@contextlib.contextmanager
+def remembering(
+    known: dict[str, Normalised] | None,
+) -> Iterator[dict[str, Normalised]]:
+    """Within: the input schemas ``known`` holds (what the last load of the same file
+    kept) are not normalised again, their diagnostics said as they were. Yields what
+    this load kept: each of its schemas, to give the next load of the file."""
+    global _remembered
+    _remembered = _Remembered(known)
+    try:
+        yield _remembered.kept
+    finally:
+        _remembered = None
 
 
 def _check_only(schema: Any, complain: schema_normalise.Complaint) -> Any:

@@ -202,13 +202,22 @@ class _Loading:
         results: list[tuple[Loaded, list[Diagnostic]] | None] = [
             self.memo.get(key) for key in keys
         ]
+        # Per file, not per content: what its last load normalised, kept for the next.
+        schema_keys = [
+            content_key("schemas", item.path, kind) for item, kind, _ in jobs
+        ]
         missing = [i for i, result in enumerate(results) if result is None]
+        for key, result in zip(schema_keys, results):
+            if result is not None:
+                self.memo.get(key)  # kept for the file's next edit
+        known = {i: self.memo.get(schema_keys[i]) for i in missing}
         done = parallel.split_map(
-            lambda i: self._load_tools(*jobs[i][:2]), missing, split_from
+            lambda i: self._load_tools(*jobs[i][:2], known[i]), missing, split_from
         )
-        for i, made in zip(missing, done):
-            self.memo.put(keys[i], made)
-            results[i] = made
+        for i, (tools, diagnostics, schemas) in zip(missing, done):
+            self.memo.put(keys[i], (tools, diagnostics))
+            self.memo.put(schema_keys[i], schemas)
+            results[i] = tools, diagnostics
         loaded = []
         for result in results:
             assert result is not None
@@ -217,15 +226,20 @@ class _Loading:
         return loaded
 
     def _load_tools(
-        self, item: discover.Found, manifest: str
-    ) -> tuple[Loaded, list[Diagnostic]]:
+        self, item: discover.Found, manifest: str, schemas: Any
+    ) -> tuple[Loaded, list[Diagnostic], dict[str, Any]]:
+        """The tools of ``item``, what loading them reported, and the normalised input
+        schemas to give its next load (``schemas``: its last load's)."""
         config = self.config
         scratch = Report(strict=config.strict, ignore=frozenset(config.ignore))
         # Imported here: a project without manifests never loads them.
         load: Loader = importlib.import_module(MANIFESTS[manifest]).load
+        from generator.loaders import manifest as manifests
+
         context = _context(config, self.project, scratch)
         rel = discover.relative(item.path, context.project)
-        loaded = guarded(lambda: load(item, context), rel, scratch, Loaded())
+        with manifests.remembering(schemas) as kept:
+            loaded = guarded(lambda: load(item, context), rel, scratch, Loaded())
         # Each tool's own digest: editing one tool of a large manifest re-renders only it.
         loaded = dataclasses.replace(
             loaded,
@@ -233,7 +247,7 @@ class _Loading:
                 dataclasses.replace(t, digest=content_key(t)) for t in loaded.functions
             ),
         )
-        return loaded, scratch.items
+        return loaded, scratch.items, kept
 
     def plugin(self, where: Path) -> Plugin | None:
         if where not in self.plugins:
@@ -439,7 +453,7 @@ def _vectors(
     vectors = [memo.get(key) for key in keys]
     missing = [i for i, vector in enumerate(vectors) if vector is None]
     if missing:
-        table.inner  # read before the work is split, not once in each process
+        table.prepare(len(missing))  # before the work is split, not in each process
     made = parallel.split_map(
         lambda i: search_index.tool_vector(views[i], table), missing
     )
