@@ -9,6 +9,8 @@ import gc
 import io
 import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -103,3 +105,40 @@ def test_no_cyclic_collection_runs_while_a_build_walks_loads_and_renders(
     assert "300 tools" in err
     assert collections == []
     assert gc.isenabled()
+
+
+@pytest.mark.skipif(
+    not os.path.isdir("/proc/self/task") or (os.cpu_count() or 1) < 2,
+    reason="counts a process's threads in Linux's /proc, where BLAS would start more",
+)
+def test_the_vectors_import_numpy_without_starting_blas_threads(
+    skills_project: Path,
+) -> None:
+    """A tool's vector is a sum of a few rows, with no BLAS call: numpy is imported with
+    one BLAS thread (the old import started one per core, close to half its cost), and
+    the environment is left as it was."""
+    pytest.importorskip("numpy")
+    write_skill(
+        skills_project / "skills",
+        "pdf",
+        "---\nname: pdf\ndescription: Reads PDF files.\n---\nBody.\n",
+    )
+    script = (
+        "import os, sys\n"
+        "from generator.cli import main\n"
+        "assert main(['-C', sys.argv[1], 'build']) == 0\n"
+        "assert 'numpy' in sys.modules, 'no vector was made'\n"
+        "print(len(os.listdir('/proc/self/task')))\n"
+        "print(sorted(set(os.environ) & {'OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS'}))\n"
+    )
+    blas = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS")
+    env = {name: value for name, value in os.environ.items() if name not in blas}
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(skills_project)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["1", "[]"], done.stdout
