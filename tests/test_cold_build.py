@@ -63,12 +63,7 @@ def test_no_cyclic_collection_runs_while_a_build_walks_loads_and_renders(
     from generator import cache, discover, writer
     from generator.pipeline import delta, stages
 
-    for number in range(300):
-        write_skill(
-            skills_project / "skills",
-            f"skill-{number}",
-            f"---\nname: skill-{number}\ndescription: Does {number}.\n---\nBody.\n",
-        )
+    _write_skills(skills_project, 300)
     inside: list[str] = []
     collections: list[str] = []
 
@@ -145,6 +140,15 @@ def test_the_vectors_import_numpy_without_starting_blas_threads(
     assert done.stdout.split("\n")[:2] == ["1", "[]"], done.stdout
 
 
+def _write_skills(project: Path, count: int) -> None:
+    for number in range(count):
+        write_skill(
+            project / "skills",
+            f"skill-{number}",
+            f"---\nname: skill-{number}\ndescription: Does {number}.\n---\nBody.\n",
+        )
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the memo is saved aside by fork")
 def test_a_cold_builds_memo_is_pickled_and_stored_by_another_process(
     skills_project: Path,
@@ -160,12 +164,7 @@ def test_a_cold_builds_memo_is_pickled_and_stored_by_another_process(
 
     from generator import cache
 
-    for number in range(12):
-        write_skill(
-            skills_project / "skills",
-            f"skill-{number}",
-            f"---\nname: skill-{number}\ndescription: Does {number}.\n---\nBody.\n",
-        )
+    _write_skills(skills_project, 12)
     monkeypatch.setattr(cache, "ASIDE_ENTRIES", 10, raising=False)
     pickled_here: list[int] = []
 
@@ -215,12 +214,7 @@ def test_a_memo_the_forked_process_failed_to_store_is_stored_by_the_build(
 
     from generator import cache
 
-    for number in range(12):
-        write_skill(
-            skills_project / "skills",
-            f"skill-{number}",
-            f"---\nname: skill-{number}\ndescription: Does {number}.\n---\nBody.\n",
-        )
+    _write_skills(skills_project, 12)
     monkeypatch.setattr(cache, "ASIDE_ENTRIES", 10)
     build, real_save = os.getpid(), cache.Memo.save
 
