@@ -178,7 +178,10 @@ class Memo:
         pid, self._aside = self._aside, None
         if pid is None:
             return False
-        _, status = os.waitpid(pid, 0)
+        try:
+            _, status = os.waitpid(pid, 0)
+        except ChildProcessError:  # reaped by another (SIGCHLD ignored): unknown
+            return False
         return os.waitstatus_to_exitcode(status) == 0 and not self._touched
 
     def save(self) -> None:
