@@ -55,6 +55,8 @@ class State:
 
 
 SHARDS = 256  # entries are kept in this many pickles, by the last byte of their key
+# A new memo of at least this many entries is saved by a forked process (``save_aside``).
+ASIDE_ENTRIES = 1000
 
 
 class Memo:
@@ -79,6 +81,9 @@ class Memo:
         self._db: sqlite3.Connection | None = None
         self._blobs: dict[int, bytes] | None = None
         self._shards: dict[int, dict[str, Any]] = {}
+        self._puts = 0
+        self._aside: int | None = None  # the process saving it (save_aside)
+        self._touched = False  # used since that process was forked
         if path is not None and path.exists():
             try:
                 db = sqlite3.connect(path, isolation_level=None)
@@ -92,10 +97,13 @@ class Memo:
     def get(self, key: str) -> Any:
         """The value memoised under ``key``, or None."""
         self._used.add(key)
+        self._touched = True
         return self._shard(key).get(key)
 
     def put(self, key: str, value: object) -> None:
         self._used.add(key)
+        self._touched = True
+        self._puts += 1
         self._shard(key)[key] = value
         self._dirty.add(_shard_of(key))
 
@@ -135,9 +143,53 @@ class Memo:
                     self._blobs = dict(rows)
         return self._blobs
 
+    def save_aside(self) -> None:
+        """Start ``save`` in a forked process, to pickle and store the entries beside
+        what the build does meanwhile (writing its output); ``save`` waits for it. Only
+        for a new file of many entries (a cold build's): an open database is not to be
+        used by two processes, and a few entries cost less than the fork."""
+        if (
+            self._path is None
+            or self._partial
+            or self._db is not None
+            or self._aside is not None
+            or self._puts < ASIDE_ENTRIES
+            or not hasattr(os, "fork")
+        ):
+            return
+        try:
+            pid = os.fork()
+        except OSError:  # no process to spare: save does it all
+            return
+        if pid == 0:  # the child: save, and leave without running the parent's exits
+            code = 1
+            try:
+                import signal  # here: no-op builds never fork, nor import it
+
+                signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent's to handle
+                self.save()
+                code = 0
+            finally:
+                os._exit(code)
+        self._aside, self._touched = pid, False
+
+    def _saved_aside(self) -> bool:
+        """Whether the process ``save_aside`` started saved all this memo holds."""
+        pid, self._aside = self._aside, None
+        if pid is None:
+            return False
+        try:
+            _, status = os.waitpid(pid, 0)
+        except ChildProcessError:  # reaped by another (SIGCHLD ignored): unknown
+            return False
+        return os.waitstatus_to_exitcode(status) == 0 and not self._touched
+
     def save(self) -> None:
         """Rewrite the shards that gained or lost an entry, in one transaction."""
         if self._path is None:
+            return
+        if self._saved_aside():
+            self._dirty.clear()
             return
         for number in (
             () if self._partial else self._stored().keys() - self._shards.keys()
@@ -209,6 +261,17 @@ class Cache:
 
     def adopt(self, memo: Memo) -> None:
         self._memo = memo
+
+    def save_memo_aside(self) -> None:
+        """Start saving the memo in another process (``Memo.save_aside``); ``save``
+        finishes it."""
+        if not self.enabled or self._memo is None:
+            return
+        try:
+            self._create()
+        except OSError:
+            return  # save skips the memo too
+        self._memo.save_aside()
 
     def recall(self, name: str, kind: type[Any]) -> Any:
         """A value ``keep`` stored (``kind()`` when there is none, or it is unreadable)."""

@@ -213,6 +213,7 @@ def _compile(args: argparse.Namespace, cfg: config.Config) -> int:
         return _check(cfg, result.files, changes, report, output)
     if not (args.force or cfg.discard_unowned):
         writer.refuse_unowned(changes, cfg.out)
+    store.save_memo_aside()  # a cold build's, pickled while the output is written
     written = writer.write(cfg.out_dir, result.files, changes)
     if output.verbose:
         if result.spliced:

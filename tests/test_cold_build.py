@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import builtins
 import collections
+import contextlib
 import gc
 import io
 import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -60,12 +63,7 @@ def test_no_cyclic_collection_runs_while_a_build_walks_loads_and_renders(
     from generator import cache, discover, writer
     from generator.pipeline import delta, stages
 
-    for number in range(300):
-        write_skill(
-            skills_project / "skills",
-            f"skill-{number}",
-            f"---\nname: skill-{number}\ndescription: Does {number}.\n---\nBody.\n",
-        )
+    _write_skills(skills_project, 300)
     inside: list[str] = []
     collections: list[str] = []
 
@@ -103,3 +101,132 @@ def test_no_cyclic_collection_runs_while_a_build_walks_loads_and_renders(
     assert "300 tools" in err
     assert collections == []
     assert gc.isenabled()
+
+
+@pytest.mark.skipif(
+    not os.path.isdir("/proc/self/task") or (os.cpu_count() or 1) < 2,
+    reason="counts a process's threads in Linux's /proc, where BLAS would start more",
+)
+def test_the_vectors_import_numpy_without_starting_blas_threads(
+    skills_project: Path,
+) -> None:
+    """A tool's vector is a sum of a few rows, with no BLAS call: numpy is imported with
+    one BLAS thread (the old import started one per core, close to half its cost), and
+    the environment is left as it was."""
+    pytest.importorskip("numpy")
+    write_skill(
+        skills_project / "skills",
+        "pdf",
+        "---\nname: pdf\ndescription: Reads PDF files.\n---\nBody.\n",
+    )
+    script = (
+        "import os, sys\n"
+        "from generator.cli import main\n"
+        "assert main(['-C', sys.argv[1], 'build']) == 0\n"
+        "assert 'numpy' in sys.modules, 'no vector was made'\n"
+        "print(len(os.listdir('/proc/self/task')))\n"
+        "print(sorted(set(os.environ) & {'OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS'}))\n"
+    )
+    blas = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS")
+    env = {name: value for name, value in os.environ.items() if name not in blas}
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(skills_project)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["1", "[]"], done.stdout
+
+
+def _write_skills(project: Path, count: int) -> None:
+    for number in range(count):
+        write_skill(
+            project / "skills",
+            f"skill-{number}",
+            f"---\nname: skill-{number}\ndescription: Does {number}.\n---\nBody.\n",
+        )
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the memo is saved aside by fork")
+def test_a_cold_builds_memo_is_pickled_and_stored_by_another_process(
+    skills_project: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Pickling and storing a cold build's memo runs in a forked process while the
+    output is written: the build's own process pickles none of it, and the next build
+    reuses every entry the child stored."""
+    import pickle
+    import sqlite3
+    import types
+
+    from generator import cache
+
+    _write_skills(skills_project, 12)
+    monkeypatch.setattr(cache, "ASIDE_ENTRIES", 10, raising=False)
+    pickled_here: list[int] = []
+
+    def dumps(value: object, *args: Any, **kwargs: Any) -> bytes:
+        pickled_here.append(os.getpid())
+        return pickle.dumps(value, *args, **kwargs)
+
+    recording = types.SimpleNamespace(**vars(pickle))
+    recording.dumps = dumps
+    monkeypatch.setattr(cache, "pickle", recording)
+    code, err = run_skillc(capsys, "-C", str(skills_project), "build")
+    assert code == 0, err
+    assert pickled_here == []
+    with contextlib.closing(
+        sqlite3.connect(skills_project / cache.CACHE_DIR / "memo.sqlite")
+    ) as db:
+        stored = db.execute("SELECT value FROM memo").fetchall()
+    entries = sum(len(pickle.loads(blob)) for (blob,) in stored)
+    assert entries >= 36  # each skill's definition, view and vector
+
+    monkeypatch.setattr(cache, "pickle", pickle)
+    loaded: list[str] = []
+    from generator.pipeline import stages
+
+    real_load = stages._Loading._load
+    monkeypatch.setattr(
+        stages._Loading,
+        "_load",
+        lambda self, item, *rest: loaded.append(str(item.path))
+        or real_load(self, item, *rest),
+    )
+    (skills_project / "generated" / "report.json").unlink()  # so that it builds again
+    code, err = run_skillc(capsys, "-C", str(skills_project), "build")
+    assert code == 0, err
+    assert loaded == []  # every skill came from the memo the child stored
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the memo is saved aside by fork")
+def test_a_memo_the_forked_process_failed_to_store_is_stored_by_the_build(
+    skills_project: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A forked process that cannot store the memo (a full disk) costs only the time it
+    saved: the build stores the memo itself."""
+    import sqlite3
+
+    from generator import cache
+
+    _write_skills(skills_project, 12)
+    monkeypatch.setattr(cache, "ASIDE_ENTRIES", 10)
+    build, real_save = os.getpid(), cache.Memo.save
+
+    def failing_in_the_child(memo: cache.Memo) -> None:
+        if os.getpid() != build:
+            raise OSError(28, "No space left on device")
+        real_save(memo)
+
+    monkeypatch.setattr(cache.Memo, "save", failing_in_the_child)
+    code, err = run_skillc(capsys, "-C", str(skills_project), "build")
+    assert code == 0, err
+    with contextlib.closing(
+        sqlite3.connect(skills_project / cache.CACHE_DIR / "memo.sqlite")
+    ) as db:
+        assert db.execute("SELECT count(*) FROM memo").fetchone()[0] > 0

@@ -8,11 +8,12 @@ Imported only when a build has work to do.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import importlib
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -453,7 +454,8 @@ def _vectors(
     vectors = [memo.get(key) for key in keys]
     missing = [i for i, vector in enumerate(vectors) if vector is None]
     if missing:
-        table.prepare(len(missing))  # before the work is split, not in each process
+        with _single_threaded_blas():  # numpy, when many are made
+            table.prepare(len(missing))  # before the work is split, not in each process
     made = parallel.split_map(
         lambda i: search_index.tool_vector(views[i], table), missing
     )
@@ -461,6 +463,24 @@ def _vectors(
         memo.put(keys[i], vector)
         vectors[i] = vector
     return vectors
+
+
+# What numpy's BLAS libraries (OpenBLAS, MKL, OpenMP builds) read for their thread count.
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS")
+
+
+@contextlib.contextmanager
+def _single_threaded_blas() -> Iterator[None]:
+    """numpy imported with one BLAS thread, unless the user chose a number: a vector is
+    a sum of a few rows, with no BLAS call, and starting a thread per core is close to
+    half of numpy's import. The environment is as it was afterwards."""
+    unset = [name for name in BLAS_THREADS if name not in os.environ]
+    os.environ.update(dict.fromkeys(unset, "1"))
+    try:
+        yield
+    finally:
+        for name in unset:
+            os.environ.pop(name, None)
 
 
 def emit(
