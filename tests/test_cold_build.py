@@ -114,11 +114,9 @@ def test_the_vectors_import_numpy_without_starting_blas_threads(
     one BLAS thread (the old import started one per core, close to half its cost), and
     the environment is left as it was."""
     pytest.importorskip("numpy")
-    write_skill(
-        skills_project / "skills",
-        "pdf",
-        "---\nname: pdf\ndescription: Reads PDF files.\n---\nBody.\n",
-    )
+    from generator.emitters.search_index import FEW_VECTORS
+
+    _write_skills(skills_project, FEW_VECTORS)  # fewer are summed without numpy
     script = (
         "import os, sys\n"
         "from generator.cli import main\n"
