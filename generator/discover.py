@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.collector import pausing
 from generator.diagnostics import Report
 from generator.stamps import folder_stamp
 from generator.ir import Hook, Kind, McpServer, NotCompiled
@@ -99,7 +98,6 @@ def relative(path: Path | str, project: Path | str) -> str:
     return Path(os.path.relpath(text, base)).as_posix()
 
 
-@pausing
 def discover(
     roots: list[Path],
     project: Path,

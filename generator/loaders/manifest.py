@@ -8,7 +8,6 @@ import contextlib
 import copy
 import dataclasses
 import functools
-import hashlib
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from typing import Any
 
 from generator.loaders import frontmatter, plain_check, schema_normalise
 from generator.loaders import schema_support, yamlpos
+from generator.cache import content_key
 from generator.diagnostics import Report
 
 JsonPath = tuple[str | int, ...]
@@ -129,7 +129,7 @@ class _Remembered:
         self.kept: dict[str, Normalised] = {}
 
     def normalise(self, schema: Any, complain: schema_normalise.Complaint) -> Any:
-        key = hashlib.sha256(repr(schema).encode()).hexdigest()
+        key = content_key(schema)
         if key in self.kept:  # a schema the file repeats: each tool its own copy
             result, said = copy.deepcopy(self.kept[key][0]), self.kept[key][1]
         else:

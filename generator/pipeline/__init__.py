@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator import cache
+from generator.collector import pausing
 from generator.config import Config
 from generator.diagnostics import Diagnostic, Report
 from generator.records import record
@@ -43,6 +44,7 @@ class Result:
     plan: writer.Plan | None = None  # what writing it changes, when already known
 
 
+@pausing  # the walk, the model and the output: objects that live to the end
 def run(
     config: Config,
     report: Report,

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from generator import __version__, discover
-from generator.collector import pausing
 from generator.cache import Memo, content_key
 from generator.config import Config
 from generator.diagnostics import Diagnostic, Report, Severity
@@ -59,7 +58,6 @@ MANIFESTS = {
 }
 
 
-@pausing
 def compile_model(
     config: Config,
     report: Report,
@@ -516,7 +514,6 @@ def emit(
     return dict(sorted(files.items())), digests
 
 
-@pausing
 def build(
     config: Config,
     report: Report,

@@ -14,13 +14,13 @@ from __future__ import annotations
 import ast
 import copy
 import dataclasses
-import hashlib
 import json
 import warnings
 from collections.abc import Mapping
 from typing import Any
 
 from generator.views import pylit, pytypes_simple
+from generator.cache import content_key
 from generator.records import record
 
 ROOT = "Arguments"
@@ -97,7 +97,7 @@ def needs_codegen(schema: Mapping[str, Any]) -> bool:
 
 def schema_key(schema: Mapping[str, Any]) -> str:
     """A digest of the schema, its keys' order included (it orders the annotations)."""
-    return hashlib.sha256(repr(_plain(schema)).encode()).hexdigest()
+    return content_key(_plain(schema))
 
 
 def _plain(value: object) -> object:
