@@ -5,6 +5,7 @@ be seen, racy ones included, and an untouched project is neither walked nor read
 from __future__ import annotations
 
 import os
+import pickle
 import shutil
 import time
 from collections.abc import Callable
@@ -13,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURE_PROJECT, run_skillc, tree, write_skill
-from generator import cache, discover, stamps
+from generator import cache, discover, pipeline, stamps
 from generator.diagnostics import Report
+from generator.ir import Kind
 
 OK = "---\nname: {name}\ndescription: Does {name}.\n---\nBody of {name}.\n"
 
@@ -215,15 +217,34 @@ def test_skillc_reads_its_own_sources_once(
 def test_an_edited_input_is_built_without_walking(
     built: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Folders unchanged, one input's bytes changed: the last walk's findings are used."""
-    real = discover.discover
+    """Folders unchanged, one input's bytes changed: the last walk's findings are used,
+    and what the keys need of them is the digest kept with them (not a pass over every
+    item again)."""
+    real, listed = discover.discover, pipeline._listed
 
     def forbidden(*args: object, **kwargs: object) -> None:
-        raise AssertionError("the sources were walked again")
+        raise AssertionError("the sources were walked, or their items listed, again")
 
     path = built / "skills" / "alpha" / "SKILL.md"
     path.write_text(path.read_text().replace("Does alpha", "Does alpha twice"))
     monkeypatch.setattr(discover, "discover", forbidden)
+    monkeypatch.setattr(pipeline, "_listed", forbidden)
     assert "up to date" not in build(capsys, built)
     monkeypatch.setattr(discover, "discover", real)
+    monkeypatch.setattr(pipeline, "_listed", listed)
     assert tree(built / "generated") == clean_build(capsys, built)
+
+
+def test_found_items_pickle_their_paths_as_text(built: Path) -> None:
+    """A rebuild unpickles every item the last walk found: each path is pickled as one
+    string, not as a Path (made again part by part), and comes back equal."""
+    found = discover.discover(
+        [built / "skills"], built, built / "generated", Report()
+    ).found
+    in_plugin = discover.Found(
+        Kind.AGENT, Path("/p/agents/a.md"), 1, Path("/p/.claude-plugin/plugin.json")
+    )
+    found = (*found, in_plugin)
+    data = pickle.dumps(found, pickle.HIGHEST_PROTOCOL)
+    assert b"PosixPath" not in data and b"WindowsPath" not in data
+    assert pickle.loads(data) == found

@@ -80,7 +80,7 @@ def run(
     walked = _last_walk(current) if current is not None else None
     reused = current if walked is not None else None  # the last walk's stamps
     if walked is not None:
-        discovery, walk_items = walked
+        discovery, walk_items, listed = walked
     else:
         from generator import discover
 
@@ -94,6 +94,7 @@ def run(
             config.max_file_bytes,
         )
         walk_items = walk.items
+        listed = _listed(discovery, project)
     contents: dict[str, bytes] = {}  # the inputs read to hash them, for the loaders
     files = (
         reused.files
@@ -101,11 +102,11 @@ def run(
         else hash_inputs(discovery.inputs, known, contents)
     )
     hashes = {path: stamp[4] for path, stamp in files.items()}
-    key = inputs_key(discovery, project, built, hashes)
+    key = inputs_key(listed[0], project, built, hashes)
     found = (
         reused.walk
         if reused is not None
-        else pickle.dumps((discovery, walk_items), pickle.HIGHEST_PROTOCOL)
+        else pickle.dumps((discovery, walk_items, listed), pickle.HIGHEST_PROTOCOL)
     )
     recorded = Stamps(started, digest, discovery.folders, files, found)
     if reuse and _unchanged(store, key, config.out_dir):
@@ -127,7 +128,7 @@ def run(
         render.use_bytecode_cache(bytecode)
     # Only a build that writes its output and cache splices into the last one.
     spliced = store.enabled and write_cache and reuse
-    framed = delta.frame(built, discovery, walk_items)
+    framed = delta.frame(built, listed[1], discovery, walk_items)
     rebuilt = (
         delta.attempt(config, report, store, discovery, hashes, key, framed)
         if spliced
@@ -154,16 +155,46 @@ def run(
     return Result(key, model, output, digests, recorded, len(model.tools))
 
 
-def _last_walk(known: Stamps | None) -> tuple[Discovery, list[Diagnostic]] | None:
-    """What the last walk found: a walk reads only folder listings (or it left no
-    folder stamps), so with the folders unchanged it would find the same."""
+def _last_walk(
+    known: Stamps | None,
+) -> tuple[Discovery, list[Diagnostic], tuple[str, str]] | None:
+    """What the last walk found, and its ``_listed`` digests: a walk reads only folder
+    listings (or it left no folder stamps), so with the folders unchanged it would find
+    the same."""
     if known is None or known.walk is None:
         return None
     try:
-        walked: tuple[Discovery, list[Diagnostic]] = pickle.loads(known.walk)
+        walked: tuple[Discovery, list[Diagnostic], tuple[str, str]]
+        walked = pickle.loads(known.walk)
     except Exception:  # noqa: BLE001 - a cache that cannot be read is ignored
         return None
     return walked
+
+
+def _listed(discovery: Discovery, project: Path) -> tuple[str, str]:
+    """Digests of what the walk found, as the inputs key and the delta's frame read
+    it: computed once per walk and kept with it, since a rebuild that reuses the walk
+    would otherwise go through every item again (a second at 20,000 skills)."""
+    from generator.discover import relative
+
+    keyed, framed = [], []
+    for item in discovery.found:
+        plugin = relative(item.plugin, project) if item.plugin else ""
+        keyed.append(
+            f"{item.kind.value}\0{relative(item.path, project)}\0{item.root}\0"
+            f"{plugin}\0" + "\0".join(item.files) + "\n"
+        )
+        framed.append(
+            f"{item.kind.value}\0{item.path}\0{item.root}\0{item.plugin}\0"
+            f"{item.files}\0{item.manifest}\0{item.subfolders}"
+        )
+    framed.append("\n" + "\0".join(discovery.inputs))
+    # One text hashed at once: four times faster than a row at a time.
+    return _sha256(keyed), _sha256(framed)
+
+
+def _sha256(text: list[str]) -> str:
+    return hashlib.sha256("".join(text).encode()).hexdigest()
 
 
 def model(config: Config, report: Report) -> Model:
@@ -191,23 +222,17 @@ def _walk_digest(settings: dict[str, Any], project: Path, config: Config) -> str
 
 
 def inputs_key(
-    discovery: Discovery,
+    listed: str,
     project: Path,
     settings: dict[str, Any],
     hashes: dict[str, str],
 ) -> str:
-    """A hash of everything a build reads: settings, file names, and input contents
-    (``hashes``: the sha256 of each input file)."""
+    """A hash of everything a build reads: settings, what the walk found (``listed``,
+    from ``_listed``), and input contents (``hashes``: the sha256 of each file)."""
     from generator.discover import relative
 
     # One text hashed at once: the same bytes as a line at a time, in less time.
-    text = [json.dumps(settings, sort_keys=True)]
-    for item in discovery.found:
-        plugin = relative(item.plugin, project) if item.plugin else ""
-        text.append(
-            f"{item.kind.value}\0{relative(item.path, project)}\0{item.root}\0"
-            f"{plugin}\0" + "\0".join(item.files) + "\n"
-        )
+    text = [json.dumps(settings, sort_keys=True), listed]
     text.extend(f"{relative(path, project)}\0{sha}" for path, sha in hashes.items())
     return hashlib.sha256("".join(text).encode()).hexdigest()
 

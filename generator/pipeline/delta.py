@@ -81,20 +81,15 @@ class Since:
 
 
 def frame(
-    settings: dict[str, Any], discovery: discover.Discovery, walk: list[Diagnostic]
+    settings: dict[str, Any],
+    listed: str,
+    discovery: discover.Discovery,
+    walk: list[Diagnostic],
 ) -> str:
-    """A hash of what a build reads besides input contents."""
+    """A hash of what a build reads besides input contents; ``listed`` is the digest of
+    the walk's items and inputs (``pipeline._listed``)."""
     digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode())
-    found = (
-        "\n".join(  # one string, hashed once: four times faster than a row at a time
-            [
-                f"{item.kind.value}\0{item.path}\0{item.root}\0{item.plugin}\0"
-                f"{item.files}\0{item.manifest}\0{item.subfolders}"
-                for item in discovery.found
-            ]
-        )
-    )
-    digest.update(found.encode() + b"\n\n" + "\0".join(discovery.inputs).encode())
+    digest.update(listed.encode())
     rest = (walk, discovery.not_compiled, discovery.hooks, discovery.mcp_servers)
     digest.update(repr(rest).encode())
     return digest.hexdigest()
