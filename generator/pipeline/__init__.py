@@ -102,7 +102,7 @@ def run(
         else hash_inputs(discovery.inputs, known, contents)
     )
     hashes = {path: stamp[4] for path, stamp in files.items()}
-    key = inputs_key(listed[0], project, built, hashes)
+    key = inputs_key(listed[0], discovery.inputs, built, hashes)
     found = (
         reused.walk
         if reused is not None
@@ -177,7 +177,8 @@ def _listed(discovery: Discovery, project: Path) -> tuple[str, str]:
     would otherwise go through every item again (a second at 20,000 skills)."""
     from generator.discover import relative
 
-    keyed, framed = [], []
+    keyed = [relative(path, project) + "\0" for path in discovery.inputs]
+    framed = []
     for item in discovery.found:
         plugin = relative(item.plugin, project) if item.plugin else ""
         keyed.append(
@@ -223,17 +224,18 @@ def _walk_digest(settings: dict[str, Any], project: Path, config: Config) -> str
 
 def inputs_key(
     listed: str,
-    project: Path,
+    inputs: tuple[str, ...],
     settings: dict[str, Any],
     hashes: dict[str, str],
 ) -> str:
     """A hash of everything a build reads: settings, what the walk found (``listed``,
-    from ``_listed``), and input contents (``hashes``: the sha256 of each file)."""
-    from generator.discover import relative
-
-    # One text hashed at once: the same bytes as a line at a time, in less time.
-    text = [json.dumps(settings, sort_keys=True), listed]
-    text.extend(f"{relative(path, project)}\0{sha}" for path, sha in hashes.items())
+    from ``_listed``: its items and input files), and the contents of those ``inputs``
+    (``hashes``: the sha256 of each)."""
+    text = [
+        json.dumps(settings, sort_keys=True),
+        listed,
+        *map(hashes.__getitem__, inputs),
+    ]
     return hashlib.sha256("".join(text).encode()).hexdigest()
 
 
