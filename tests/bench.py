@@ -74,6 +74,7 @@ BODY_LINE = (
 )
 SECTIONS = ("skills", "manifests", "mypy", "find", "compile-rate")
 MANIFEST_SIZE = 200
+QUICK_FLOOR, QUICK_RUNS = 0.5, 15  # below this floor (s), rows take this many pairs
 
 
 def write_corpus(root: Path, count: int) -> None:
@@ -407,11 +408,16 @@ def skill_figures(sizes: list[int], runs: int, mypy_shown: bool) -> list[Line]:
                 figure.target = goal if judged else None
             changes[size] = figures[-1]
             listing = [py, "-c", "import generated; generated.list()"]
+            # A run of these rows is a few milliseconds on top of start-up, whose jitter
+            # is as large: where pairs are cheap, more of them steady the median.
+            cheap = statistics.median(sampler.floor_times) < QUICK_FLOOR
+            quick = max(runs, QUICK_RUNS) if cheap else runs
             figures.append(
                 sampler.figure(
                     f"{label}: fresh import + list, no .pyc",
                     lambda: timed(listing, project, BASE_ENV),
                     0.3,
+                    quick,
                 )
             )
             with_pyc = {
@@ -423,12 +429,14 @@ def skill_figures(sizes: list[int], runs: int, mypy_shown: bool) -> list[Line]:
                     f"{label}: fresh import + list, with .pyc",
                     lambda: timed(listing, project, with_pyc),
                     0.3,
+                    quick,
                 )
             )
             figures.append(  # the least any fresh process costs: import + list's bound
                 sampler.figure(
                     f"{label}: python -c pass (start-up, for scale)",
                     lambda: timed([py, "-c", "pass"], project, BASE_ENV),
+                    runs=quick,
                 )
             )
             if size <= 1000 and importlib.util.find_spec("skillkit") is not None:
