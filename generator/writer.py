@@ -287,22 +287,21 @@ def _stage(
     """Build the new tree, from the spare when there is one; returns the files written
     (the others are linked, or were already the very file in the spare)."""
     old, new = os.fspath(out_dir) + "/", os.fspath(staging) + "/"
-    kept: dict[str, tuple[int, int] | None]
     if out_dir.is_dir() and spare is not None and _take(spare, staging):
-        kept = _prune(new, folders, unchanged)
+        made, kept = _prune(new, folders, unchanged)
+        # A spare file may stay only when it is the output's file (which holds the
+        # new bytes): so the spare need not be trusted.
+        current = _listed(old, folders, unchanged) if kept else {}
     else:
         os.mkdir(staging)
-        kept = {"": None}
-    for folder in sorted(folders - kept.keys()):  # parents sort before their children
+        made, kept, current = {""}, {}, {}
+    for folder in sorted(folders - made):  # parents sort before their children
         os.mkdir(new + folder)
     written = []
     for path, text in files.items():  # strings, not Paths: this runs once per file
         if path in unchanged:
-            # A spare file may stay only when it is the output's file (which holds
-            # the new bytes): so the spare need not be trusted.
-            found = kept.get(path)
-            if found is not None:
-                if _identity(old + path) == found:
+            if path in kept:
+                if kept[path] == current.get(path):
                     continue
                 os.unlink(new + path)
             _link(old + path, new + path)
@@ -313,14 +312,17 @@ def _stage(
     return written
 
 
+Identity = tuple[int, int]  # a file's (st_dev, st_ino)
+
+
 def _prune(
     root: str, folders: set[str], unchanged: frozenset[str]
-) -> dict[str, tuple[int, int] | None]:
+) -> tuple[set[str], dict[str, Identity]]:
     """Remove from the tree at ``root`` what cannot stay: caches, folders the new tree
     lacks, symbolic links and other odd entries, and every file but those at an
-    unchanged path. Returns the folders that stay (mapped to None) and the files, with
-    their (device, inode)."""
-    kept: dict[str, tuple[int, int] | None] = {"": None}
+    unchanged path. Returns the folders that stay, and the files that may, with their
+    identity."""
+    made, kept = {""}, {}
     stack = [("", os.lstat(root).st_dev)]
     while stack:
         base, device = stack.pop()
@@ -329,25 +331,52 @@ def _prune(
                 path = base + entry.name
                 if entry.is_dir(follow_symlinks=False):
                     if path in folders and entry.name not in IGNORED_DIRS:
-                        kept[path] = None
+                        made.add(path)
                         below = entry.stat(follow_symlinks=False).st_dev
                         stack.append((path + "/", below))
                     else:
                         shutil.rmtree(entry.path)
                 elif path in unchanged and entry.is_file(follow_symlinks=False):
-                    # The inode the listing gave (no stat per file), on the folder's
-                    # device: what lstat says, on a file system that lists st_ino.
                     kept[path] = (device, entry.inode())
                 else:
                     os.unlink(entry.path)
-    files = [path for path, found in kept.items() if found is not None]
-    if files and _identity(root + files[0]) != kept[files[0]]:
-        for path in files:  # one that does not (FUSE, some overlays): stat each
-            kept[path] = _identity(root + path)
-    return kept
+    return made, _checked(root, kept)
 
 
-def _identity(path: str) -> tuple[int, int]:
+def _listed(
+    root: str, folders: set[str], unchanged: frozenset[str]
+) -> dict[str, Identity]:
+    """The identity of each regular file at an unchanged path, below the tree at
+    ``root``, from listing its folders."""
+    listed = {}
+    for folder in folders:
+        base = folder + "/" if folder else ""
+        try:
+            found = os.lstat(root + base)
+            if not S_ISDIR(found.st_mode):
+                continue
+            with os.scandir(root + base) as entries:
+                for entry in entries:
+                    path = base + entry.name
+                    if path in unchanged and entry.is_file(follow_symlinks=False):
+                        listed[path] = (found.st_dev, entry.inode())
+        except FileNotFoundError:  # a folder only new files are in
+            continue
+    return _checked(root, listed)
+
+
+def _checked(root: str, listed: dict[str, Identity]) -> dict[str, Identity]:
+    """``listed`` holds the inodes a folder's listing gave (no stat per file) on the
+    folder's device: what lstat gives, on a file system that lists st_ino. One lstat
+    checks that this one does; where it does not (FUSE, some overlays), each file is
+    stat'ed."""
+    first = next(iter(listed), None)
+    if first is None or _identity(root + first) == listed[first]:
+        return listed
+    return {path: _identity(root + path) for path in listed}
+
+
+def _identity(path: str) -> Identity:
     found = os.lstat(path)
     return found.st_dev, found.st_ino
 

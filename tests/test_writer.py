@@ -425,6 +425,57 @@ def test_a_spare_tampered_with_is_never_trusted(
     assert rebuilt_afresh(project, capsys) == tree(out)
 
 
+class SameInodes:
+    """``os.scandir``'s listing, with one inode number for every entry (as FUSE without
+    use_ino gives)."""
+
+    def __init__(self, listing: Any) -> None:
+        self.listing = listing
+
+    def __enter__(self) -> SameInodes:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.listing.close()
+
+    def __iter__(self) -> SameInodes:
+        return self
+
+    def __next__(self) -> SameInode:
+        return SameInode(next(self.listing))
+
+    def close(self) -> None:
+        self.listing.close()
+
+
+class SameInode:
+    def __init__(self, entry: os.DirEntry[str]) -> None:
+        self.entry = entry
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.entry, name)
+
+    def inode(self) -> int:
+        return 0xFFFFFFFF
+
+
+def test_a_listing_without_true_inodes_is_not_believed(
+    with_spare: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    project, spare = with_spare, spare_of(with_spare)
+    (spare / "task" / "_b.py").unlink()
+    (spare / "task" / "_b.py").write_text("tampered = True\n")
+    real = os.scandir
+    monkeypatch.setattr(os, "scandir", lambda *args: SameInodes(real(*args)))
+    write_skill(project / "skills", "a", OK.format(name="a") + "Again.\n")
+    code, err = run_skillc(capsys, "-C", str(project), "build")
+    assert code == 0, err
+    monkeypatch.undo()
+    assert rebuilt_afresh(project, capsys) == tree(project / "generated")
+
+
 def test_a_spare_that_is_a_link_is_not_followed(
     with_spare: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
