@@ -360,7 +360,7 @@ def _listed(
                     path = base + entry.name
                     if path in unchanged and entry.is_file(follow_symlinks=False):
                         listed[path] = (found.st_dev, entry.inode())
-        except FileNotFoundError:  # a folder only new files are in
+        except (FileNotFoundError, NotADirectoryError):  # one only new files are in
             continue
     return _checked(root, listed)
 

@@ -539,3 +539,24 @@ def test_without_the_cache_the_old_tree_is_deleted(
         assert run_skillc(capsys, "-C", str(project), "build")[0] == 0
     assert spare.is_dir()
     assert rebuilt_afresh(project, capsys) == tree(project / "generated")
+
+
+def test_discovery_never_walks_into_the_spare(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The project itself as the source root: a skill inside the spare (which the cache
+    folder holds) is not found."""
+    project = skills_project
+    (project / "pyproject.toml").write_text('[tool.skillc]\nsources = ["."]\n')
+    write_skill(project / "skills", "a", OK.format(name="a"))
+    for round in range(2):
+        write_skill(project / "skills", "a", OK.format(name="a") + f"Round {round}.\n")
+        assert run_skillc(capsys, "-C", str(project), "build")[0] == 0
+    write_skill(spare_of(project), "planted", OK.format(name="planted"))
+    write_skill(project / "skills", "a", OK.format(name="a") + "Again.\n")
+    code, err = run_skillc(capsys, "-C", str(project), "build")
+    assert code == 0 and "skillc: 1 tools;" in err, err
+    assert (
+        "planted" not in err
+        and not (project / "generated" / "task" / "_planted.py").exists()
+    )
