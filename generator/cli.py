@@ -214,7 +214,8 @@ def _compile(args: argparse.Namespace, cfg: config.Config) -> int:
     if not (args.force or cfg.discard_unowned):
         writer.refuse_unowned(changes, cfg.out)
     store.save_memo_aside()  # a cold build's, pickled while the output is written
-    written = writer.write(cfg.out_dir, result.files, changes)
+    cache_dir = store.folder if store.enabled else None  # keeps the old tree
+    written = writer.write(cfg.out_dir, result.files, changes, cache_dir)
     if output.verbose:
         if result.spliced:
             print("spliced the changed tools into the last build", file=sys.stderr)

@@ -4,10 +4,18 @@
 - The new tree is built beside the output folder (same parent, so same file system):
   unchanged files are hard links to the old ones (no copy, same modification time), new
   and changed files are written there. Then one ``renameat2(RENAME_EXCHANGE)`` swaps the
-  two folders, and the old tree is deleted. A killed build leaves the folder exactly old
-  or exactly new; its leftovers (``.<out>.skillc-new`` / ``-old``) are removed, or the
-  swap completed, by the next build (``recover``). Where the exchange is unavailable, two
-  renames are used and ``recover`` puts the old tree back when it finds the folder gone.
+  two folders. A killed build leaves the folder exactly old or exactly new; its
+  leftovers (``.<out>.skillc-new`` / ``-old``) are removed, or the swap completed, by the
+  next build (``recover``). Where the exchange is unavailable, two renames are used and
+  ``recover`` puts the old tree back when it finds the folder gone.
+- So that a small change costs what changed, not the size of the tree, the swapped-out
+  tree is not deleted but renamed into the build cache as a spare (when the cache is on
+  the same file system), and the next build renames the spare to its staging folder and
+  brings it up to date. Nothing in the spare is trusted: a spare file is kept only when
+  it is the very file (same device and inode) that the output folder holds at that path
+  and the build found that file unchanged; everything else in it is removed, linked or
+  written afresh, and its stale caches are dropped. A folder that would not take the
+  spare, or a build without the cache, deletes the old tree instead.
 - A build that would change nothing does not touch the folder at all.
 - Ownership: a file may be replaced or removed only when the previous lock lists it with
   the sha256 it still has (or when it already holds the new bytes). Anything else inside
@@ -29,6 +37,7 @@ import shutil
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from stat import S_ISDIR
 
 from generator.cache import Stat
 from generator.records import record
@@ -36,6 +45,7 @@ from generator.records import record
 LOCK = "skillc.lock.json"  # the output folder's lock, which marks it as skillc's
 IGNORED_DIRS = frozenset({"__pycache__", ".mypy_cache"})  # kept across a swap
 TEMPORARY = ".skillc-tmp"  # files earlier versions left behind when killed: dropped
+SPARE = "spare-output"  # the last swapped-out tree, in the build cache's folder
 
 
 class OutputError(Exception):
@@ -157,23 +167,28 @@ def refuse_unowned(changes: Plan, label: str) -> None:
         )
 
 
-def write(out_dir: Path, files: dict[str, str], changes: Plan) -> tuple[str, ...]:
+def write(
+    out_dir: Path, files: dict[str, str], changes: Plan, cache_dir: Path | None = None
+) -> tuple[str, ...]:
     """Swap in the new tree (see the module's docstring); OSError becomes WriteFailed.
     Returns the files whose bytes were written, sorted: every other file of the new tree
-    is the old file itself (a hard link), so its mtime and mypy's cache entry stay."""
+    is the old file itself (a hard link), so its mtime and mypy's cache entry stay.
+    ``cache_dir`` is the build cache's folder, where the old tree is kept as a spare."""
     check_owned(out_dir)
     if not changes.stale:
         return ()
     staging, old = _beside(out_dir, "new"), _beside(out_dir, "old")
+    spare = _spare(out_dir, cache_dir)
+    unchanged, folders = frozenset(changes.unchanged), _folders(files)
     try:
         _remove(staging)
         out_dir.parent.mkdir(parents=True, exist_ok=True)
-        written = _stage(out_dir, staging, files, frozenset(changes.unchanged))
+        written = _stage(out_dir, staging, files, unchanged, folders, spare)
         if out_dir.is_dir():
             shutil.copymode(out_dir, staging)
             _swap(staging, out_dir, old)
-            _keep_caches(staging, out_dir)
-            _remove(staging)
+            _keep_caches(staging, out_dir, folders)
+            _retire(staging, spare)
         else:
             os.rename(staging, out_dir)
     except OSError as exc:
@@ -229,26 +244,152 @@ def _beside(out_dir: Path, role: str) -> Path:
     return out_dir.with_name(f".{out_dir.name}.skillc-{role}")
 
 
+def _folders(files: dict[str, str]) -> set[str]:
+    """Every folder of the tree ``files`` make, relative to it ("" for the top)."""
+    folders = {""}
+    for path in files:
+        folder = path.rpartition("/")[0]
+        while folder not in folders:
+            folders.add(folder)
+            folder = folder.rpartition("/")[0]
+    return folders
+
+
+def _spare(out_dir: Path, cache_dir: Path | None) -> Path | None:
+    """Where the old tree is kept between builds; None without a cache, or when the
+    cache is the output folder or inside it."""
+    if cache_dir is None or out_dir in (cache_dir / SPARE).parents:
+        return None
+    return cache_dir / SPARE
+
+
+def _take(spare: Path, staging: Path) -> bool:
+    """Rename the spare to the staging folder; False when there is none to take (absent,
+    on another file system, not a real folder)."""
+    try:
+        os.rename(spare, staging)
+        if S_ISDIR(os.lstat(staging).st_mode):
+            return True
+        os.unlink(staging)  # a file or a symbolic link: never written through
+    except OSError:
+        pass
+    return False
+
+
 def _stage(
-    out_dir: Path, staging: Path, files: dict[str, str], unchanged: frozenset[str]
+    out_dir: Path,
+    staging: Path,
+    files: dict[str, str],
+    unchanged: frozenset[str],
+    folders: set[str],
+    spare: Path | None,
 ) -> list[str]:
-    """Build the new tree; returns the files written (the others are linked)."""
+    """Build the new tree, from the spare when there is one; returns the files written
+    (the others are linked, or were already the very file in the spare)."""
     old, new = os.fspath(out_dir) + "/", os.fspath(staging) + "/"
-    os.mkdir(staging)
-    made = {""}
+    if out_dir.is_dir() and spare is not None and _take(spare, staging):
+        made, kept = _prune(new, folders, unchanged)
+        # A spare file may stay only when it is the output's file (which holds the
+        # new bytes): so the spare need not be trusted.
+        current = _listed(old, folders, unchanged) if kept else {}
+    else:
+        os.mkdir(staging)
+        made, kept, current = {""}, {}, {}
+    for folder in sorted(folders - made):  # parents sort before their children
+        os.mkdir(new + folder)
     written = []
     for path, text in files.items():  # strings, not Paths: this runs once per file
-        folder = path.rpartition("/")[0]
-        if folder not in made:
-            os.makedirs(new + folder, exist_ok=True)
-            made.add(folder)
         if path in unchanged:
+            if path in kept:
+                if kept[path] == current.get(path):
+                    continue
+                os.unlink(new + path)
             _link(old + path, new + path)
         else:
             with open(new + path, "xb") as handle:  # x: never through a link
                 handle.write(text.encode("utf-8"))
             written.append(path)
     return written
+
+
+Identity = tuple[int, int]  # a file's (st_dev, st_ino)
+
+
+def _prune(
+    root: str, folders: set[str], unchanged: frozenset[str]
+) -> tuple[set[str], dict[str, Identity]]:
+    """Remove from the tree at ``root`` what cannot stay: caches, folders the new tree
+    lacks, symbolic links and other odd entries, and every file but those at an
+    unchanged path. Returns the folders that stay, and the files that may, with their
+    identity."""
+    made, kept = {""}, {}
+    stack = [("", os.lstat(root).st_dev)]
+    while stack:
+        base, device = stack.pop()
+        with os.scandir(root + base) as entries:
+            for entry in entries:
+                path = base + entry.name
+                if entry.is_dir(follow_symlinks=False):
+                    if path in folders and entry.name not in IGNORED_DIRS:
+                        made.add(path)
+                        below = entry.stat(follow_symlinks=False).st_dev
+                        stack.append((path + "/", below))
+                    else:
+                        shutil.rmtree(entry.path)
+                elif path in unchanged and entry.is_file(follow_symlinks=False):
+                    kept[path] = (device, entry.inode())
+                else:
+                    os.unlink(entry.path)
+    return made, _checked(root, kept)
+
+
+def _listed(
+    root: str, folders: set[str], unchanged: frozenset[str]
+) -> dict[str, Identity]:
+    """The identity of each regular file at an unchanged path, below the tree at
+    ``root``, from listing its folders."""
+    listed = {}
+    for folder in folders:
+        base = folder + "/" if folder else ""
+        try:
+            found = os.lstat(root + base)
+            if not S_ISDIR(found.st_mode):
+                continue
+            with os.scandir(root + base) as entries:
+                for entry in entries:
+                    path = base + entry.name
+                    if path in unchanged and entry.is_file(follow_symlinks=False):
+                        listed[path] = (found.st_dev, entry.inode())
+        except (FileNotFoundError, NotADirectoryError):  # one only new files are in
+            continue
+    return _checked(root, listed)
+
+
+def _checked(root: str, listed: dict[str, Identity]) -> dict[str, Identity]:
+    """``listed`` holds the inodes a folder's listing gave (no stat per file) on the
+    folder's device: what lstat gives, on a file system that lists st_ino. One lstat
+    checks that this one does; where it does not (FUSE, some overlays), each file is
+    stat'ed."""
+    first = next(iter(listed), None)
+    if first is None or _identity(root + first) == listed[first]:
+        return listed
+    return {path: _identity(root + path) for path in listed}
+
+
+def _identity(path: str) -> Identity:
+    found = os.lstat(path)
+    return found.st_dev, found.st_ino
+
+
+def _retire(old_tree: Path, spare: Path | None) -> None:
+    """Keep the swapped-out tree as the spare, or delete it."""
+    if spare is not None:
+        try:
+            os.rename(old_tree, spare)  # fails on another file system, or when taken
+            return
+        except OSError:
+            pass
+    _remove(old_tree)
 
 
 def _link(source: str, target: str) -> None:
@@ -311,16 +452,19 @@ def _renameat2() -> Callable[..., int] | None:
     return function
 
 
-def _keep_caches(old_tree: Path, out_dir: Path) -> None:
-    """Move the old tree's ``__pycache__`` and ``.mypy_cache`` folders into the new one."""
-    for current, dirs, _ in os.walk(old_tree):
-        for name in [d for d in dirs if d in IGNORED_DIRS]:
-            dirs.remove(name)
-            source = Path(current) / name
-            target = out_dir / source.relative_to(old_tree)
-            if target.parent.is_dir() and not os.path.lexists(target):
-                with contextlib.suppress(OSError):
-                    os.rename(source, target)
+def _keep_caches(old_tree: Path, out_dir: Path, folders: set[str]) -> None:
+    """Move the old tree's ``__pycache__`` and ``.mypy_cache`` folders into the new one:
+    those in the new tree's folders, the only places they can go (so the old tree's
+    files are not listed)."""
+    old, new = os.fspath(old_tree) + "/", os.fspath(out_dir) + "/"
+    for folder in folders:
+        for name in IGNORED_DIRS:
+            source = f"{old}{folder}/{name}" if folder else old + name
+            with contextlib.suppress(OSError):
+                if S_ISDIR(os.lstat(source).st_mode):
+                    target = new + source[len(old) :]
+                    if not os.path.lexists(target):
+                        os.rename(source, target)
 
 
 def _remove(folder: Path) -> None:
