@@ -289,19 +289,18 @@ def _stage(
     old, new = os.fspath(out_dir) + "/", os.fspath(staging) + "/"
     if out_dir.is_dir() and spare is not None and _take(spare, staging):
         made, kept = _prune(new, folders, unchanged)
-        # A spare file may stay only when it is the output's file (which holds the
-        # new bytes): so the spare need not be trusted.
-        current = _listed(old, folders, unchanged) if kept else {}
     else:
         os.mkdir(staging)
-        made, kept, current = {""}, {}, {}
+        made, kept = {""}, set()
     for folder in sorted(folders - made):  # parents sort before their children
         os.mkdir(new + folder)
     written = []
     for path, text in files.items():  # strings, not Paths: this runs once per file
         if path in unchanged:
             if path in kept:
-                if kept[path] == current.get(path):
+                # A spare file may stay only when it is the output's very file (which
+                # holds the new bytes): so the spare need not be trusted.
+                if _identity(new + path) == _identity(old + path):
                     continue
                 os.unlink(new + path)
             _link(old + path, new + path)
@@ -312,73 +311,40 @@ def _stage(
     return written
 
 
-Identity = tuple[int, int]  # a file's (st_dev, st_ino)
+# A file's device, inode, size and mtime: a listing's inode numbers are not used, as
+# FUSE and overlay file systems may list others than stat gives.
+Identity = tuple[int, int, int, int]
 
 
 def _prune(
     root: str, folders: set[str], unchanged: frozenset[str]
-) -> tuple[set[str], dict[str, Identity]]:
+) -> tuple[set[str], set[str]]:
     """Remove from the tree at ``root`` what cannot stay: caches, folders the new tree
     lacks, symbolic links and other odd entries, and every file but those at an
-    unchanged path. Returns the folders that stay, and the files that may, with their
-    identity."""
-    made, kept = {""}, {}
-    stack = [("", os.lstat(root).st_dev)]
+    unchanged path. Returns the folders that stay, and the files that may."""
+    made, kept = {""}, set()
+    stack = [""]
     while stack:
-        base, device = stack.pop()
+        base = stack.pop()
         with os.scandir(root + base) as entries:
             for entry in entries:
                 path = base + entry.name
                 if entry.is_dir(follow_symlinks=False):
                     if path in folders and entry.name not in IGNORED_DIRS:
                         made.add(path)
-                        below = entry.stat(follow_symlinks=False).st_dev
-                        stack.append((path + "/", below))
+                        stack.append(path + "/")
                     else:
                         shutil.rmtree(entry.path)
                 elif path in unchanged and entry.is_file(follow_symlinks=False):
-                    kept[path] = (device, entry.inode())
+                    kept.add(path)
                 else:
                     os.unlink(entry.path)
-    return made, _checked(root, kept)
-
-
-def _listed(
-    root: str, folders: set[str], unchanged: frozenset[str]
-) -> dict[str, Identity]:
-    """The identity of each regular file at an unchanged path, below the tree at
-    ``root``, from listing its folders."""
-    listed = {}
-    for folder in folders:
-        base = folder + "/" if folder else ""
-        try:
-            found = os.lstat(root + base)
-            if not S_ISDIR(found.st_mode):
-                continue
-            with os.scandir(root + base) as entries:
-                for entry in entries:
-                    path = base + entry.name
-                    if path in unchanged and entry.is_file(follow_symlinks=False):
-                        listed[path] = (found.st_dev, entry.inode())
-        except (FileNotFoundError, NotADirectoryError):  # one only new files are in
-            continue
-    return _checked(root, listed)
-
-
-def _checked(root: str, listed: dict[str, Identity]) -> dict[str, Identity]:
-    """``listed`` holds the inodes a folder's listing gave (no stat per file) on the
-    folder's device: what lstat gives, on a file system that lists st_ino. One lstat
-    checks that this one does; where it does not (FUSE, some overlays), each file is
-    stat'ed."""
-    first = next(iter(listed), None)
-    if first is None or _identity(root + first) == listed[first]:
-        return listed
-    return {path: _identity(root + path) for path in listed}
+    return made, kept
 
 
 def _identity(path: str) -> Identity:
     found = os.lstat(path)
-    return found.st_dev, found.st_ino
+    return found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns
 
 
 def _retire(old_tree: Path, spare: Path | None) -> None:

@@ -427,7 +427,7 @@ def test_a_spare_tampered_with_is_never_trusted(
 
 class SameInodes:
     """``os.scandir``'s listing, with one inode number for every entry (as FUSE without
-    use_ino gives)."""
+    use_ino gives): the writer must not rely on a listing's inode numbers."""
 
     def __init__(self, listing: Any) -> None:
         self.listing = listing
