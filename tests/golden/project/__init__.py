@@ -5,10 +5,9 @@ tools.help() lists the namespaces; <namespace>.help() lists their tools;
 <namespace>.<tool>.help() gives one tool's full spec.
 """
 
-from __future__ import annotations
-
-# Importing the package runs this module only, and list() adds _listing and _index
-# (which import nothing, not even typing); the rest is imported on first use.
+# Importing the package runs this module only, and list() adds _listing (which imports
+# nothing); the rest is imported on first use. Neither imports __future__: names only
+# the type checker imports are quoted in annotations.
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
     from ._runtime import Filter, HelpText, TaskRunner, ToolEntry, ToolList
@@ -54,14 +53,14 @@ _CHILDREN = (
 _ALIASES: dict[str, tuple[str, str]] = {}
 
 
-def help() -> HelpText:
+def help() -> "HelpText":
     """Level 1: the namespaces, each with a one-line summary, printed and returned."""
     from ._runtime import package_help, shown
 
     return shown(package_help())
 
 
-def list(tag: Filter = None, capability: Filter = None) -> ToolList:
+def list(tag: "Filter" = None, capability: "Filter" = None) -> "ToolList":
     """Level 1 entries of every tool: dotted name, namespace, summary; only the tools
     with every ``tag`` and ``capability`` given (seed 000's metadata), when given."""
     from ._listing import entries
@@ -70,8 +69,8 @@ def list(tag: Filter = None, capability: Filter = None) -> ToolList:
 
 
 def tools(
-    tag: Filter = None, capability: Filter = None, namespace: str | None = None
-) -> ToolList:
+    tag: "Filter" = None, capability: "Filter" = None, namespace: str | None = None
+) -> "ToolList":
     """Level 1 entries of the tools with every ``tag`` and ``capability`` given, in
     ``namespace`` (a dotted name, such as ``"task"``) and the namespaces below it."""
     from ._listing import entries
