@@ -53,7 +53,8 @@ def entries(
         qualname, _, summary = line.partition(" ")
         ns = qualname.rpartition(".")[0]
         if namespace is None or ns == namespace or ns.startswith(namespace + "."):
-            result.append(ToolEntry(qualname, ns, summary))
+            # what ToolEntry(...) makes, without a call of its __new__ per entry
+            result.append(tuple.__new__(ToolEntry, (qualname, ns, summary)))
     if tag is None and capability is None:
         return result
     from ._runtime import filtered
