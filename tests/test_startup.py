@@ -73,6 +73,29 @@ def test_import_and_list_compile_only_init_and_listing(
     assert compiled == ["tools/__init__.py", "tools/_listing.py"]
 
 
+def test_the_exported_names_are_read_when_asked_for(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``__init__`` leaves its exported names to ``_api`` (which type checkers read):
+    ``__all__``, ``dir()`` and ``import *`` still give every one of them."""
+    _build(capsys, project)
+    code = """
+import json, sys, tools
+assert "tools._api" not in sys.modules
+star = {}
+exec("from tools import *", star)
+print(json.dumps({"all": tools.__all__, "dir": dir(tools), "star": sorted(star)}))
+"""
+    done = run_python(code, project)
+    assert done.returncode == 0, done.stderr
+    names = json.loads(done.stdout)
+    exported = set(names["all"])
+    assert {"list", "tools", "help", "dispatch", "ToolEntry", "task"} <= exported
+    assert {"set_task_runner", "find_tool", "set_confirm_policy"} <= exported
+    assert exported <= set(names["dir"])
+    assert exported == set(names["star"]) - {"__builtins__"}
+
+
 # Summaries that a triple-quoted literal must escape (quotes, backslashes, a quote
 # where the literal closes), or keep as they are; whitespace collapses at build time.
 HOSTILE_SUMMARIES = (

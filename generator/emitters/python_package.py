@@ -36,6 +36,7 @@ RUNTIME = (
 def emit(package: PackageView, layout: Layout, report: Report) -> dict[str, str]:
     """The package's files; each tool's module is its view's fragment."""
     aliases = _aliases(package.tools)
+    children = [ns.path[0] for ns in package.namespaces if len(ns.path) == 1]
     files: dict[str, str] = {
         **{
             name: f"# {HEADER.format(source='')}\n" + render.static(name)
@@ -72,7 +73,13 @@ def emit(package: PackageView, layout: Layout, report: Report) -> dict[str, str]
             "package_init.py.jinja",
             header=HEADER.format(source=" from " + ", ".join(layout.sources)),
             docstring=_package_docstring(package, layout),
-            children=[ns.path[0] for ns in package.namespaces if len(ns.path) == 1],
+            children=children,
+            aliases=aliases.get((), []),
+        ),
+        "_api.py": render.render(
+            "api.py.jinja",
+            header=HEADER.format(source=""),
+            children=children,
             aliases=aliases.get((), []),
         ),
     }

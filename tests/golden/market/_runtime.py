@@ -156,7 +156,7 @@ def lazy_attribute(
 
 
 # The package's own names kept in support modules: (module, its name there), imported
-# on first use (``__getattr__`` of the package's ``__init__``).
+# on first use (``__getattr__`` of the package's ``__init__``); its ``__all__`` too.
 _SUPPORT = {
     "ClaudeCode": ("_tasks", "ClaudeCode"),
     "Invocation": ("_tasks", "Invocation"),
@@ -176,6 +176,7 @@ _SUPPORT = {
     "ToolEntry": ("_runtime", "ToolEntry"),
     "ToolList": ("_runtime", "ToolList"),
     "set_task_runner": ("_runtime", "set_task_runner"),
+    "__all__": ("_api", "__all__"),
 }
 
 
