@@ -113,15 +113,18 @@ def test_the_level1_literal_keeps_every_summary(
     tools_project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The summaries reach ``_listing`` as lines of escaped text in one string literal:
-    list() gives each back as the build made it."""
+    list() gives each back as the build made it. A source name with a tab (the index
+    once split lines at tabs) does not spill into its summary."""
+    described = {f"t{number}": text for number, text in enumerate(HOSTILE_SUMMARIES)}
+    described["tab\tname"] = "Named with a tab."
     tools = [
         {
-            "name": f"t{number}",
+            "name": name,
             "description": text,
             "parameters": {"type": "object", "properties": {}},
             "executor": {"type": "http", "url": "https://example.com/call"},
         }
-        for number, text in enumerate(HOSTILE_SUMMARIES)
+        for name, text in described.items()
     ]
     manifest = tools_project / "manifests" / "odd" / "tool-manifest.yaml"
     manifest.parent.mkdir()
@@ -133,8 +136,8 @@ def test_the_level1_literal_keeps_every_summary(
     listed = _imported(tools_project)["listed"]
     odd = {name: summary for name, namespace, summary in listed if namespace == "odd"}
     assert odd == {
-        f"odd.t{number}": " ".join(text.split())
-        for number, text in enumerate(HOSTILE_SUMMARIES)
+        "odd." + name.replace("\t", "_"): " ".join(text.split())
+        for name, text in described.items()
     }
 
 
