@@ -7,7 +7,7 @@ import importlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ._runtime import PACKAGE, entries, index, namespace_help, package_help
+from ._runtime import PACKAGE, entries, namespace_help, package_help
 from ._tasks import Invocation
 from ._tools import CallableTool
 
@@ -17,10 +17,11 @@ if TYPE_CHECKING:
 
 def find(name: str) -> Any:
     """A tool by dotted name (``task.code_reviewer``), alias or source name."""
-    from ._index import ALIASES
+    from ._index import ALIASES, SOURCE_NAMES
 
     name = dict(entry.split("\t") for entry in ALIASES).get(name, name)
-    for qualname, original, _ in index():
+    for line in SOURCE_NAMES:
+        qualname, _, original = line.partition("\t")
         ns = qualname.rpartition(".")[0]
         if name in (qualname, original, f"{ns}.{original}"):
             module = importlib.import_module(f"{PACKAGE}.{ns}")

@@ -147,4 +147,4 @@ def test_cached_rebuilds_of_tool_manifests_equal_clean_builds(
     build(capsys, clean, "--no-cache")
     assert tree(tools_project / "out") == tree(clean / "out")
     assert (tools_project / "out" / "pdf_extractor" / "_ocr.py").is_file()
-    assert "Fetch an object" in (tools_project / "out" / "_index.py").read_text()
+    assert "Fetch an object" in (tools_project / "out" / "_listing.py").read_text()

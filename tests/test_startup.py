@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from conftest import run_python, run_skillc, write_skill
 
@@ -22,13 +23,23 @@ HEAVY_FOR_LISTING = (
     "types",
     "importlib",
     "dataclasses",
+    "__future__",  # what ``from __future__ import annotations`` imports at run time
 )
 IMPORTED = """
 import json, sys
+compiled = []
+def audit(event, args):
+    if event == "compile" and isinstance(args[1], str):
+        compiled.append(args[1])
+sys.addaudithook(audit)
 before = set(sys.modules)
 import tools
 listed = tools.list()
-print(json.dumps({"new": sorted(set(sys.modules) - before), "listed": len(listed)}))
+print(json.dumps({
+    "new": sorted(set(sys.modules) - before),
+    "compiled": compiled,
+    "listed": [[entry.name, entry.namespace, entry.summary] for entry in listed],
+}))
 """
 
 
@@ -38,22 +49,96 @@ def _build(capsys: pytest.CaptureFixture[str], project: Path) -> None:
     (project / "out").rename(project / "tools")
 
 
-def _new_modules(project: Path, code: str) -> dict[str, object]:
-    done = run_python(code, project)
+def _imported(project: Path) -> dict[str, Any]:
+    done = run_python(IMPORTED, project)
     assert done.returncode == 0, done.stderr
-    result: dict[str, object] = json.loads(done.stdout)
+    result: dict[str, Any] = json.loads(done.stdout)
     return result
 
 
-def test_import_and_list_load_only_the_index(
+def test_import_and_list_compile_only_init_and_listing(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """With no .pyc, every module imported is compiled from its source, which costs
+    more than anything else the listing does: two modules, ``__init__`` and
+    ``_listing``, and nothing else imported (not even ``__future__``)."""
     _build(capsys, project)
-    result = _new_modules(project, IMPORTED)
-    new = set(result["new"])  # type: ignore[call-overload]
-    assert result["listed"] and isinstance(result["listed"], int)
-    assert new == {"__future__", "tools", "tools._listing", "tools._index"}
-    assert not new & set(HEAVY_FOR_LISTING)
+    result = _imported(project)
+    assert result["listed"]
+    assert set(result["new"]) == {"tools", "tools._listing"}
+    assert not set(result["new"]) & set(HEAVY_FOR_LISTING)
+    compiled = [
+        Path(name).relative_to(project).as_posix() for name in result["compiled"]
+    ]
+    assert compiled == ["tools/__init__.py", "tools/_listing.py"]
+
+
+def test_the_exported_names_are_read_when_asked_for(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``__init__`` leaves its exported names to ``_api`` (which type checkers read):
+    ``__all__``, ``dir()`` and ``import *`` still give every one of them."""
+    _build(capsys, project)
+    code = """
+import json, sys, tools
+assert "tools._api" not in sys.modules
+star = {}
+exec("from tools import *", star)
+print(json.dumps({"all": tools.__all__, "dir": dir(tools), "star": sorted(star)}))
+"""
+    done = run_python(code, project)
+    assert done.returncode == 0, done.stderr
+    names = json.loads(done.stdout)
+    exported = set(names["all"])
+    assert {"list", "tools", "help", "dispatch", "ToolEntry", "task"} <= exported
+    assert {"set_task_runner", "find_tool", "set_confirm_policy"} <= exported
+    assert exported <= set(names["dir"])
+    assert exported == set(names["star"]) - {"__builtins__"}
+
+
+# Summaries that a triple-quoted literal must escape (quotes, backslashes, a quote
+# where the literal closes), or keep as they are; whitespace collapses at build time.
+HOSTILE_SUMMARIES = (
+    'Ends with a quote"',
+    'Has """ three quotes, and \'single\' ones.',
+    "Has ''' three single quotes and a \"",
+    "A back\\slash, and one at the end\\",
+    "Looks like escapes: \\n \\t \\x00 \\N{BULLET} \\u2028 {braces} %s",
+    "Unicode stays: café, 日本語, 🚀, and a control character: \x07.",
+    "Whitespace\tand\nline breaks\u2028collapse to spaces.",
+)
+
+
+def test_the_level1_literal_keeps_every_summary(
+    tools_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The summaries reach ``_listing`` as lines of escaped text in one string literal:
+    list() gives each back as the build made it. A source name with a tab (the index
+    once split lines at tabs) does not spill into its summary."""
+    described = {f"t{number}": text for number, text in enumerate(HOSTILE_SUMMARIES)}
+    described["tab\tname"] = "Named with a tab."
+    tools = [
+        {
+            "name": name,
+            "description": text,
+            "parameters": {"type": "object", "properties": {}},
+            "executor": {"type": "http", "url": "https://example.com/call"},
+        }
+        for name, text in described.items()
+    ]
+    manifest = tools_project / "manifests" / "odd" / "tool-manifest.yaml"
+    manifest.parent.mkdir()
+    manifest.write_text(
+        yaml.safe_dump({"namespace": "odd", "tools": tools}), encoding="utf-8"
+    )
+    assert run_skillc(capsys, "-C", str(tools_project), "build")[0] == 0
+    (tools_project / "out").rename(tools_project / "tools")
+    listed = _imported(tools_project)["listed"]
+    odd = {name: summary for name, namespace, summary in listed if namespace == "odd"}
+    assert odd == {
+        "odd." + name.replace("\t", "_"): " ".join(text.split())
+        for name, text in described.items()
+    }
 
 
 def test_the_listing_entries_behave_as_named_tuples(

@@ -9,7 +9,7 @@ tools), a diagnostic at a changed file before or after, a changed tool's metadat
 ai-tools.json entry or its visibility. What it splices:
 
 - the changed tools' own modules;
-- their lines in the provider files, ``_index.py``, report.json (its tool and budget
+- their lines in the provider files, ``_listing.py``, report.json (its tool and budget
   entries, the recounted provider files) and the lock (sources and outputs);
 - their postings in ``_search_index.py`` (the lengths' average recomputed from the file)
   and their rows in ``_search_vectors.py``.
@@ -383,19 +383,18 @@ class _Splice:
         return self.texts[path]
 
     def _splice(self, old: Any, new: Any) -> None:
-        from generator.emitters import lock_report, provider_files
-        from generator.views import pylit
+        from generator.emitters import lock_report, provider_files, python_package
 
         done, was = new.fragments, old.fragments
         if done.module != was.module:
             self.texts[new.module_path] = done.module
         if old.summary != new.summary:
-            self.texts["_index.py"] = _swap(
-                self._text("_index.py"),
-                pylit.pystr(f"{old.qualname}\t{old.name}\t{old.summary}"),
-                pylit.pystr(f"{new.qualname}\t{new.name}\t{new.summary}"),
-                "\n    ",
-                (",\n",),
+            self.texts["_listing.py"] = _swap(
+                self._text("_listing.py"),
+                python_package.level1_line(old),
+                python_package.level1_line(new),
+                "\n",
+                ("\n",),
             )
         if old.report != new.report:
             self.texts[lock_report.REPORT] = _swap(

@@ -5,58 +5,26 @@ tools.help() lists the namespaces; <namespace>.help() lists their tools;
 <namespace>.<tool>.help() gives one tool's full spec.
 """
 
-from __future__ import annotations
-
-# Importing the package runs this module only, and list() adds _listing and _index
-# (which import nothing, not even typing); the rest is imported on first use.
+# Importing the package runs this module only, and list() adds _listing (which imports
+# nothing); the rest is imported on first use. Neither imports __future__: names only
+# the type checker imports are quoted in annotations. The names the package exports
+# are _api's, which is read only when type checking or asked for __all__.
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
-    from ._runtime import Filter, HelpText, TaskRunner, ToolEntry, ToolList
-    from ._runtime import set_task_runner as set_task_runner
-    from ._tasks import ClaudeCode, Invocation, TaskSpec, TaskTool
-    from ._dispatch import dispatch as dispatch
-    from ._search import Match
-    from ._search import find as find_tool
-    from ._tools import CallableTool, ConfirmRequest, ToolError, ToolResult, ToolSpec
-    from ._tools import set_confirm_policy as set_confirm_policy
-    from . import task as task
+    from ._api import *
 
-__all__ = [
-    "CallableTool",
-    "ClaudeCode",
-    "Filter",
-    "ConfirmRequest",
-    "HelpText",
-    "Invocation",
-    "TaskRunner",
-    "TaskSpec",
-    "TaskTool",
-    "ToolEntry",
-    "ToolError",
-    "ToolList",
-    "ToolResult",
-    "ToolSpec",
-    "dispatch",
-    "find_tool",
-    "help",
-    "list",
-    "task",
-    "set_confirm_policy",
-    "set_task_runner",
-    "tools",
-]
 _CHILDREN = ("task",)
 _ALIASES: dict[str, tuple[str, str]] = {}
 
 
-def help() -> HelpText:
+def help() -> "HelpText":
     """Level 1: the namespaces, each with a one-line summary, printed and returned."""
     from ._runtime import package_help, shown
 
     return shown(package_help())
 
 
-def list(tag: Filter = None, capability: Filter = None) -> ToolList:
+def list(tag: "Filter" = None, capability: "Filter" = None) -> "ToolList":
     """Level 1 entries of every tool: dotted name, namespace, summary; only the tools
     with every ``tag`` and ``capability`` given (seed 000's metadata), when given."""
     from ._listing import entries
@@ -65,8 +33,8 @@ def list(tag: Filter = None, capability: Filter = None) -> ToolList:
 
 
 def tools(
-    tag: Filter = None, capability: Filter = None, namespace: str | None = None
-) -> ToolList:
+    tag: "Filter" = None, capability: "Filter" = None, namespace: str | None = None
+) -> "ToolList":
     """Level 1 entries of the tools with every ``tag`` and ``capability`` given, in
     ``namespace`` (a dotted name, such as ``"task"``) and the namespaces below it."""
     from ._listing import entries
@@ -82,4 +50,6 @@ if not TYPE_CHECKING:
         return package_attribute(name, globals(), _CHILDREN, _ALIASES)
 
     def __dir__() -> object:
+        from ._api import __all__
+
         return sorted({*globals(), *__all__})

@@ -320,15 +320,15 @@ def _say(why: str) -> None:
 
 
 def _match(index: int, relevance: float, matched: list[Any]) -> Match:
-    from ._index import TOOLS as LEVEL1
+    from ._index import SOURCE_NAMES
     from ._search_index import TOOLS
 
     if "names" not in _state:
         from ._names import NAMES
 
         sources = {}
-        for line in LEVEL1:
-            dotted, source = line.split("\t")[:2]
+        for line in SOURCE_NAMES:
+            dotted, _, source = line.partition("\t")
             sources[dotted] = source
         providers = {}
         for line in NAMES:
