@@ -33,7 +33,7 @@ from generator.emitters import (
     search_index,
 )
 from generator.ir import Definition, Function, Invalid, Kind, Model, SourceFile, Tool
-from generator.views import Fragments, Layout, ToolView, builder
+from generator.views import Fragments, Layout, ToolView, builder, fragments
 from generator.loaders import Context, Loaded, Loader, agent, command, skill
 from generator.loaders import frontmatter
 from generator.pipeline import parallel, typings
@@ -403,26 +403,38 @@ def tool_views(
         for tool in model.tools
     ]
     views = [memo.get(key) for key in keys]
-    missing = [i for i, view in enumerate(views) if view is None]
+    missing = [model.tools[i] for i, view in enumerate(views) if view is None]
     typings.prime(model.tools, memo)  # before the split: each typed once, kept
+    vector_keys, vectors = _vectors(missing, table, memo)
     built = parallel.split_map(
-        lambda i: _finished_view(model.tools[i], layout, count), missing
+        lambda j: _finished_view(missing[j], layout, count, table, vectors[j]),
+        range(len(missing)),
     )
-    vectors = _vectors([view for view, _ in built], table, memo)
-    for i, (view, fragments), vector in zip(missing, built, vectors):
-        done = dataclasses.replace(fragments, vector=vector)
-        views[i] = dataclasses.replace(view, fragments=done)
-        memo.put(keys[i], views[i])
+    for view, vector_key, known in zip(built, vector_keys, vectors):
+        if known is None:
+            memo.put(vector_key, fragments(view).vector)
+    done = iter(built)
+    for i, view in enumerate(views):
+        if view is None:
+            views[i] = view = next(done)
+            memo.put(keys[i], view)
     return tuple(views)
 
 
 def _finished_view(
-    tool: Tool, layout: Layout, count: Callable[[str], int]
-) -> tuple[ToolView, Fragments]:
-    """A tool's view and its rendered fragments, but for its vector."""
+    tool: Tool,
+    layout: Layout,
+    count: Callable[[str], int],
+    table: search_index.Table | None,
+    vector: tuple[str, float] | None,
+) -> ToolView:
+    """A tool's view with its rendered fragments; its vector is made unless given (or
+    the package ranks lexically)."""
     view = builder.build(tool, layout, count)
     providers, always, notes = provider_files.fragment(view)
     length, terms, tfs, best = search_index.weigh(view)
+    if vector is None and table is not None:
+        vector = search_index.tool_vector(view, table)
     done = Fragments(
         module=python_package.tool_module(view),
         providers=providers,
@@ -432,35 +444,35 @@ def _finished_view(
         search_terms=terms,
         search_tf=tfs,
         search_best=best,
-        vector=None,
+        vector=vector,
     )
-    return dataclasses.replace(view, body=None), done
+    return dataclasses.replace(view, body=None, fragments=done)
 
 
 def _vectors(
-    views: list[ToolView], table: search_index.Table | None, memo: Memo
-) -> list[tuple[str, float] | None]:
-    """Each view's vector, memoised by what it is made of: a change that leaves a
-    tool's name and description (a skill's body) neither loads the table nor imports
-    numpy."""
+    tools: list[Tool], table: search_index.Table | None, memo: Memo
+) -> tuple[list[str], list[tuple[str, float] | None]]:
+    """The memo key of each tool's vector (none when the package ranks lexically) and
+    the vector the memo holds (None: made with the view). Keyed by what it is made of:
+    a change that leaves a tool's name and description (a skill's body) neither loads
+    the table nor imports numpy. The table is readied before the work is split, not in
+    each process."""
     if table is None:
-        return [None] * len(views)
+        return [], [None] * len(tools)
     keys = [
-        content_key("vector", table.model, search_index.embed_text(view))
-        for view in views
+        content_key(
+            "vector",
+            table.model,
+            search_index.embed_text(tool.qualname, tool.definition.description),
+        )
+        for tool in tools
     ]
     vectors = [memo.get(key) for key in keys]
-    missing = [i for i, vector in enumerate(vectors) if vector is None]
-    if missing:
+    making = vectors.count(None)
+    if making:
         with _single_threaded_blas():  # numpy, when many are made
-            table.prepare(len(missing))  # before the work is split, not in each process
-    made = parallel.split_map(
-        lambda i: search_index.tool_vector(views[i], table), missing
-    )
-    for i, vector in zip(missing, made):
-        memo.put(keys[i], vector)
-        vectors[i] = vector
-    return vectors
+            table.prepare(making)
+    return keys, vectors
 
 
 # What numpy's BLAS libraries (OpenBLAS, MKL, OpenMP builds) read for their thread count.
