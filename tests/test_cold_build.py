@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from conftest import FIXTURE_PROJECT, run_skillc, write_skill
+from conftest import FIXTURE_PROJECT, run_skillc, tree, write_skill
 
 
 def test_each_input_is_opened_once_per_cold_build(
@@ -228,3 +228,87 @@ def test_a_memo_the_forked_process_failed_to_store_is_stored_by_the_build(
         sqlite3.connect(skills_project / cache.CACHE_DIR / "memo.sqlite")
     ) as db:
         assert db.execute("SELECT count(*) FROM memo").fetchone()[0] > 0
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "fork") or (os.cpu_count() or 1) < 2,
+    reason="the per-tool work is split over two cores by fork",
+)
+def test_each_view_is_made_with_its_vector_in_one_split(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A cold build forks once to load the inputs and once to make the views, each
+    view with its vector (the old build forked a third time for the vectors alone);
+    the output is that of a build done in one process."""
+    pytest.importorskip("numpy")
+    from generator.pipeline import parallel
+
+    one, split = tmp_path / "one", tmp_path / "split"
+    for project in (one, split):
+        (project / "skills").mkdir(parents=True)
+        (project / "pyproject.toml").write_text('[tool.skillc]\nsources = ["skills"]\n')
+        _write_skills(project, 40)
+    monkeypatch.setattr(parallel, "MIN_ITEMS", 20)
+    monkeypatch.setattr(parallel, "_cores", lambda: 1)
+    code, err = run_skillc(capsys, "-C", str(one), "build")
+    assert code == 0, err
+    monkeypatch.setattr(parallel, "_cores", lambda: 2)
+    forks: list[int] = []
+    real_fork = os.fork
+
+    def counting() -> int:
+        pid = real_fork()
+        if pid:
+            forks.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", counting)
+    code, err = run_skillc(capsys, "-C", str(split), "build")
+    assert code == 0, err
+    assert len(forks) == 2
+    vectors = (split / "generated" / "_search_vectors.py").read_text()
+    assert vectors.count("==") >= 40  # a base64 row per tool
+    assert tree(split / "generated") == tree(one / "generated")
+
+
+def test_a_cold_build_compiles_no_template_another_build_compiled(
+    tmp_path: Path,
+) -> None:
+    """Compiled templates are kept in a per-user folder as well as in the project's
+    cache: a build with no cache folder (a cold build, or another project) compiles
+    none of them again, and writes the same bytes."""
+    project = tmp_path / "project"
+    shutil.copytree(FIXTURE_PROJECT, project)
+    script = (
+        "import sys, jinja2\n"
+        "from generator.cli import main\n"
+        "compiled = []\n"
+        "real = jinja2.Environment.compile\n"
+        "def counting(self, *args, **kwargs):\n"
+        "    compiled.append(args[1] if len(args) > 1 else kwargs.get('name'))\n"
+        "    return real(self, *args, **kwargs)\n"
+        "jinja2.Environment.compile = counting\n"
+        "assert main(['-C', sys.argv[1], 'build']) == 0\n"
+        "print(len(compiled))\n"
+    )
+    (tmp_path / "tmp").mkdir()
+    env = {**os.environ, "TMPDIR": str(tmp_path / "tmp")}
+    counts, trees = [], []
+    for _ in range(2):
+        shutil.rmtree(project / "generated", ignore_errors=True)
+        shutil.rmtree(project / ".skillc-cache", ignore_errors=True)
+        done = subprocess.run(
+            [sys.executable, "-c", script, str(project)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        counts.append(int(done.stdout.split()[-1]))
+        trees.append(tree(project / "generated"))
+    assert counts[0] > 0  # the first build compiled them
+    assert counts[1] == 0
+    assert trees[0] == trees[1]
