@@ -312,3 +312,25 @@ def test_a_cold_build_compiles_no_template_another_build_compiled(
     assert counts[0] > 0  # the first build compiled them
     assert counts[1] == 0
     assert trees[0] == trees[1]
+
+
+def test_numpys_vector_sums_the_rows_in_order() -> None:
+    """numpy's vectors (a cold build's, summed with add.reduce along the rows and
+    quantised in numpy) are the plain path's, byte for byte, for texts of every number
+    of tokens up to past the most a vector takes."""
+    pytest.importorskip("numpy")
+    import random
+
+    from generator.emitters import search_index
+    from generator.resources import TABLE
+
+    plain = search_index.Table(TABLE)
+    with_numpy = search_index.Table(TABLE)
+    with_numpy.prepare(search_index.FEW_VECTORS)
+    # Whole words of the vocabulary (not "##" pieces), so that each is one known token.
+    vocab = sorted(w for w in plain.tokenize.ids if w.isalpha() and w.isascii())
+    rng = random.Random(17)
+    for length in range(1, search_index.VECTOR_TOKENS + 8):
+        text = " ".join(rng.choice(vocab) for _ in range(length))
+        made = search_index.vector(with_numpy, text)
+        assert made == search_index.vector(plain, text), text

@@ -270,7 +270,10 @@ def _numpy_vector(inner: Any, ids: list[int], dim: int) -> tuple[bytes, float]:
     if not ids:
         return bytes(dim), 0.0
     rows = inner.rows[ids].astype(numpy.float64) * inner.scales[ids, None]
-    total = numpy.add.accumulate(rows)[-1]
+    # Summed along the slow axis of a C-ordered array: numpy adds each row to the total
+    # in turn (its pairwise summation is only along the fast axis, as numpy.sum's
+    # documentation says), the running sum, several times faster than add.accumulate.
+    total = numpy.add.reduce(numpy.ascontiguousarray(rows), axis=0)
     norm = math.sqrt(math.fsum((total * total).tolist()))
     if norm == 0:
         return bytes(dim), 0.0
@@ -286,7 +289,7 @@ def _plain_sum(table: Table, ids: list[int]) -> list[float]:
     total = [0.0] * table.dim
     for n, (i, row) in enumerate(zip(ids, table.rows(ids))):
         scale = scales[i]
-        if n == 0:  # numpy's running sum starts from the first row, not from 0.0
+        if n == 0:  # numpy's sum starts from the first row, not from 0.0
             total = [value * scale for value in row]
         else:
             total = [t + value * scale for t, value in zip(total, row)]
