@@ -57,3 +57,32 @@ def test_a_child_that_dies_has_its_half_done_here() -> None:
 def test_few_items_stay_here(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "MIN_ITEMS", 100)
     assert parallel.split_map(where, range(10)) == [(i * i, True) for i in range(10)]
+
+
+def test_work_beside_is_done_in_a_child_that_readies_itself() -> None:
+    readied: list[int] = []
+    with parallel.beside(where, range(10), lambda: readied.append(os.getpid())) as made:
+        here = where(-1)
+        done = made()
+    assert here == (1, True)
+    assert done == [(i * i, False) for i in range(10)]
+    assert readied == []  # readied in the child, not here
+
+
+def test_work_beside_that_fails_is_done_here() -> None:
+    def dies(item: int) -> tuple[int, bool]:
+        if os.getpid() != PARENT:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return where(item)
+
+    readied: list[int] = []
+    with parallel.beside(dies, range(10), lambda: readied.append(os.getpid())) as made:
+        done = made()
+    assert done == [(i * i, True) for i in range(10)]
+    assert readied == [PARENT]
+
+
+def test_few_items_beside_stay_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "MIN_ITEMS", 100)
+    with parallel.beside(where, range(10)) as made:
+        assert made() == [(i * i, True) for i in range(10)]

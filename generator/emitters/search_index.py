@@ -234,11 +234,10 @@ def embed_text(qualname: str, description: str) -> str:
     return f"{words}: {description}"
 
 
-def tool_vector(tool: ToolView, table: Table | None) -> tuple[str, float] | None:
-    """A tool's fragment of ``_search_vectors.py``: its row (base64) and scale."""
-    if table is None:
-        return None
-    row, scale = vector(table, embed_text(tool.qualname, tool.search_fields["d"]))
+def vector_fragment(table: Table, text: str) -> tuple[str, float]:
+    """A text's (a tool's ``embed_text``) fragment of ``_search_vectors.py``: its row
+    (base64) and scale."""
+    row, scale = vector(table, text)
     return base64.b64encode(row).decode(), scale
 
 

@@ -394,7 +394,7 @@ def tool_views(
 ) -> tuple[ToolView, ...]:
     """Each tool's finished view: from the memo when its part of the model, the layout
     and the settings are unchanged, else built and its fragments rendered (split over
-    two cores when there are many)."""
+    two cores when there are many, their vectors made beside them)."""
     count = tokens.counter(config.token_counter)
     method = search_index.summary(table)
     registry = sorted(PROVIDERS.items())  # which provider files a view has lines for
@@ -405,14 +405,17 @@ def tool_views(
     views = [memo.get(key) for key in keys]
     missing = [model.tools[i] for i, view in enumerate(views) if view is None]
     typings.prime(model.tools, memo)  # before the split: each typed once, kept
-    vector_keys, vectors = _vectors(missing, table, memo)
-    built = parallel.split_map(
-        lambda j: _finished_view(missing[j], layout, count, table, vectors[j]),
-        range(len(missing)),
-    )
-    for view, vector_key, known in zip(built, vector_keys, vectors):
-        if known is None:
-            memo.put(vector_key, fragments(view).vector)
+    vector_keys, vectors = _memoised_vectors(missing, table, memo)
+    making = [j for j in range(len(vector_keys)) if vectors[j] is None]
+    texts = [_embed_text(missing[j]) for j in making]
+    with _vectors_beside(texts, table) as made:
+        built = parallel.split_map(
+            lambda j: _finished_view(missing[j], layout, count, vectors[j]),
+            range(len(missing)),
+        )
+        for j, vector in zip(making, made()):
+            _set_vector(built[j], vector)
+            memo.put(vector_keys[j], vector)
     done = iter(built)
     for i, view in enumerate(views):
         if view is None:
@@ -425,16 +428,13 @@ def _finished_view(
     tool: Tool,
     layout: Layout,
     count: Callable[[str], int],
-    table: search_index.Table | None,
     vector: tuple[str, float] | None,
 ) -> ToolView:
-    """A tool's view with its rendered fragments; its vector is made unless given (or
-    the package ranks lexically)."""
+    """A tool's view with its rendered fragments (``vector``: the memo's, else None
+    until the one made beside the views is set)."""
     view = builder.build(tool, layout, count)
     providers, always, notes = provider_files.fragment(view)
     length, terms, tfs, best = search_index.weigh(view)
-    if vector is None and table is not None:
-        vector = search_index.tool_vector(view, table)
     done = Fragments(
         module=python_package.tool_module(view),
         providers=providers,
@@ -449,30 +449,47 @@ def _finished_view(
     return dataclasses.replace(view, body=None, fragments=done)
 
 
-def _vectors(
+def _set_vector(view: ToolView, vector: tuple[str, float] | None) -> None:
+    """Complete a view this build just made with its vector, in place: nothing else
+    holds its fragments yet, and a copy of the view and its fragments per tool would
+    cost this process more than making the vectors beside it saves."""
+    object.__setattr__(fragments(view), "vector", vector)
+
+
+def _memoised_vectors(
     tools: list[Tool], table: search_index.Table | None, memo: Memo
 ) -> tuple[list[str], list[tuple[str, float] | None]]:
     """The memo key of each tool's vector (none when the package ranks lexically) and
-    the vector the memo holds (None: made with the view). Keyed by what it is made of:
-    a change that leaves a tool's name and description (a skill's body) neither loads
-    the table nor imports numpy. The table is readied before the work is split, not in
-    each process."""
+    the vector the memo holds (None: to be made). Keyed by what it is made of: a
+    change that leaves a tool's name and description (a skill's body) neither loads
+    the table nor imports numpy."""
     if table is None:
         return [], [None] * len(tools)
-    keys = [
-        content_key(
-            "vector",
-            table.model,
-            search_index.embed_text(tool.qualname, tool.definition.description),
-        )
-        for tool in tools
-    ]
-    vectors = [memo.get(key) for key in keys]
-    making = vectors.count(None)
-    if making:
+    keys = [content_key("vector", table.model, _embed_text(tool)) for tool in tools]
+    return keys, [memo.get(key) for key in keys]
+
+
+def _embed_text(tool: Tool) -> str:
+    return search_index.embed_text(tool.qualname, tool.definition.description)
+
+
+def _vectors_beside(
+    texts: list[str], table: search_index.Table | None
+) -> contextlib.AbstractContextManager[Callable[[], list[tuple[str, float]]]]:
+    """The vectors of ``texts``, made by a forked process while this one makes the
+    views when there are many: only that process imports numpy and loads the table
+    (readied with one BLAS thread)."""
+    if table is None:  # the package ranks lexically
+        return contextlib.nullcontext(lambda: [])
+    known = table
+
+    def ready() -> None:
         with _single_threaded_blas():  # numpy, when many are made
-            table.prepare(making)
-    return keys, vectors
+            known.prepare(len(texts))
+
+    return parallel.beside(
+        lambda text: search_index.vector_fragment(known, text), texts, ready
+    )
 
 
 # What numpy's BLAS libraries (OpenBLAS, MKL, OpenMP builds) read for their thread count.
