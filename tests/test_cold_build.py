@@ -127,15 +127,21 @@ def test_the_vectors_import_numpy_without_starting_blas_threads(
     )
     blas = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS")
     env = {name: value for name, value in os.environ.items() if name not in blas}
+    out = _run(script, str(skills_project), env=env)
+    assert out.split("\n")[:2] == ["1", "[]"], out
+
+
+def _run(script: str, *args: str, env: dict[str, str] | None = None) -> str:
+    """What a Python ``script`` run in a fresh process printed."""
     done = subprocess.run(
-        [sys.executable, "-c", script, str(skills_project)],
+        [sys.executable, "-c", script, *args],
         env=env,
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split("\n")[:2] == ["1", "[]"], done.stdout
+    return done.stdout
 
 
 def _write_skills(project: Path, count: int) -> None:
@@ -257,14 +263,7 @@ def test_the_vectors_are_made_beside_the_views_and_numpy_stays_out_of_the_build(
         (project / "skills").mkdir(parents=True)
         (project / "pyproject.toml").write_text('[tool.skillc]\nsources = ["skills"]\n')
         _write_skills(project, 40)
-        done = subprocess.run(
-            [sys.executable, "-c", script, str(project), how],
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert done.returncode == 0, done.stderr
-        imported.append(done.stdout.split()[-1])
+        imported.append(_run(script, str(project), how).split()[-1])
         trees.append(tree(project / "generated"))
     assert imported == ["True", "False"]  # in one process, numpy made the vectors
     vectors = trees[1]["_search_vectors.py"].decode()
@@ -298,15 +297,7 @@ def test_a_cold_build_compiles_no_template_another_build_compiled(
     for _ in range(2):
         shutil.rmtree(project / "generated", ignore_errors=True)
         shutil.rmtree(project / ".skillc-cache", ignore_errors=True)
-        done = subprocess.run(
-            [sys.executable, "-c", script, str(project)],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert done.returncode == 0, done.stderr
-        counts.append(int(done.stdout.split()[-1]))
+        counts.append(int(_run(script, str(project), env=env).split()[-1]))
         trees.append(tree(project / "generated"))
     assert counts[0] > 0  # the first build compiled them
     assert counts[1] == 0
