@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from conftest import FIXTURE_PROJECT, run_skillc, write_skill
+from conftest import FIXTURE_PROJECT, run_skillc, tree, write_skill
 
 
 def test_each_input_is_opened_once_per_cold_build(
@@ -127,15 +127,21 @@ def test_the_vectors_import_numpy_without_starting_blas_threads(
     )
     blas = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS")
     env = {name: value for name, value in os.environ.items() if name not in blas}
+    out = _run(script, str(skills_project), env=env)
+    assert out.split("\n")[:2] == ["1", "[]"], out
+
+
+def _run(script: str, *args: str, env: dict[str, str] | None = None) -> str:
+    """What a Python ``script`` run in a fresh process printed."""
     done = subprocess.run(
-        [sys.executable, "-c", script, str(skills_project)],
+        [sys.executable, "-c", script, *args],
         env=env,
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split("\n")[:2] == ["1", "[]"], done.stdout
+    return done.stdout
 
 
 def _write_skills(project: Path, count: int) -> None:
@@ -228,3 +234,93 @@ def test_a_memo_the_forked_process_failed_to_store_is_stored_by_the_build(
         sqlite3.connect(skills_project / cache.CACHE_DIR / "memo.sqlite")
     ) as db:
         assert db.execute("SELECT count(*) FROM memo").fetchone()[0] > 0
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "fork") or (os.cpu_count() or 1) < 2,
+    reason="the per-tool work is split over two cores by fork",
+)
+def test_the_vectors_are_made_beside_the_views_and_numpy_stays_out_of_the_build(
+    tmp_path: Path,
+) -> None:
+    """A cold build of many tools makes their vectors in a forked process while it
+    makes the views: only that process imports numpy and loads the table (the old
+    build imported numpy itself), and the output is a one-process build's."""
+    pytest.importorskip("numpy")
+    script = (
+        "import sys\n"
+        "from generator.cli import main\n"
+        "from generator.pipeline import parallel\n"
+        "parallel.MIN_ITEMS = 20\n"
+        "if sys.argv[2] == 'one':\n"
+        "    parallel._cores = lambda: 1\n"
+        "assert main(['-C', sys.argv[1], 'build']) == 0\n"
+        "print('numpy' in sys.modules)\n"
+    )
+    trees, imported = [], []
+    for how in ("one", "split"):
+        project = tmp_path / how
+        (project / "skills").mkdir(parents=True)
+        (project / "pyproject.toml").write_text('[tool.skillc]\nsources = ["skills"]\n')
+        _write_skills(project, 40)
+        imported.append(_run(script, str(project), how).split()[-1])
+        trees.append(tree(project / "generated"))
+    assert imported == ["True", "False"]  # in one process, numpy made the vectors
+    vectors = trees[1]["_search_vectors.py"].decode()
+    assert vectors.count("==") >= 40  # a base64 row per tool
+    assert trees[1] == trees[0]
+
+
+def test_a_cold_build_compiles_no_template_another_build_compiled(
+    tmp_path: Path,
+) -> None:
+    """Compiled templates are kept in a per-user folder as well as in the project's
+    cache: a build with no cache folder (a cold build, or another project) compiles
+    none of them again, and writes the same bytes."""
+    project = tmp_path / "project"
+    shutil.copytree(FIXTURE_PROJECT, project)
+    script = (
+        "import sys, jinja2\n"
+        "from generator.cli import main\n"
+        "compiled = []\n"
+        "real = jinja2.Environment.compile\n"
+        "def counting(self, *args, **kwargs):\n"
+        "    compiled.append(args[1] if len(args) > 1 else kwargs.get('name'))\n"
+        "    return real(self, *args, **kwargs)\n"
+        "jinja2.Environment.compile = counting\n"
+        "assert main(['-C', sys.argv[1], 'build']) == 0\n"
+        "print(len(compiled))\n"
+    )
+    (tmp_path / "tmp").mkdir()
+    env = {**os.environ, "TMPDIR": str(tmp_path / "tmp")}
+    counts, trees = [], []
+    for _ in range(2):
+        shutil.rmtree(project / "generated", ignore_errors=True)
+        shutil.rmtree(project / ".skillc-cache", ignore_errors=True)
+        counts.append(int(_run(script, str(project), env=env).split()[-1]))
+        trees.append(tree(project / "generated"))
+    assert counts[0] > 0  # the first build compiled them
+    assert counts[1] == 0
+    assert trees[0] == trees[1]
+
+
+def test_numpys_vector_sums_the_rows_in_order() -> None:
+    """numpy's vectors (a cold build's, summed with add.reduce along the rows and
+    quantised in numpy) are the plain path's, byte for byte, for texts of every number
+    of tokens up to past the most a vector takes."""
+    pytest.importorskip("numpy")
+    import random
+
+    from generator.emitters import search_index
+    from generator.resources import TABLE
+
+    plain = search_index.Table(TABLE)
+    with_numpy = search_index.Table(TABLE)
+    with_numpy.prepare(search_index.FEW_VECTORS)
+    # Whole words of the vocabulary (not "##" pieces), so that each is one known token.
+    vocab = sorted(w for w in plain.tokenize.ids if w.isalpha() and w.isascii())
+    rng = random.Random(17)
+    for length in range(1, search_index.VECTOR_TOKENS + 8):
+        text = " ".join(rng.choice(vocab) for _ in range(length))
+        made = search_index.vector(with_numpy, text)
+        assert made == search_index.vector(plain, text), text

@@ -137,7 +137,7 @@ def test_token_ids_are_the_runtimes(views: list[ToolView]) -> None:
     embed = search_index.embedding()
     tokenizer = _tokenizer()
     for view in views:
-        text = search_index.embed_text(view)
+        text = search_index.embed_text(view.qualname, view.search_fields["d"])
         assert search_words.token_ids(embed, tokenizer, text) == tokenizer(text)
 
 
@@ -170,7 +170,7 @@ def test_vectors_are_the_old_sums(views: list[ToolView]) -> None:
     table = search_index.load_table("hybrid", Report())
     assert table is not None
     for view in views[::3]:
-        text = search_index.embed_text(view)
+        text = search_index.embed_text(view.qualname, view.search_fields["d"])
         assert search_index.vector(table, text) == _old_vector(table, text)
 
 
@@ -180,7 +180,10 @@ def test_plain_vectors_are_numpys(views: list[ToolView]) -> None:
     plain = search_index.Table(TABLE)
     with_numpy = search_index.Table(TABLE)
     with_numpy.prepare(search_index.FEW_VECTORS)
-    texts = [search_index.embed_text(view) for view in views] + ["", "[UNK] !!"]
+    texts = [
+        search_index.embed_text(view.qualname, view.search_fields["d"])
+        for view in views
+    ] + ["", "[UNK] !!"]
     for text in texts:
         made = search_index.vector(plain, text)
         assert made == search_index.vector(with_numpy, text), text

@@ -1,10 +1,11 @@
-"""``pipeline.parallel.split_map``: the results of one process, in order, whatever the
-forked child does (fails, or dies)."""
+"""``pipeline.parallel.split_map`` and ``beside``: the results of one process, in order,
+whatever the forked child does (fails, dies, or runs slower)."""
 
 from __future__ import annotations
 
 import os
 import signal
+import time
 
 import pytest
 
@@ -25,10 +26,30 @@ def where(item: int) -> tuple[int, bool]:
     return item * item, os.getpid() == PARENT
 
 
-def test_the_second_half_is_done_in_a_child_and_joined_in_order() -> None:
-    done = parallel.split_map(where, range(10))
-    assert [square for square, _ in done] == [i * i for i in range(10)]
-    assert [here for _, here in done] == [True] * 5 + [False] * 5
+def test_the_items_are_shared_with_a_child_and_joined_in_order() -> None:
+    def slow(item: int) -> tuple[int, bool]:
+        time.sleep(0.05)  # long enough for the child to start and take some
+        return where(item)
+
+    done = parallel.split_map(slow, range(20))
+    assert [square for square, _ in done] == [i * i for i in range(20)]
+    here = [here for _, here in done]
+    assert here == sorted(here, reverse=True)  # this process took them from the front
+    assert here[0] and not here[-1]  # and the child from the back
+
+
+def test_a_slow_child_takes_fewer_items() -> None:
+    """The items are taken a few at a time: while a slow child makes its first few,
+    this process makes all the others (a fixed half would wait for the child)."""
+
+    def slow_there(item: int) -> tuple[int, bool]:
+        if os.getpid() != PARENT:
+            time.sleep(0.2)
+        return where(item)
+
+    done = parallel.split_map(slow_there, range(100))
+    assert [square for square, _ in done] == [i * i for i in range(100)]
+    assert sum(here for _, here in done) >= 75
 
 
 def test_an_error_in_the_childs_half_is_raised_here(
@@ -57,3 +78,32 @@ def test_a_child_that_dies_has_its_half_done_here() -> None:
 def test_few_items_stay_here(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "MIN_ITEMS", 100)
     assert parallel.split_map(where, range(10)) == [(i * i, True) for i in range(10)]
+
+
+def test_work_beside_is_done_in_a_child_that_readies_itself() -> None:
+    readied: list[int] = []
+    with parallel.beside(where, range(10), lambda: readied.append(os.getpid())) as made:
+        here = where(-1)
+        done = made()
+    assert here == (1, True)
+    assert done == [(i * i, False) for i in range(10)]
+    assert readied == []  # readied in the child, not here
+
+
+def test_work_beside_that_fails_is_done_here() -> None:
+    def dies(item: int) -> tuple[int, bool]:
+        if os.getpid() != PARENT:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return where(item)
+
+    readied: list[int] = []
+    with parallel.beside(dies, range(10), lambda: readied.append(os.getpid())) as made:
+        done = made()
+    assert done == [(i * i, True) for i in range(10)]
+    assert readied == [PARENT]
+
+
+def test_few_items_beside_stay_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "MIN_ITEMS", 100)
+    with parallel.beside(where, range(10)) as made:
+        assert made() == [(i * i, True) for i in range(10)]

@@ -22,7 +22,8 @@ _bytecode_dir: Path | None = None
 
 
 def use_bytecode_cache(folder: Path) -> None:
-    """Keep compiled templates in ``folder`` (keyed by their source, so never stale)."""
+    """Keep compiled templates in ``folder`` too (keyed by their source, so never
+    stale; see ``template_cache``)."""
     global _bytecode_dir
     _bytecode_dir = folder
     environment.cache_clear()
@@ -32,11 +33,9 @@ def use_bytecode_cache(folder: Path) -> None:
 def environment() -> jinja2.Environment:
     import jinja2  # here, so that a no-op build never imports it
 
-    bytecode = None
-    if _bytecode_dir is not None:
-        bytecode = jinja2.FileSystemBytecodeCache(str(_bytecode_dir))
+    from generator.emitters import template_cache
+
     env = jinja2.Environment(
-        bytecode_cache=bytecode,
         loader=jinja2.FileSystemLoader(templates_dir() / "jinja"),
         undefined=jinja2.StrictUndefined,
         autoescape=False,
@@ -44,6 +43,7 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.bytecode_cache = template_cache.bytecode_cache(_bytecode_dir, env)
     env.filters["pystr"] = pylit.pystr
     env.filters["pydoc"] = pylit.pydoc
     env.filters["pycomment"] = pylit.pycomment

@@ -12,6 +12,7 @@ import base64
 import functools
 import importlib.util
 import math
+import operator
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -226,18 +227,17 @@ def _table(folder: Path) -> Table:
     return Table(folder)
 
 
-def embed_text(tool: ToolView) -> str:
+def embed_text(qualname: str, description: str) -> str:
     """What a tool's vector is made of: its namespace and name as words, then its
     description."""
-    words = " ".join(runtime().words(tool.qualname))
-    return f"{words}: {tool.search_fields['d']}"
+    words = " ".join(runtime().words(qualname))
+    return f"{words}: {description}"
 
 
-def tool_vector(tool: ToolView, table: Table | None) -> tuple[str, float] | None:
-    """A tool's fragment of ``_search_vectors.py``: its row (base64) and scale."""
-    if table is None:
-        return None
-    row, scale = vector(table, embed_text(tool))
+def vector_fragment(table: Table, text: str) -> tuple[str, float]:
+    """A text's (a tool's ``embed_text``) fragment of ``_search_vectors.py``: its row
+    (base64) and scale."""
+    row, scale = vector(table, text)
     return base64.b64encode(row).decode(), scale
 
 
@@ -249,38 +249,46 @@ def vector(table: Table, text: str) -> tuple[bytes, float]:
     ids = search_words.token_ids(embedding(), tokenize, text)
     ids = [i for i in ids if i != tokenize.unknown][:VECTOR_TOKENS]
     if "inner" in table.__dict__:
-        total = _numpy_sum(table.inner, ids, table.dim)
-    else:
-        total = _plain_sum(table, ids)
-    norm = math.sqrt(math.fsum(x * x for x in total))
+        return _numpy_vector(table.inner, ids, table.dim)
+    total = _plain_sum(table, ids)
+    norm = math.sqrt(math.fsum(map(operator.mul, total, total)))
     if norm == 0:
         return bytes(table.dim), 0.0
     unit = [x / norm for x in total]
-    scale = max(abs(x) for x in unit) / 127
-    # round() rounds half to even, as numpy.rint did.
+    scale = max(map(abs, unit)) / 127
+    # round() rounds half to even, as numpy.rint does.
     return array.array("b", [round(x / scale) for x in unit]).tobytes(), scale
 
 
-def _numpy_sum(inner: Any, ids: list[int], dim: int) -> list[float]:
-    """The scaled rows of ``ids`` added in order, one by one (a running sum, not
-    numpy's pairwise one: the same bytes everywhere)."""
+def _numpy_vector(inner: Any, ids: list[int], dim: int) -> tuple[bytes, float]:
+    """``vector`` with numpy: the scaled rows of ``ids`` added in order, one by one (a
+    running sum, not numpy's pairwise one), then each step as the plain one takes it,
+    element by element in float64 (only the norm's sum is Python's exact one)."""
     import numpy
 
     if not ids:
-        return [0.0] * dim
+        return bytes(dim), 0.0
     rows = inner.rows[ids].astype(numpy.float64) * inner.scales[ids, None]
-    total: list[float] = numpy.add.accumulate(rows)[-1].tolist()
-    return total
+    # Summed along the slow axis of a C-ordered array: numpy adds each row to the total
+    # in turn (its pairwise summation is only along the fast axis, as numpy.sum's
+    # documentation says), the running sum, several times faster than add.accumulate.
+    total = numpy.add.reduce(numpy.ascontiguousarray(rows), axis=0)
+    norm = math.sqrt(math.fsum((total * total).tolist()))
+    if norm == 0:
+        return bytes(dim), 0.0
+    unit = total / norm
+    scale = float(numpy.abs(unit).max()) / 127
+    return numpy.rint(unit / scale).astype(numpy.int8).tobytes(), scale
 
 
 def _plain_sum(table: Table, ids: list[int]) -> list[float]:
-    """``_numpy_sum`` in plain Python: each int8 times its row's float32 scale, in
-    float64, added in the same order."""
+    """``_numpy_vector``'s sum in plain Python: each int8 times its row's float32
+    scale, in float64, added in the same order."""
     scales = table.scales
     total = [0.0] * table.dim
     for n, (i, row) in enumerate(zip(ids, table.rows(ids))):
         scale = scales[i]
-        if n == 0:  # numpy's running sum starts from the first row, not from 0.0
+        if n == 0:  # numpy's sum starts from the first row, not from 0.0
             total = [value * scale for value in row]
         else:
             total = [t + value * scale for t, value in zip(total, row)]

@@ -33,7 +33,7 @@ from generator.emitters import (
     search_index,
 )
 from generator.ir import Definition, Function, Invalid, Kind, Model, SourceFile, Tool
-from generator.views import Fragments, Layout, ToolView, builder
+from generator.views import Fragments, Layout, ToolView, builder, fragments
 from generator.loaders import Context, Loaded, Loader, agent, command, skill
 from generator.loaders import frontmatter
 from generator.pipeline import parallel, typings
@@ -394,7 +394,7 @@ def tool_views(
 ) -> tuple[ToolView, ...]:
     """Each tool's finished view: from the memo when its part of the model, the layout
     and the settings are unchanged, else built and its fragments rendered (split over
-    two cores when there are many)."""
+    two cores when there are many, their vectors made beside them)."""
     count = tokens.counter(config.token_counter)
     method = search_index.summary(table)
     registry = sorted(PROVIDERS.items())  # which provider files a view has lines for
@@ -403,23 +403,35 @@ def tool_views(
         for tool in model.tools
     ]
     views = [memo.get(key) for key in keys]
-    missing = [i for i, view in enumerate(views) if view is None]
+    missing = [model.tools[i] for i, view in enumerate(views) if view is None]
     typings.prime(model.tools, memo)  # before the split: each typed once, kept
-    built = parallel.split_map(
-        lambda i: _finished_view(model.tools[i], layout, count), missing
-    )
-    vectors = _vectors([view for view, _ in built], table, memo)
-    for i, (view, fragments), vector in zip(missing, built, vectors):
-        done = dataclasses.replace(fragments, vector=vector)
-        views[i] = dataclasses.replace(view, fragments=done)
-        memo.put(keys[i], views[i])
+    vector_keys, vectors = _memoised_vectors(missing, table, memo)
+    making = [j for j in range(len(vector_keys)) if vectors[j] is None]
+    texts = [_embed_text(missing[j]) for j in making]
+    with _vectors_beside(texts, table) as made:
+        built = parallel.split_map(
+            lambda j: _finished_view(missing[j], layout, count, vectors[j]),
+            range(len(missing)),
+        )
+        for j, vector in zip(making, made()):
+            _set_vector(built[j], vector)
+            memo.put(vector_keys[j], vector)
+    done = iter(built)
+    for i, view in enumerate(views):
+        if view is None:
+            views[i] = view = next(done)
+            memo.put(keys[i], view)
     return tuple(views)
 
 
 def _finished_view(
-    tool: Tool, layout: Layout, count: Callable[[str], int]
-) -> tuple[ToolView, Fragments]:
-    """A tool's view and its rendered fragments, but for its vector."""
+    tool: Tool,
+    layout: Layout,
+    count: Callable[[str], int],
+    vector: tuple[str, float] | None,
+) -> ToolView:
+    """A tool's view with its rendered fragments (``vector``: the memo's, else None
+    until the one made beside the views is set)."""
     view = builder.build(tool, layout, count)
     providers, always, notes = provider_files.fragment(view)
     length, terms, tfs, best = search_index.weigh(view)
@@ -432,35 +444,52 @@ def _finished_view(
         search_terms=terms,
         search_tf=tfs,
         search_best=best,
-        vector=None,
+        vector=vector,
     )
-    return dataclasses.replace(view, body=None), done
+    return dataclasses.replace(view, body=None, fragments=done)
 
 
-def _vectors(
-    views: list[ToolView], table: search_index.Table | None, memo: Memo
-) -> list[tuple[str, float] | None]:
-    """Each view's vector, memoised by what it is made of: a change that leaves a
-    tool's name and description (a skill's body) neither loads the table nor imports
-    numpy."""
+def _set_vector(view: ToolView, vector: tuple[str, float] | None) -> None:
+    """Complete a view this build just made with its vector, in place: nothing else
+    holds its fragments yet, and a copy of the view and its fragments per tool would
+    cost this process more than making the vectors beside it saves."""
+    object.__setattr__(fragments(view), "vector", vector)
+
+
+def _memoised_vectors(
+    tools: list[Tool], table: search_index.Table | None, memo: Memo
+) -> tuple[list[str], list[tuple[str, float] | None]]:
+    """The memo key of each tool's vector (none when the package ranks lexically) and
+    the vector the memo holds (None: to be made). Keyed by what it is made of: a
+    change that leaves a tool's name and description (a skill's body) neither loads
+    the table nor imports numpy."""
     if table is None:
-        return [None] * len(views)
-    keys = [
-        content_key("vector", table.model, search_index.embed_text(view))
-        for view in views
-    ]
-    vectors = [memo.get(key) for key in keys]
-    missing = [i for i, vector in enumerate(vectors) if vector is None]
-    if missing:
+        return [], [None] * len(tools)
+    keys = [content_key("vector", table.model, _embed_text(tool)) for tool in tools]
+    return keys, [memo.get(key) for key in keys]
+
+
+def _embed_text(tool: Tool) -> str:
+    return search_index.embed_text(tool.qualname, tool.definition.description)
+
+
+def _vectors_beside(
+    texts: list[str], table: search_index.Table | None
+) -> contextlib.AbstractContextManager[Callable[[], list[tuple[str, float]]]]:
+    """The vectors of ``texts``, made by a forked process while this one makes the
+    views when there are many: only that process imports numpy and loads the table
+    (readied with one BLAS thread)."""
+    if table is None:  # the package ranks lexically
+        return contextlib.nullcontext(lambda: [])
+    known = table
+
+    def ready() -> None:
         with _single_threaded_blas():  # numpy, when many are made
-            table.prepare(len(missing))  # before the work is split, not in each process
-    made = parallel.split_map(
-        lambda i: search_index.tool_vector(views[i], table), missing
+            known.prepare(len(texts))
+
+    return parallel.beside(
+        lambda text: search_index.vector_fragment(known, text), texts, ready
     )
-    for i, vector in zip(missing, made):
-        memo.put(keys[i], vector)
-        vectors[i] = vector
-    return vectors
 
 
 # What numpy's BLAS libraries (OpenBLAS, MKL, OpenMP builds) read for their thread count.
