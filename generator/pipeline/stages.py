@@ -210,6 +210,8 @@ class _Loading:
             if result is not None:
                 self.memo.get(key)  # kept for the file's next edit
         known = {i: self.memo.get(schema_keys[i]) for i in missing}
+        if split_from is not None and len(missing) >= split_from:
+            missing = self._halves(missing, [jobs[i][0].path for i in missing])
         done = parallel.split_map(
             lambda i: self._load_tools(*jobs[i][:2], known[i]), missing, split_from
         )
@@ -223,6 +225,27 @@ class _Loading:
             self.report.extend(result[1])
             loaded.append(result[0])
         return loaded
+
+    @staticmethod
+    def _halves(items: list[int], paths: list[Path]) -> list[int]:
+        """``items`` reordered so that the split's halves (by count) hold about as many
+        bytes each: a catalogue of 200 tools and a manifest of one are one item each.
+        The largest go first, each to the half with fewer bytes that has room."""
+        sizes = []
+        for path in paths:
+            try:
+                sizes.append(path.stat().st_size)
+            except OSError:  # gone: its load reports it
+                sizes.append(0)
+        room = [len(items) // 2, len(items) - len(items) // 2]
+        halves: tuple[list[int], list[int]] = ([], [])
+        totals = [0, 0]
+        for k in sorted(range(len(items)), key=lambda k: -sizes[k]):
+            side = int(room[1] > 0 and (room[0] == 0 or totals[1] < totals[0]))
+            halves[side].append(items[k])
+            totals[side] += sizes[k]
+            room[side] -= 1
+        return halves[0] + halves[1]
 
     def _load_tools(
         self, item: discover.Found, manifest: str, schemas: Any
