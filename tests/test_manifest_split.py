@@ -49,9 +49,9 @@ def test_the_halves_hold_about_as_many_bytes(
     order: list[Path] = []
     load = stages._Loading._load_tools
 
-    def recorded(self: stages._Loading, item, manifest, schemas):  # type: ignore[no-untyped-def]
+    def recorded(self: stages._Loading, item, *args):  # type: ignore[no-untyped-def]
         order.append(item.path)
-        return load(self, item, manifest, schemas)
+        return load(self, item, *args)
 
     monkeypatch.setattr(stages._Loading, "_load_tools", recorded)
     monkeypatch.setattr(parallel, "_cores", lambda: 1)  # both halves here, in order

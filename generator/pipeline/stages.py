@@ -212,8 +212,11 @@ class _Loading:
         known = {i: self.memo.get(schema_keys[i]) for i in missing}
         if split_from is not None and len(missing) >= split_from:
             missing = self._halves(missing, [jobs[i][0].path for i in missing])
+        shared: dict[str, Any] = {}  # schemas normalised for one file, for the others
         done = parallel.split_map(
-            lambda i: self._load_tools(*jobs[i][:2], known[i]), missing, split_from
+            lambda i: self._load_tools(*jobs[i][:2], known[i], shared),
+            missing,
+            split_from,
         )
         for i, (tools, diagnostics, schemas) in zip(missing, done):
             self.memo.put(keys[i], (tools, diagnostics))
@@ -248,10 +251,11 @@ class _Loading:
         return halves[0] + halves[1]
 
     def _load_tools(
-        self, item: discover.Found, manifest: str, schemas: Any
+        self, item: discover.Found, manifest: str, schemas: Any, shared: Any = None
     ) -> tuple[Loaded, list[Diagnostic], dict[str, Any]]:
         """The tools of ``item``, what loading them reported, and the normalised input
-        schemas to give its next load (``schemas``: its last load's)."""
+        schemas to give its next load (``schemas``: its last load's; ``shared``: those
+        normalised for other files)."""
         config = self.config
         scratch = Report(strict=config.strict, ignore=frozenset(config.ignore))
         # Imported here: a project without manifests never loads them.
@@ -260,7 +264,7 @@ class _Loading:
 
         context = _context(config, self.project, scratch)
         rel = discover.relative(item.path, context.project)
-        with manifests.remembering(schemas) as kept:
+        with manifests.remembering(schemas, shared) as kept:
             loaded = guarded(lambda: load(item, context), rel, scratch, Loaded())
         # Each tool's own digest: editing one tool of a large manifest re-renders only it.
         loaded = dataclasses.replace(
