@@ -195,11 +195,14 @@ def annotate(
         return None
     result = {}
     models = _Models()
+    # The root's class statement renames a leading "_"; its functional form (a name
+    # that is not an identifier) keeps every name.
+    field = _field if all(_attribute(name) for name in properties) else str
     for name, prop in properties.items():
         annotation = models.property(name, prop) if _kept(name) else None
-        if annotation is None or _field(name) in result:
+        if annotation is None or field(name) in result:
             return None
-        result[_field(name)] = annotation
+        result[field(name)] = annotation
     ordered = sorted(models.code, key=lambda model: model[0])  # stable: branches' order
     classes = [name for _, name, _ in ordered]
     fields = {field for typed in models.fields.values() for field, _ in typed}
