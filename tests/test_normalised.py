@@ -13,6 +13,7 @@ import pytest
 
 from conftest import run_skillc, tree
 from generator.loaders import schema_normalise
+from generator.pipeline import parallel
 
 # Each tool's own schema; "dict" and "float" are read as "object" and "number", with
 # a warning each at its node.
@@ -87,3 +88,40 @@ def test_an_edit_normalises_only_the_schemas_it_changed(
     assert len(normalised) == 3
     assert _warnings(err) == first
     assert tree(project / "generated") == tree(cold / "generated")
+
+
+def test_a_schema_several_manifests_repeat_is_normalised_once(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Catalogues repeat schemas across files: each is normalised once a build, and
+    each file still says its own diagnostics and writes what it wrote before."""
+    normalised: list[Any] = []
+    normalise = schema_normalise.normalise
+
+    def counted(schema: Any, complain: Any) -> Any:
+        normalised.append(schema)
+        return normalise(schema, complain)
+
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text('[tool.skillc]\nsources = ["tools"]\n')
+    for name in ("forms", "lines", "shapes"):  # written as shapes, then moved
+        (project / "tools" / "shapes").mkdir(parents=True, exist_ok=True)
+        _write(project, ["Draws a point.", "Draws a name.", "Draws n times."], SCHEMAS)
+        (project / "tools" / "shapes").rename(project / "tools" / name)
+        manifest = project / "tools" / name / "tool-manifest.yaml"
+        text = manifest.read_text(encoding="utf-8")
+        manifest.write_text(text.replace("shapes", name), encoding="utf-8")
+    status, err = run_skillc(capsys, "-C", str(project), "build", "--no-cache")
+    assert status == 0, err
+    before = tree(project / "generated")
+    monkeypatch.setattr(schema_normalise, "normalise", counted)
+    monkeypatch.setattr(parallel, "_cores", lambda: 1)  # every file loaded here
+    status, again = run_skillc(capsys, "-C", str(project), "build", "--no-cache")
+    assert status == 0, again
+    assert len(normalised) == len(SCHEMAS)  # not once per file
+    assert len(_warnings(again)) == 3 * 2  # dict and float, in each file
+    assert _warnings(again) == _warnings(err)
+    assert tree(project / "generated") == before

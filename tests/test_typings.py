@@ -17,7 +17,7 @@ import pytest
 from conftest import run_python, run_skillc, tree
 from generator.views import pytypes
 
-# An array of objects: beyond pytypes_simple, so datamodel-code-generator types it.
+# Objects two levels down: beyond pytypes_simple, so datamodel-code-generator types it.
 SCHEMA = """\
     parameters:
       type: object
@@ -33,6 +33,11 @@ SCHEMA = """\
                 type: number
               y:
                 type: number
+              at:
+                type: object
+                properties:
+                  lat:
+                    type: number
         speed:
           type: integer
           minimum: 1

@@ -122,23 +122,28 @@ Normalised = tuple[Any, tuple[tuple[str, JsonPath, str], ...]]
 
 class _Remembered:
     """Input schemas normalised by an earlier load of the same manifest, by their own
-    content: after one tool's edit, only its schema is normalised again."""
+    content: after one tool's edit, only its schema is normalised again. And those this
+    build normalised for other manifests (``shared``): catalogues repeat schemas."""
 
-    def __init__(self, known: dict[str, Normalised] | None) -> None:
+    def __init__(
+        self, known: dict[str, Normalised] | None, shared: dict[str, Normalised]
+    ) -> None:
         self.known = known or {}
+        self.shared = shared
         self.kept: dict[str, Normalised] = {}
 
     def normalise(self, schema: Any, complain: schema_normalise.Complaint) -> Any:
         key = content_key(schema)
-        if key in self.kept:  # a schema the file repeats: each tool its own copy
-            result, said = copy.deepcopy(self.kept[key][0]), self.kept[key][1]
+        done = self.kept.get(key) or self.shared.get(key)
+        if done is not None:  # a schema met before: each tool its own copy
+            result, said = copy.deepcopy(done[0]), done[1]
         else:
             done = self.known.get(key)
             if done is None:
                 noted: list[tuple[str, JsonPath, str]] = []
                 done = _normalise(schema, lambda *c: noted.append(c)), tuple(noted)
-            self.kept[key] = done
             result, said = done
+        self.kept[key] = self.shared[key] = done
         for severity, inner, message in said:
             complain(severity, inner, message)
         return result
@@ -149,13 +154,14 @@ _remembered: _Remembered | None = None
 
 @contextlib.contextmanager
 def remembering(
-    known: dict[str, Normalised] | None,
+    known: dict[str, Normalised] | None, shared: dict[str, Normalised] | None = None
 ) -> Iterator[dict[str, Normalised]]:
     """Within: the input schemas ``known`` holds (what the last load of the same file
-    kept) are not normalised again, their diagnostics said as they were. Yields what
-    this load kept: each of its schemas, to give the next load of the file."""
+    kept) and ``shared`` holds (what this build's loads of other files normalised,
+    added to) are not normalised again, their diagnostics said as they were. Yields
+    what this load kept: each of its schemas, to give the next load of the file."""
     global _remembered
-    _remembered = _Remembered(known)
+    _remembered = _Remembered(known, {} if shared is None else shared)
     try:
         yield _remembered.kept
     finally:

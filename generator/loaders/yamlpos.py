@@ -38,6 +38,10 @@ MAX_NODE_VISITS = 20_000
 # composer recurses on the C stack and crashes the process at about 25,000 levels, and
 # Python's recursion limit stops later stages far earlier. Real schemas stay under 20.
 MAX_DEPTH = 64
+# Text whose nesting cannot exceed this (``_depth_bound``) is composed at once, and its
+# depth checked on the nodes: the parser's events cost more than the composing. Far
+# below what crashes libyaml, and only with it (PyYAML's own composer recurses in Python).
+COMPOSABLE = 1_000 if _Base is not yaml.SafeLoader else MAX_DEPTH
 _FLOAT = "tag:yaml.org,2002:float"
 
 
@@ -74,7 +78,7 @@ def parse(text: str, path: str, line_offset: int, report: Report) -> Located | N
     """Parse one YAML document; report problems at file positions and return None on error."""
     loader = _Loader(text)
     try:
-        deep = _too_deep(text)
+        deep, root = _compose(loader, text)
         if deep is not None:
             report.error(
                 path,
@@ -84,7 +88,6 @@ def parse(text: str, path: str, line_offset: int, report: Report) -> Located | N
                 f"collections are nested more than {MAX_DEPTH} levels deep",
             )
             return None
-        root = loader.get_single_node()
         if root is None:
             return Located(
                 None, yaml.ScalarNode("tag:yaml.org,2002:null", ""), line_offset
@@ -129,12 +132,64 @@ def _describe(exc: yaml.MarkedYAMLError) -> str:
     return message
 
 
+def _compose(loader: Any, text: str) -> tuple[Any, yaml.Node | None]:
+    """The document's node graph, or where its collections first nest deeper than
+    MAX_DEPTH (then no node graph): found on the nodes when the text is known to nest
+    less than COMPOSABLE, else from the parser's events before composing."""
+    bound = _depth_bound(text)
+    if bound <= MAX_DEPTH:
+        return None, loader.get_single_node()
+    if bound > COMPOSABLE:
+        deep = _too_deep(text)
+        return deep, None if deep is not None else loader.get_single_node()
+    try:
+        root = loader.get_single_node()
+    except yaml.YAMLError:
+        deep = _too_deep(text)  # the text's first problem, as from the events alone
+        if deep is None:
+            raise
+        return deep, None
+    if root is not None and _deeper(root):
+        return _too_deep(text) or root.start_mark, None
+    return None, root
+
+
+def _depth_bound(text: str) -> int:
+    """More than collections can nest in ``text``. Each level needs one of ``-[{:?``. In
+    block style, a nested collection starts at a greater column than its parent's, or
+    at the same one at most every other level (a sequence as a mapping's value), and on
+    its line after only indentation, ``-`` and ``?``; each flow level needs a ``[`` or
+    a ``{``."""
+    indicators = sum(text.count(c) for c in "-[{:?")
+    if indicators <= MAX_DEPTH:
+        return indicators
+    column = max(len(line) - len(line.lstrip(" \t-?")) for line in text.splitlines())
+    return min(indicators, 2 * (column + 2) + text.count("[") + text.count("{"))
+
+
+def _deeper(root: yaml.Node) -> bool:
+    """Whether collections nest deeper than MAX_DEPTH below ``root``. Walked in the
+    document's order, so that an alias comes after its anchor and is not followed: the
+    parser's events have no collection for it either."""
+    seen: set[int] = set()
+    stack: list[tuple[yaml.Node, int]] = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, yaml.ScalarNode) or id(node) in seen:
+            continue
+        if depth > MAX_DEPTH:
+            return True
+        seen.add(id(node))
+        items = node.value
+        if isinstance(node, yaml.MappingNode):
+            items = [item for pair in node.value for item in pair]
+        stack.extend((item, depth + 1) for item in reversed(items))
+    return False
+
+
 def _too_deep(text: str) -> Any:
     """Where collections first nest deeper than MAX_DEPTH, found from the parser's events
-    (which keep no stack of their own). Each level needs one of ``-[{:?``, so text with
-    fewer of them is not even parsed for this."""
-    if sum(text.count(c) for c in "-[{:?") <= MAX_DEPTH:
-        return None
+    (which keep no stack of their own)."""
     depth = 0
     for event in yaml.parse(text, Loader=_Base):
         if isinstance(event, yaml.CollectionStartEvent):

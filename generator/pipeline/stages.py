@@ -210,8 +210,13 @@ class _Loading:
             if result is not None:
                 self.memo.get(key)  # kept for the file's next edit
         known = {i: self.memo.get(schema_keys[i]) for i in missing}
+        if split_from is not None and len(missing) >= split_from:
+            missing = self._halves(missing, [jobs[i][0].path for i in missing])
+        shared: dict[str, Any] = {}  # schemas normalised for one file, for the others
         done = parallel.split_map(
-            lambda i: self._load_tools(*jobs[i][:2], known[i]), missing, split_from
+            lambda i: self._load_tools(*jobs[i][:2], known[i], shared),
+            missing,
+            split_from,
         )
         for i, (tools, diagnostics, schemas) in zip(missing, done):
             self.memo.put(keys[i], (tools, diagnostics))
@@ -224,11 +229,33 @@ class _Loading:
             loaded.append(result[0])
         return loaded
 
+    @staticmethod
+    def _halves(items: list[int], paths: list[Path]) -> list[int]:
+        """``items`` reordered so that the split's halves (by count) hold about as many
+        bytes each: a catalogue of 200 tools and a manifest of one are one item each.
+        The largest go first, each to the half with fewer bytes that has room."""
+        sizes = []
+        for path in paths:
+            try:
+                sizes.append(path.stat().st_size)
+            except OSError:  # gone: its load reports it
+                sizes.append(0)
+        room = [len(items) // 2, len(items) - len(items) // 2]
+        halves: tuple[list[int], list[int]] = ([], [])
+        totals = [0, 0]
+        for k in sorted(range(len(items)), key=lambda k: -sizes[k]):
+            side = int(room[1] > 0 and (room[0] == 0 or totals[1] < totals[0]))
+            halves[side].append(items[k])
+            totals[side] += sizes[k]
+            room[side] -= 1
+        return halves[0] + halves[1]
+
     def _load_tools(
-        self, item: discover.Found, manifest: str, schemas: Any
+        self, item: discover.Found, manifest: str, schemas: Any, shared: Any = None
     ) -> tuple[Loaded, list[Diagnostic], dict[str, Any]]:
         """The tools of ``item``, what loading them reported, and the normalised input
-        schemas to give its next load (``schemas``: its last load's)."""
+        schemas to give its next load (``schemas``: its last load's; ``shared``: those
+        normalised for other files)."""
         config = self.config
         scratch = Report(strict=config.strict, ignore=frozenset(config.ignore))
         # Imported here: a project without manifests never loads them.
@@ -237,7 +264,7 @@ class _Loading:
 
         context = _context(config, self.project, scratch)
         rel = discover.relative(item.path, context.project)
-        with manifests.remembering(schemas) as kept:
+        with manifests.remembering(schemas, shared) as kept:
             loaded = guarded(lambda: load(item, context), rel, scratch, Loaded())
         # Each tool's own digest: editing one tool of a large manifest re-renders only it.
         loaded = dataclasses.replace(

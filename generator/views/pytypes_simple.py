@@ -1,11 +1,15 @@
-"""The annotations of simple input schemas, written directly: most real tools take flat
-arguments (scalars, enums, lists of them, free-form objects), and typing those through
-datamodel-code-generator costs its import (about half a second) and milliseconds a schema.
+"""The annotations of common input schemas, written directly: most real tools take flat
+arguments (scalars, enums, lists of them, free-form objects), or objects of those one
+level down, and typing those through datamodel-code-generator costs its import (about
+half a second) and milliseconds a schema.
 
-``annotate`` answers only for schemas whose every property is in the small grammar
-below, with exactly the annotation datamodel-code-generator gives it (a differential test
-over the real corpora checks this); for anything else it returns None and ``pytypes``
-asks datamodel-code-generator, so there is still one schema-to-type mapping.
+``annotate`` answers only for schemas in the small grammar below, with exactly the
+annotations and models datamodel-code-generator gives them (a differential test over
+the real corpora checks this); for anything else it returns None and ``pytypes`` asks
+datamodel-code-generator, so there is still one schema-to-type mapping. The grammar:
+properties that are scalars, enums, type lists (``[X, Y, "null"]``), unions of those
+with ``null`` or with objects (``anyOf``/``oneOf``), arrays and maps of them, and objects
+of such properties, which become models (one level deep: a model's fields hold no model).
 """
 
 from __future__ import annotations
@@ -45,90 +49,195 @@ _TYPING = frozenset({"Any", "Literal", "NotRequired", "Required", "TypedDict"})
 _BUILTINS = frozenset(dir(builtins))
 # Property names whose model's name is plain CamelCase: parts of letters and digits.
 _CAMEL = re.compile(r"^[a-z][a-zA-Z0-9]*(_[a-z][a-zA-Z0-9]*)*$")
+# ``optional`` is not JSON Schema; datamodel-code-generator ignores it (real tools have it).
 _ROOT = frozenset(
     {"type", "properties", "required", "title", "description", "$schema", "$id"}
+    | {"optional"}
 )
+# A closed object, as MCP servers write it: no change to a TypedDict.
+_CLOSED: dict[str, object] = {"not": {}}
+# The plurals of an array's property whose item model datamodel-code-generator names
+# by dropping the final "s" (it asks ``inflect``): the letters before that "s" (or "es").
+_PLURAL = re.compile(r"^(.*[a-z][dgklmnprt])s$|^(.*[a-z][dglmnprt]e)s$")
+_IRREGULAR = {"data": "datum"}
+
+
+class _Models:
+    """The models one schema's annotations use, as datamodel-code-generator writes them."""
+
+    def __init__(self) -> None:
+        # (property's name, class name, statement): datamodel-code-generator's order
+        self.code: list[tuple[str, str, str]] = []
+        self.fields: dict[str, list[tuple[str, str]]] = {}  # each class's, typed
+        self.used: set[str] = set()  # what they and the annotations import from typing
+
+    def model(self, name: str, node: Mapping[str, Any], owner: str) -> str | None:
+        """The model of an object of simple properties, its class named ``name``, for
+        the property ``owner``."""
+        keys = set(node) - _INERT
+        if node.get("additionalProperties", _CLOSED) != _CLOSED:
+            return None
+        if not keys - {"additionalProperties"} <= {"type", "properties", "required"}:
+            return None
+        properties = node.get("properties")
+        required = node.get("required", [])
+        if not isinstance(properties, Mapping) or not isinstance(required, list):
+            return None
+        if not all(isinstance(r, str) for r in required) or not set(required) <= set(
+            properties
+        ):
+            return None
+        if not _plain(name) or name == "Arguments":
+            return None  # a name it would rename, or one that shadows the root's
+        fields = []
+        for field in sorted(properties):
+            inner = _annotation(properties[field], self.used)
+            if inner is None or not _kept(field):
+                return None
+            if field not in required:
+                self.used.add("NotRequired")
+                inner = f"NotRequired[{inner}]"
+            fields.append((_field(field), inner))
+        names = [field for field, _ in fields]
+        if len(set(names)) < len(names):
+            return None
+        self.fields[name] = fields
+        self.used.add("TypedDict")
+        if all(_attribute(field) for field in names):
+            lines = [f"    {field}: {inner}" for field, inner in fields]
+            code = f"class {name}(TypedDict):\n" + "\n".join(lines)
+        elif any(field.startswith("_") for field in properties):
+            return None  # renamed fields and a functional form: left to it
+        else:
+            items = [f"        {pylit.pystr(f)}: {inner}," for f, inner in fields]
+            code = (
+                f"{name} = TypedDict(\n    {pylit.pystr(name)},\n    {{\n"
+                + "\n".join(items)
+                + "\n    },\n)"
+            )
+        self.code.append((owner, name, code))
+        return name
+
+    def property(self, name: str, node: object) -> str | None:
+        """A top-level property's annotation, the models it needs added."""
+        simple = _annotation(node, self.used)
+        if (
+            simple is not None
+            or not isinstance(node, Mapping)
+            or not _CAMEL.match(name)
+        ):
+            return simple
+        keys = set(node) - _INERT
+        kind = node.get("type")
+        if kind == "object" and "properties" in node and not keys & {"anyOf", "oneOf"}:
+            if not node["properties"]:
+                return None
+            return self.model(_class_name(name), node, name)
+        if kind == "array" and keys == {"type", "items"}:
+            items = node["items"]
+            if not isinstance(items, Mapping):
+                return None
+            if items.get("type") == "object" and "properties" in items:
+                singular = _singular(name)
+                model = None if singular is None else self.model(singular, items, name)
+                if model is None or not items["properties"]:
+                    return None
+            else:
+                model = self.union(name, items)
+            return None if model is None else f"list[{model}]"
+        return self.union(name, node)
+
+    def union(self, name: str, node: Mapping[str, Any]) -> str | None:
+        """``anyOf``/``oneOf`` of simple schemas and objects: the objects' models are
+        named after the property, numbered from the second on."""
+        keys = set(node) - _INERT - {"type"}
+        if len(keys) != 1 or not keys <= {"anyOf", "oneOf"}:
+            return None
+        branches = node[keys.pop()]
+        if not isinstance(branches, list) or len(branches) < 2:
+            return None
+        kinds = [b.get("type") if isinstance(b, Mapping) else None for b in branches]
+        if node.get("type", "object") != "object" or (
+            "type" in node and set(kinds) != {"object"}
+        ):
+            return None
+        parts: list[str] = []
+        models = 0
+        for branch, kind in zip(branches, kinds):
+            if (
+                kind == "object"
+                and isinstance(branch, Mapping)
+                and branch.get("properties")
+            ):
+                number = str(models) if models else ""
+                part = self.model(_class_name(name) + number, branch, name)
+                models += 1
+            else:
+                part = _annotation(branch, self.used)
+            if part is None or part in parts or "|" in part or part == "Any":
+                return None
+            parts.append(part)
+        bodies = [self.fields[part] for part in parts if part in self.fields]
+        if any(body in bodies[:index] for index, body in enumerate(bodies)):
+            return None  # datamodel-code-generator merges equal models
+        return _union(parts)
 
 
 def annotate(
     schema: Mapping[str, Any],
 ) -> tuple[dict[str, str], tuple[str, ...], str] | None:
     """Each top-level property's annotation, what they import from typing and the code
-    of the models they use; None when a property is not simple."""
+    of the models they use; None when a property is outside the grammar."""
     if not set(schema) <= _ROOT or schema.get("type") != "object":
         return None
     properties = schema.get("properties")
     if not isinstance(properties, Mapping):
         return None
     result = {}
-    used: set[str] = set()
-    models: dict[str, str] = (
-        {}
-    )  # by the property's name: datamodel-code-generator's order
+    models = _Models()
+    # The root's class statement renames a leading "_"; its functional form (a name
+    # that is not an identifier) keeps every name.
+    field = _field if all(_attribute(name) for name in properties) else str
     for name, prop in properties.items():
-        annotation = _annotation(prop, used) if _kept(name) else None
-        if annotation is None and _kept(name):
-            annotation = _model(name, prop, used, models)
-        if annotation is None:
+        annotation = models.property(name, prop) if _kept(name) else None
+        if annotation is None or field(name) in result:
             return None
-        result[name] = annotation
-    if models:
-        classes = [_class_name(name) for name in models]
-        names = {*properties, *(n for p in properties.values() for n in _fields(p))}
-        if len(set(classes)) < len(classes) or names & set(classes):
-            return None  # datamodel-code-generator renames or merges them
-        used.add("TypedDict")
-    code = "\n\n\n".join(models[name] for name in sorted(models))
-    return result, tuple(sorted(used)), code
+        result[field(name)] = annotation
+    ordered = sorted(models.code, key=lambda model: model[0])  # stable: branches' order
+    classes = [name for _, name, _ in ordered]
+    fields = {field for typed in models.fields.values() for field, _ in typed}
+    if len(set(classes)) < len(classes) or {*result, *fields} & set(classes):
+        return None  # datamodel-code-generator renames or merges them
+    if classes != sorted(classes):
+        return None  # its order is the classes' or the properties': the same here
+    code = "\n\n\n".join(code for _, _, code in ordered)
+    return result, tuple(sorted(models.used)), code
 
 
-def _model(
-    name: str, node: object, used: set[str], models: dict[str, str]
-) -> str | None:
-    """The class of a nested object whose properties are simple (one level deep), as
-    datamodel-code-generator writes it; its name is the property's, in CamelCase."""
-    if not isinstance(node, Mapping) or node.get("type") != "object":
-        return None
-    if not set(node) - _INERT <= {"type", "properties", "required"}:
-        return None
-    properties = node.get("properties")
-    required = node.get("required", [])
-    if not isinstance(properties, Mapping) or not isinstance(required, list):
-        return None
-    if not properties:
-        return None if required else f"dict[str, {_any(used)}]"
-    if not all(isinstance(r, str) for r in required) or not set(required) <= set(
-        properties
-    ):
-        return None
-    model = _class_name(name)
-    if not _CAMEL.match(name) or not _plain(model) or model == "Arguments":
-        return None  # a name it would rename, or one that shadows another (the root's)
-    lines = []
-    for field in sorted(properties):
-        inner = _annotation(properties[field], used) if _plain(field) else None
-        if inner is None:
-            return None
-        if field not in required:
-            used.add("NotRequired")
-            inner = f"NotRequired[{inner}]"
-        lines.append(f"    {field}: {inner}")
-    models[name] = f"class {model}(TypedDict):\n" + "\n".join(lines)
-    return model
+def _field(name: str) -> str:
+    """The field's name in the models: datamodel-code-generator renames a leading ``_``
+    (``_from`` becomes ``field_from``)."""
+    return "field" + name if name.startswith("_") else name
 
 
 def _class_name(name: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
 
 
-def _fields(node: object) -> list[str]:
-    properties = node.get("properties") if isinstance(node, Mapping) else None
-    return list(properties) if isinstance(properties, Mapping) else []
+def _singular(name: str) -> str | None:
+    """The class of an array's item model: its property's name in the singular, as
+    datamodel-code-generator makes it (None for a plural it may read otherwise)."""
+    head, _, last = name.rpartition("_")
+    if last in _IRREGULAR:
+        return _class_name(head + "_" * bool(head) + _IRREGULAR[last])
+    match = _PLURAL.match(name)
+    if match is None:
+        return None
+    return _class_name(match.group(1) or match.group(2))
 
 
 def _plain(name: str) -> bool:
-    """A name a model's class statement or body holds as it is (else
-    datamodel-code-generator writes the functional form, or renames it)."""
+    """A class's name that stays as it is."""
     return (
         _kept(name)
         and name.isidentifier()
@@ -138,34 +247,52 @@ def _plain(name: str) -> bool:
     )
 
 
+def _attribute(name: str) -> bool:
+    """A field a model's class statement holds as it is (else the functional form)."""
+    return name.isidentifier() and name.isascii() and not keyword.iskeyword(name)
+
+
 def _kept(name: str) -> bool:
-    """Whether datamodel-code-generator keeps the name and the annotation as they are: it
-    renames names that start with ``_`` (``_from`` becomes ``field_from``), and a field
-    named like a typing name renames that name (``Any_aliased``); those are left to it.
-    """
+    """Whether datamodel-code-generator keeps the name's annotation as it is: a field
+    named like a typing name renames that name (``Any_aliased``); a name that starts
+    with ``_`` becomes ``field_...`` (``_field``), which must stay an identifier."""
+    if name.startswith("_"):
+        return name.isidentifier() and name.isascii()
     return name[:1].isascii() and name[:1].isalpha() and name not in _TYPING
 
 
 def _annotation(node: object, used: set[str]) -> str | None:
-    """The annotation of one simple schema; ``used`` collects the typing names."""
+    """The annotation of one simple schema (no models); ``used`` collects the typing
+    names."""
     if not isinstance(node, Mapping):
         return None
     keys = set(node) - _INERT
     kind = node.get("type")
     if "enum" in node:
-        literal = _literal(kind, node["enum"]) if keys == {"type", "enum"} else None
+        scalar = kind is None or kind in SCALARS
+        literal = (
+            _literal(node["enum"]) if scalar and keys <= {"type", "enum"} else None
+        )
         if literal is not None:
             used.add("Literal")
         return literal
     if keys == {"type"} and isinstance(kind, list):
-        return _nullable(kind)
+        return _type_list(kind)
     if kind == "array" and keys <= {"type", "items"}:
         inner = _annotation(node["items"], used) if "items" in node else _any(used)
         return None if inner is None else f"list[{inner}]"
-    if kind == "object" and keys == {"type"}:
+    if kind == "object" and keys <= {"type", "required", "additionalProperties"}:
+        values = node.get("additionalProperties", True)
+        if "required" in keys and "additionalProperties" in keys:
+            return None
+        value = _annotation(values, used) if isinstance(values, Mapping) else _any(used)
+        return None if value is None else f"dict[str, {value}]"
+    if kind == "object" and keys == {"type", "properties"} and not node["properties"]:
         return f"dict[str, {_any(used)}]"
     if keys == {"type"} and isinstance(kind, str):
         return SCALARS.get(kind)
+    if keys <= {"anyOf", "oneOf"} and len(keys) == 1:
+        return _nullable(node[keys.pop()], used)
     return _any(used) if not keys else None
 
 
@@ -174,21 +301,39 @@ def _any(used: set[str]) -> str:
     return "Any"
 
 
-def _literal(kind: object, values: object) -> str | None:
-    """A string enum of type string, or an integer one of type integer."""
+def _literal(values: object) -> str | None:
+    """An enum of strings, or of integers, whatever the type it says."""
     if not isinstance(values, list) or not values:
         return None
-    if kind == "string" and all(isinstance(v, str) for v in values):
+    if all(isinstance(v, str) for v in values):
         return f"Literal[{', '.join(pylit.pystr(v) for v in values)}]"
-    if kind == "integer" and all(type(v) is int for v in values):
+    if all(type(v) is int for v in values):
         return f"Literal[{', '.join(str(v) for v in values)}]"
     return None
 
 
-def _nullable(kinds: list[object]) -> str | None:
-    """``[X, "null"]`` in either order, X a scalar type."""
-    if len(kinds) != 2 or "null" not in kinds:
+def _type_list(kinds: list[object]) -> str | None:
+    """``["string", "number"]``: the scalars in order, ``None`` last."""
+    if not all(isinstance(k, str) for k in kinds) or len(set(kinds)) < len(kinds):
         return None
-    other = kinds[0] if kinds[1] == "null" else kinds[1]
-    scalar = SCALARS.get(other) if isinstance(other, str) else None
-    return None if scalar is None else f"{scalar} | None"
+    scalars = [SCALARS.get(str(k)) for k in kinds if k != "null"]
+    if None in scalars:
+        return None
+    return _union([s for s in scalars if s] + (["None"] if "null" in kinds else []))
+
+
+def _nullable(branches: object, used: set[str]) -> str | None:
+    """``anyOf``/``oneOf`` of one simple schema and ``null`` (either order)."""
+    if not isinstance(branches, list) or len(branches) != 2:
+        return None
+    null = [b == {"type": "null"} for b in branches]
+    if null.count(True) != 1:
+        return None
+    inner = _annotation(branches[null.index(False)], used)
+    if inner is None or "|" in inner or inner == "Any":
+        return None
+    return f"{inner} | None"
+
+
+def _union(parts: list[str]) -> str | None:
+    return " | ".join(parts) if len(parts) > 1 else None
