@@ -101,12 +101,9 @@ def emit(package: PackageView, layout: Layout, report: Report) -> dict[str, str]
 
 def level1_line(tool: ToolView) -> str:
     """A tool's line in ``_listing.LEVEL1``, inside its triple-quoted literal: the dotted
-    name (an identifier path, so without spaces), a space and the summary, escaped as
-    ``pylit.pystr`` escapes it, and every ``"`` (no run of quotes ends the literal)."""
+    name (an identifier path, so without spaces), a space and the summary."""
     assert "\n" not in tool.summary, tool.qualname  # resolve.summarize: one line
-    literal = pylit.pystr(f"{tool.qualname} {tool.summary}")
-    body = literal[1:-1]
-    return body if literal[0] == '"' else body.replace('"', '\\"')
+    return pylit.in_triple_quotes(f"{tool.qualname} {tool.summary}")
 
 
 def tool_module(tool: ToolView) -> str:

@@ -36,6 +36,14 @@ def pystr(text: str) -> str:
     return f'"{double}"'
 
 
+def in_triple_quotes(line: str) -> str:
+    """A one-line text escaped for a line inside a ``\"\"\"`` literal: as ``pystr``
+    escapes it, and every ``"`` too (so no run of quotes can end the literal)."""
+    literal = pystr(line)
+    body = literal[1:-1]
+    return body if literal[0] == '"' else body.replace('"', '\\"')
+
+
 def _plain(text: str) -> bool:
     return text.isprintable() and not ("'" in text or '"' in text or "\\" in text)
 
