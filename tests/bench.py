@@ -419,6 +419,7 @@ def skill_figures(sizes: list[int], runs: int, mypy_shown: bool) -> list[Line]:
     py = sys.executable
     rows: list[Line] = []
     changes: dict[int, Figure] = {}
+    noops: dict[int, Figure] = {}
     for size in sizes:
         judged = size >= 1000
         with tempfile.TemporaryDirectory() as tmp:
@@ -440,7 +441,7 @@ def skill_figures(sizes: list[int], runs: int, mypy_shown: bool) -> list[Line]:
             figures, rewritten = _rebuilds(project, sampler, label, edit, runs)
             for figure, goal in zip(figures, (8.0, 1.3, 1.5)):
                 figure.target = goal if judged else None
-            changes[size] = figures[2]  # the one-change figure
+            changes[size], noops[size] = figures[2], figures[1]
             listing = [py, "-c", "import generated; generated.list()"]
             # A run of these rows is a few milliseconds on top of start-up, whose jitter
             # is as large: where pairs are cheap, more of them steady the median.
@@ -466,13 +467,14 @@ def skill_figures(sizes: list[int], runs: int, mypy_shown: bool) -> list[Line]:
                     quick,
                 )
             )
-            figures.append(  # the least any fresh process costs: import + list's bound
+            figures.append(  # the least any fresh process costs
                 sampler.figure(
                     f"{label}: python -c pass (start-up, for scale)",
                     lambda: timed([py, "-c", "pass"], project, BASE_ENV),
                     runs=quick,
                 )
             )
+            figures.append(_one_line_package(sampler, label, listing, quick))
             if size <= 1000 and importlib.util.find_spec("skillkit") is not None:
                 skillkit = sampler.figure(
                     f"{label}: skillkit 0.4.0 discovers them",
@@ -509,8 +511,26 @@ def skill_figures(sizes: list[int], runs: int, mypy_shown: bool) -> list[Line]:
         rows += [figure.row() for figure in figures] + rows_extra
         shared = [p for p in rewritten if not p.startswith("task/")]
         rows.append(_shared_row(label, shared, judged, mypy_shown))
-    rows += _growth("skills", changes)
+    rows += _growth("skills", changes, noops)
     return rows
+
+
+def _one_line_package(
+    sampler: Sampler, label: str, listing: list[str], runs: int
+) -> Figure:
+    """Import + list of a package whose ``__init__.py`` is one function: the least any
+    package imported from source costs (CPython 3.11 sets up its AST types, about a
+    millisecond, at the first ``compile()`` of a process), the bound of the rows above.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        package = Path(tmp, "generated")
+        package.mkdir()
+        (package / "__init__.py").write_text("def list():\n    return [None]\n")
+        return sampler.figure(
+            f"{label}: a one-line package, import + list (the bound)",
+            lambda: timed(listing, Path(tmp), BASE_ENV),
+            runs=runs,
+        )
 
 
 def _shared_row(label: str, shared: list[str], judged: bool, mypy_shown: bool) -> Line:
@@ -530,9 +550,13 @@ def _shared_row(label: str, shared: list[str], judged: bool, mypy_shown: bool) -
     )
 
 
-def _growth(label: str, changes: dict[int, Figure]) -> list[Line]:
+def _growth(
+    label: str, changes: dict[int, Figure], noops: dict[int, Figure]
+) -> list[Line]:
     """The one-change cost's growth from the smallest to the largest judged size,
-    beside the corpus's; spread from the extremes of both sizes' runs."""
+    beside the corpus's; spread from the extremes of both sizes' runs. Then its two
+    parts: the no-op's share (every folder, input and output stat-ed, since nothing on
+    disk is trusted: it grows with the corpus) and the change's own cost on top."""
     judged = sorted(size for size in changes if size >= 1000)
     if len(judged) < 2:
         return []
@@ -542,6 +566,8 @@ def _growth(label: str, changes: dict[int, Figure]) -> list[Line]:
         max(large.times) / min(small.times) - min(large.times) / max(small.times)
     ) / 2
     met = "yes" if growth <= 2 else ("~" if growth - spread <= 2 else "NO")
+    noop = noops[judged[-1]].value / small.value
+    own = [changes[size].value - noops[size].value for size in (judged[0], judged[-1])]
     return [
         (
             f"{label}: one-change cost growth {judged[0]:,} -> {judged[-1]:,} "
@@ -552,7 +578,25 @@ def _growth(label: str, changes: dict[int, Figure]) -> list[Line]:
             spread,
             "<= 2",
             met,
-        )
+        ),
+        (
+            f"{label}:   of which the no-op at {judged[-1]:,}",
+            noop,
+            "x",
+            None,
+            None,
+            "",
+            "",
+        ),
+        (
+            f"{label}:   the change's own cost (one change - no-op), growth",
+            own[1] / own[0] if own[0] > 0 else float("nan"),
+            "x",
+            None,
+            None,
+            "",
+            "",
+        ),
     ]
 
 
@@ -565,6 +609,7 @@ def manifest_figures(sizes: list[int], runs: int, mypy_shown: bool) -> list[Line
     py = sys.executable
     rows: list[Line] = []
     changes: dict[int, Figure] = {}
+    noops: dict[int, Figure] = {}
     for size in sizes:
         with tempfile.TemporaryDirectory() as tmp:
             project = Path(tmp)
@@ -587,7 +632,7 @@ def manifest_figures(sizes: list[int], runs: int, mypy_shown: bool) -> list[Line
             figures, rewritten = _rebuilds(project, sampler, label, edit, runs)
             for figure, goal in zip(figures, (12.0, 1.3, 1.5)):
                 figure.target = goal
-            changes[size] = figures[2]  # the one-change figure
+            changes[size], noops[size] = figures[2], figures[1]
             floor = statistics.median(sampler.floor_times)
         rows.append(
             (f"{label}: floor (read + CSafeLoader)", floor, "s", 1.0, None, "", "")
@@ -596,7 +641,7 @@ def manifest_figures(sizes: list[int], runs: int, mypy_shown: bool) -> list[Line
         own = f"{data['namespace']}/"
         shared = [p for p in rewritten if not p.startswith(own)]
         rows.append(_shared_row(label, shared, True, mypy_shown))
-    rows += _growth("manifest tools", changes)
+    rows += _growth("manifest tools", changes, noops)
     return rows
 
 
