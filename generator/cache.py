@@ -44,6 +44,9 @@ def _mapping_proxy(data: dict[str, Any]) -> types.MappingProxyType[str, Any]:
 # The model's read-only mappings are pickled as the dicts they wrap.
 copyreg.pickle(types.MappingProxyType, lambda proxy: (_mapping_proxy, (dict(proxy),)))
 Stat = tuple[int, int, str]  # size, mtime_ns, sha256
+# A file's device, inode, size and mtime, from its own lstat: a folder listing's inode
+# numbers are not used, as FUSE and overlay file systems may list others than stat gives.
+Identity = tuple[int, int, int, int]
 
 
 @dataclass
@@ -419,38 +422,51 @@ def content_key(*parts: object) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
-def outputs_untouched(out_dir: Path, outputs: dict[str, Stat]) -> bool:
-    """True when the output folder holds exactly the recorded files, as they were written."""
+def outputs_untouched(
+    out_dir: Path, outputs: dict[str, Stat], seen: dict[str, Identity] | None = None
+) -> bool:
+    """True when the output folder holds exactly the recorded files, as they were
+    written; ``seen`` gets the identity of each file found so (the writer compares a
+    spare file with it rather than taking the output's lstat again)."""
     if not outputs:
         return False
     try:
-        return _untouched(os.fspath(out_dir), "", outputs) == len(outputs)
+        found = _untouched(
+            os.fspath(out_dir), "", outputs, {} if seen is None else seen
+        )
     except OSError:  # a folder or file went away meanwhile
-        return False
+        found = -1
+    if found != len(outputs) and seen:
+        seen.clear()  # not all as recorded: nothing to go by
+    return found == len(outputs)
 
 
-def _untouched(folder: str, base: str, outputs: dict[str, Stat]) -> int:
+def _untouched(
+    folder: str, base: str, outputs: dict[str, Stat], seen: dict[str, Identity]
+) -> int:
     """How many files below ``folder`` are as recorded; -1 when one is not, or is not
     recorded (``__pycache__`` and linked folders left out, as os.walk leaves them)."""
-    seen = 0
+    count = 0
     with os.scandir(folder) as scan:
         for entry in scan:
             if entry.is_dir():
                 if entry.name == "__pycache__" or entry.is_symlink():
                     continue
-                below = _untouched(entry.path, f"{base}{entry.name}/", outputs)
+                below = _untouched(entry.path, f"{base}{entry.name}/", outputs, seen)
                 if below < 0:
                     return -1
-                seen += below
+                count += below
                 continue
-            recorded = outputs.get(base + entry.name)
+            path = base + entry.name
+            recorded = outputs.get(path)
             if recorded is None:
                 return -1
-            stat = entry.stat()
+            stat = entry.stat(follow_symlinks=False)  # an lstat: a link is not a file
             if (stat.st_size, stat.st_mtime_ns) != recorded[:2]:
                 return -1
-            seen += 1
-    return seen
+            seen[path] = stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns
+            count += 1
+    return count
 
 
 def stat_outputs(

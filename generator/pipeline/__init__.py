@@ -27,8 +27,10 @@ from generator.resources import table_key
 from generator.stamps import Stamps, hash_inputs, restamp, same_bytes, same_folders
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from generator import writer
-    from generator.discover import Discovery
+    from generator.discover import Discovery, Found, Row
     from generator.ir import Model
 
 
@@ -79,8 +81,9 @@ def run(
         return Result(store.state.key, stamps=current)
     walked = _last_walk(current) if current is not None else None
     reused = current if walked is not None else None  # the last walk's stamps
+    rows: list[Row] | None = None  # its items, made into Found when read
     if walked is not None:
-        discovery, walk_items, listed = walked
+        discovery, rows, walk_items, listed = walked
     else:
         from generator import discover
 
@@ -106,7 +109,7 @@ def run(
     found = (
         reused.walk
         if reused is not None
-        else pickle.dumps((discovery, walk_items, listed), pickle.HIGHEST_PROTOCOL)
+        else _stored_walk(discovery, walk_items, listed)
     )
     recorded = Stamps(started, digest, discovery.folders, files, found)
     if reuse and _unchanged(store, key, config.out_dir):
@@ -119,6 +122,7 @@ def run(
     from generator.pipeline import delta, stages
 
     if not emit:
+        discovery = _whole(discovery, rows)
         model = stages.compile_model(
             config, report, discovery, hashes, store.memo, contents
         )
@@ -130,7 +134,16 @@ def run(
     spliced = store.enabled and write_cache and reuse
     framed = delta.frame(built, listed[1], discovery, walk_items)
     rebuilt = (
-        delta.attempt(config, report, store, discovery, hashes, key, framed)
+        delta.attempt(
+            config,
+            report,
+            store,
+            discovery,
+            _reader(discovery, rows),
+            hashes,
+            key,
+            framed,
+        )
         if spliced
         else None
     )
@@ -147,6 +160,7 @@ def run(
             spliced=True,
             plan=rebuilt.plan,
         )
+    discovery = _whole(discovery, rows)
     model, output, digests = stages.build(
         config, report, discovery, hashes, store.memo, contents
     )
@@ -155,20 +169,54 @@ def run(
     return Result(key, model, output, digests, recorded, len(model.tools))
 
 
+def _stored_walk(
+    discovery: Discovery, walk_items: list[Diagnostic], listed: tuple[str, str]
+) -> bytes:
+    """What the walk found, for the next build to reuse: its items as rows (see
+    ``discover.Row``), beside the rest."""
+    from dataclasses import replace
+
+    from generator.discover import row
+
+    rows = [row(item) for item in discovery.found]
+    kept = (replace(discovery, found=()), rows, walk_items, listed)
+    return pickle.dumps(kept, pickle.HIGHEST_PROTOCOL)
+
+
 def _last_walk(
     known: Stamps | None,
-) -> tuple[Discovery, list[Diagnostic], tuple[str, str]] | None:
-    """What the last walk found, and its ``_listed`` digests: a walk reads only folder
-    listings (or it left no folder stamps), so with the folders unchanged it would find
-    the same."""
+) -> tuple[Discovery, list[Row], list[Diagnostic], tuple[str, str]] | None:
+    """What the last walk found (without its items, given as rows), and its ``_listed``
+    digests: a walk reads only folder listings (or it left no folder stamps), so with
+    the folders unchanged it would find the same."""
     if known is None or known.walk is None:
         return None
     try:
-        walked: tuple[Discovery, list[Diagnostic], tuple[str, str]]
+        walked: tuple[Discovery, list[Row], list[Diagnostic], tuple[str, str]]
         walked = pickle.loads(known.walk)
     except Exception:  # noqa: BLE001 - a cache that cannot be read is ignored
         return None
     return walked
+
+
+def _whole(discovery: Discovery, rows: list[Row] | None) -> Discovery:
+    """The walk's result with its items, made from ``rows`` when it was reused."""
+    if rows is None:
+        return discovery
+    from dataclasses import replace
+
+    from generator.discover import from_row
+
+    return replace(discovery, found=tuple(map(from_row, rows)))
+
+
+def _reader(discovery: Discovery, rows: list[Row] | None) -> Callable[[int], Found]:
+    """Item ``i`` of the walk, made only when read (a splice reads the changed ones)."""
+    if rows is None:
+        return discovery.found.__getitem__
+    from generator.discover import from_row
+
+    return lambda index: from_row(rows[index])
 
 
 def _listed(discovery: Discovery, project: Path) -> tuple[str, str]:

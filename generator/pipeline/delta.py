@@ -28,6 +28,7 @@ import json
 import os
 import pickle
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -163,11 +164,13 @@ def attempt(
     report: Report,
     store: cache.Cache,
     discovery: discover.Discovery,
+    found: Callable[[int], discover.Found],
     hashes: dict[str, str],
     key: str,
     framed: str,
 ) -> Rebuilt | None:
-    """The rebuild, spliced into the last build's output; None when it cannot be."""
+    """The rebuild, spliced into the last build's output; None when it cannot be.
+    ``found``: the walk's item at an index (``discovery.found`` may be left empty)."""
     base: Base = store.recall(STATE, Base)
     since: Since = store.recall(SINCE, Since)
     last, old = base.key, base.hashes
@@ -181,13 +184,13 @@ def attempt(
     indexes = sorted({base.owners.get(path, -1) for path in changed})
     if not changed or indexes[0] < 0:
         return None
-    if not cache.outputs_untouched(config.out_dir, store.state.outputs):
+    identities: dict[str, cache.Identity] = {}
+    if not cache.outputs_untouched(config.out_dir, store.state.outputs, identities):
         return None
     memo = store.partial_memo()
     try:
-        rebuilt = _Splice(config, store, base, memo, old, hashes).run(
-            [discovery.found[i] for i in indexes], changed, discovery
-        )
+        splice = _Splice(config, store, base, memo, old, hashes, identities)
+        rebuilt = splice.run([found(i) for i in indexes], changed, discovery)
     except (Fallback, ValueError, KeyError, IndexError):
         return None
     report.extend(rebuilt.diagnostics)
@@ -223,8 +226,10 @@ class _Splice:
         memo: cache.Memo,
         old: dict[str, str],
         hashes: dict[str, str],
+        identities: dict[str, cache.Identity],
     ) -> None:
         self.config = config
+        self.identities = identities  # of the output's files, as found unchanged
         self.store = store
         self.base = base
         self.memo = memo
@@ -489,8 +494,9 @@ class _Splice:
         changes = {
             path for path, text in self.texts.items() if digests[path] != old[path]
         }
+        unchanged = tuple(sorted(old.keys() - changes))
         plan = writer.Plan(
-            (), tuple(sorted(changes)), tuple(sorted(old.keys() - changes)), ()
+            (), tuple(sorted(changes)), unchanged, (), (), self.identities
         )
         return Rebuilt(files, digests, self.base.count, diagnostics, plan)
 
