@@ -7,6 +7,7 @@ must make no Found of the others, and take each output file's stat once."""
 from __future__ import annotations
 
 import os
+import pickle
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 
 from conftest import run_skillc, tree, write_skill
-from generator import discover, stamps, writer
+from generator import cache, discover, stamps, writer
 
 OK = "---\nname: {name}\ndescription: Does {name}.\n---\nBody of {name}.\n"
 SKILLS = 40
@@ -163,3 +164,122 @@ def afresh(
     )
     assert run_skillc(capsys, "-C", str(clean), "build", "--no-cache")[0] == 0
     return tree(clean / "generated")
+
+
+def test_a_one_change_rebuild_stores_the_state_as_its_changes(
+    many: Path,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """The whole state (every output's and input's stamp) is not written again for a
+    few changed entries: only the changes since it, which read back as the state the
+    build stored. A lost or broken changes file leaves an older state, which the next
+    build finds out of date (never trusted for the output it no longer describes)."""
+    folder = many / cache.CACHE_DIR
+    whole, since = folder / "state.pickle", folder / "state-since.pickle"
+    before = whole.stat()
+    for text in ("second", "third"):
+        edit(many, text)
+        rebuild(many, capsys)
+        after = whole.stat()
+        assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+        assert since.stat().st_size < before.st_size // 10
+        read = cache.Cache(many).state
+        assert read.key and read.stamps is not None
+        assert sorted(read.outputs) == sorted(tree(many / "generated"))
+        assert "up to date" in run_skillc(capsys, "-C", str(many), "build")[1]
+    for lost in (since.unlink, lambda: since.write_bytes(b"not a pickle")):
+        edit(many, f"lost {lost}")
+        rebuild(many, capsys)
+        lost()
+        assert "up to date" not in run_skillc(capsys, "-C", str(many), "build")[1]
+        beside = tmp_path_factory.mktemp("clean")
+        assert tree(many / "generated") == afresh(many, capsys, beside)
+
+
+def test_a_rebuild_reads_shards_of_a_few_entries_at_any_size(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A memo made with many entries has more shards, so that reading one entry (as
+    a one-change rebuild does) unpickles a few others, not a share of the project."""
+    path = tmp_path / "memo.sqlite"
+    memo = cache.Memo(path, "x")
+    keys = [cache.content_key(number) for number in range(20_000)]
+    for key in keys:
+        memo.put(key, key[:8])
+    memo.save()
+    loaded: list[int] = []
+    real = pickle.loads
+
+    def counted(data: bytes) -> Any:
+        value = real(data)
+        loaded.append(len(value))
+        return value
+
+    partial = cache.Memo(path, "x", partial=True)
+    monkeypatch.setattr(pickle, "loads", counted)
+    assert partial.get(keys[1234]) == keys[1234][:8]
+    monkeypatch.undo()
+    assert loaded and max(loaded) <= 16  # 256 shards held 80 entries each
+    again = cache.Memo(path, "x")  # and a full build still finds every entry
+    assert all(again.get(key) == key[:8] for key in keys)
+
+
+def largest(value: object, depth: int = 4) -> int:
+    """The most entries any dict, list, tuple or set in ``value`` holds (looking
+    ``depth`` levels into containers and objects)."""
+    if isinstance(value, (dict, list, tuple, set, frozenset)):
+        inner = value.values() if isinstance(value, dict) else value
+        below = [largest(item, depth - 1) for item in inner] if depth else []
+        return max([len(value), *below])
+    fields = getattr(value, "__dict__", None)
+    if fields is None and hasattr(value, "__slots__"):
+        fields = {name: getattr(value, name, None) for name in value.__slots__}
+    return largest(list(fields.values()), depth - 1) if fields and depth else 0
+
+
+class Unpickled:
+    """The largest container unpickled, the whole state aside (every output's and
+    input's stamp: the no-op reads it too)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.most = 0
+        real_load, real_loads = pickle.load, pickle.loads
+
+        def load(handle: Any, **kwargs: Any) -> Any:
+            value = real_load(handle, **kwargs)
+            if not handle.name.endswith(os.sep + "state.pickle"):
+                self.most = max(self.most, largest(value))
+            return value
+
+        def loads(data: bytes, **kwargs: Any) -> Any:
+            value = real_loads(data, **kwargs)
+            self.most = max(self.most, largest(value))
+            return value
+
+        monkeypatch.setattr(pickle, "load", load)
+        monkeypatch.setattr(pickle, "loads", loads)
+
+
+def test_a_one_change_rebuild_unpickles_nothing_of_every_item(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The delta's base, the last walk and the memo are read by the entries of the
+    changed skill: nothing unpickled holds an entry per skill (what is kept of the
+    walk holds a pickle per 16), and four times the skills unpickle no more."""
+    monkeypatch.setattr(stamps, "SETTLE_NS", 0)
+    most = []
+    for size in (45, 180):
+        project = tmp_path / str(size)
+        for number in range(size):
+            write_skill(project / "skills", f"s{number}", OK.format(name=number))
+        (project / "pyproject.toml").write_text('[tool.skillc]\nsources = ["skills"]\n')
+        for text in ("first", "then"):
+            edit(project, text)
+            assert run_skillc(capsys, "-C", str(project), "build")[0] == 0
+        edit(project, "second")
+        with monkeypatch.context() as patched:
+            counted = Unpickled(patched)
+            rebuild(project, capsys)
+        most.append(counted.most)
+    assert 0 < most[1] <= most[0] < 45, most

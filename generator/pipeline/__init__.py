@@ -14,7 +14,7 @@ import hashlib
 import json
 import pickle
 import time
-from dataclasses import field
+from dataclasses import field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,8 +30,14 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from generator import writer
-    from generator.discover import Discovery, Found, Row
+    from generator.discover import Discovery, Found
     from generator.ir import Model
+
+
+# The last walk's items are kept as pickles of this many rows each (``Rows``): a
+# rebuild that reuses the walk unpickles those of the items it reads.
+CHUNK = 16
+Rows = tuple[bytes, ...]
 
 
 @record()
@@ -81,9 +87,12 @@ def run(
         return Result(store.state.key, stamps=current)
     walked = _last_walk(current) if current is not None else None
     reused = current if walked is not None else None  # the last walk's stamps
-    rows: list[Row] | None = None  # its items, made into Found when read
-    if walked is not None:
+    rows: Rows | None = None  # its items, made into Found when read
+    if reused is not None and walked is not None:
         discovery, rows, walk_items, listed = walked
+        # Its inputs and folders are those the stamps record (see _stored_walk).
+        inputs = tuple(sorted(reused.files))
+        discovery = replace(discovery, inputs=inputs, folders=reused.folders)
     else:
         from generator import discover
 
@@ -165,7 +174,7 @@ def run(
         config, report, discovery, hashes, store.memo, contents
     )
     if store.enabled and write_cache:
-        delta.remember(store, key, framed, discovery, hashes, model, report.items)
+        delta.remember(store, key, framed, discovery, model, report.items)
     return Result(key, model, output, digests, recorded, len(model.tools))
 
 
@@ -173,50 +182,53 @@ def _stored_walk(
     discovery: Discovery, walk_items: list[Diagnostic], listed: tuple[str, str]
 ) -> bytes:
     """What the walk found, for the next build to reuse: its items as rows (see
-    ``discover.Row``), beside the rest."""
-    from dataclasses import replace
-
+    ``discover.Row``), pickled ``CHUNK`` at a time, beside the rest but its inputs and
+    folders (the stamps record them)."""
     from generator.discover import row
 
     rows = [row(item) for item in discovery.found]
-    kept = (replace(discovery, found=()), rows, walk_items, listed)
+    chunks = tuple(
+        pickle.dumps(rows[at : at + CHUNK], pickle.HIGHEST_PROTOCOL)
+        for at in range(0, len(rows), CHUNK)
+    )
+    head = replace(discovery, found=(), inputs=(), folders=None)
+    kept = (head, chunks, walk_items, listed)
     return pickle.dumps(kept, pickle.HIGHEST_PROTOCOL)
 
 
 def _last_walk(
     known: Stamps | None,
-) -> tuple[Discovery, list[Row], list[Diagnostic], tuple[str, str]] | None:
+) -> tuple[Discovery, Rows, list[Diagnostic], tuple[str, str]] | None:
     """What the last walk found (without its items, given as rows), and its ``_listed``
     digests: a walk reads only folder listings (or it left no folder stamps), so with
     the folders unchanged it would find the same."""
     if known is None or known.walk is None:
         return None
     try:
-        walked: tuple[Discovery, list[Row], list[Diagnostic], tuple[str, str]]
+        walked: tuple[Discovery, Rows, list[Diagnostic], tuple[str, str]]
         walked = pickle.loads(known.walk)
     except Exception:  # noqa: BLE001 - a cache that cannot be read is ignored
         return None
     return walked
 
 
-def _whole(discovery: Discovery, rows: list[Row] | None) -> Discovery:
+def _whole(discovery: Discovery, rows: Rows | None) -> Discovery:
     """The walk's result with its items, made from ``rows`` when it was reused."""
     if rows is None:
         return discovery
-    from dataclasses import replace
-
     from generator.discover import from_row
 
-    return replace(discovery, found=tuple(map(from_row, rows)))
+    found = tuple(from_row(r) for chunk in rows for r in pickle.loads(chunk))
+    return replace(discovery, found=found)
 
 
-def _reader(discovery: Discovery, rows: list[Row] | None) -> Callable[[int], Found]:
+def _reader(discovery: Discovery, rows: Rows | None) -> Callable[[int], Found]:
     """Item ``i`` of the walk, made only when read (a splice reads the changed ones)."""
     if rows is None:
         return discovery.found.__getitem__
     from generator.discover import from_row
 
-    return lambda index: from_row(rows[index])
+    return lambda index: from_row(pickle.loads(rows[index // CHUNK])[index % CHUNK])
 
 
 def _listed(discovery: Discovery, project: Path) -> tuple[str, str]:
