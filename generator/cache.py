@@ -27,12 +27,12 @@ import time
 import types
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from generator import __version__
 from generator.diagnostics import Diagnostic
 from generator.resources import templates_dir
-from generator.stamps import Stamps, settled
+from generator.stamps import FileStamp, Stamps, settled
 
 CACHE_DIR = ".skillc-cache"
 
@@ -44,6 +44,9 @@ def _mapping_proxy(data: dict[str, Any]) -> types.MappingProxyType[str, Any]:
 # The model's read-only mappings are pickled as the dicts they wrap.
 copyreg.pickle(types.MappingProxyType, lambda proxy: (_mapping_proxy, (dict(proxy),)))
 Stat = tuple[int, int, str]  # size, mtime_ns, sha256
+# A file's device, inode, size and mtime, from its own lstat: a folder listing's inode
+# numbers are not used, as FUSE and overlay file systems may list others than stat gives.
+Identity = tuple[int, int, int, int]
 
 
 @dataclass
@@ -52,16 +55,94 @@ class State:
     outputs: dict[str, Stat] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     stamps: Stamps | None = None  # of the inputs and the folders the walk listed
+    token: str = ""  # set when stored whole: which state its ``Changes`` apply to
 
 
-SHARDS = 256  # entries are kept in this many pickles, by the last byte of their key
+# A state is stored whole in ``state.pickle`` (megabytes at 20,000 skills) only now and
+# then: a build that changes a few of its entries stores the changes since the whole
+# one, in ``state-since.pickle``, so a one-change rebuild writes what changed.
+STATE, CHANGES = "state", "state-since"
+# Changes since the whole state that make a new whole one worth writing: more than
+# this share of its entries, or than a few (a small project's).
+WHOLE_SHARE, WHOLE_LEAST = 8, 64
+
+
+@dataclass
+class Changes:
+    """A state as the changes from the whole one whose ``token`` is ``base``; an entry
+    that is None is one the whole state has and this one has not."""
+
+    base: str = ""
+    key: str = ""
+    outputs: dict[str, Stat | None] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] | None = None  # None: the whole state's
+    time: int = 0  # its stamps' (the other stamps but files are the whole state's)
+    files: dict[str, FileStamp | None] = field(default_factory=dict)
+
+    def applied(self, whole: State, stamps: Stamps) -> State:
+        """The state, from the whole one and its ``stamps``."""
+        stamps = dataclasses.replace(
+            stamps, time=self.time, files=_applied(stamps.files, self.files)
+        )
+        return State(
+            self.key,
+            _applied(whole.outputs, self.outputs),
+            whole.diagnostics if self.diagnostics is None else self.diagnostics,
+            stamps,
+            whole.token,
+        )
+
+
+def changes(whole: State, state: State) -> Changes | None:
+    """``state`` as changes from ``whole``; None when it is better stored whole: few
+    changes, to inputs that the same walk found."""
+    old, new = whole.stamps, state.stamps
+    if not whole.token or old is None or new is None:
+        return None
+    if (old.settings, old.walk, old.folders) != (new.settings, new.walk, new.folders):
+        return None
+    outputs = _changed(whole.outputs, state.outputs)
+    files = _changed(old.files, new.files)
+    entries = len(whole.outputs) + len(old.files)
+    if len(outputs) + len(files) > max(WHOLE_LEAST, entries // WHOLE_SHARE):
+        return None
+    same = (
+        state.diagnostics is whole.diagnostics or state.diagnostics == whole.diagnostics
+    )
+    diagnostics = None if same else state.diagnostics
+    return Changes(whole.token, state.key, outputs, diagnostics, new.time, files)
+
+
+V = TypeVar("V")
+
+
+def _changed(old: dict[str, V], new: dict[str, V]) -> dict[str, V | None]:
+    found: dict[str, V | None] = dict(new.items() - old.items())  # (compared in C)
+    found.update(dict.fromkeys(old.keys() - new.keys()))
+    return found
+
+
+def _applied(old: dict[str, V], changed: dict[str, V | None]) -> dict[str, V]:
+    result = old.copy()
+    for key, value in changed.items():
+        if value is None:
+            result.pop(key, None)
+        else:
+            result[key] = value
+    return result
+
+
+# Entries are kept in this many pickles (by the last hex digits of their key), or more
+# in a memo made with more entries: a rebuild that reads a few entries unpickles their
+# shards whole, so a shard holds about ``SHARD_ENTRIES`` at any size.
+SHARDS, MOST_SHARDS, SHARD_ENTRIES = 256, 1 << 16, 8
 # A new memo of at least this many entries is saved by a forked process (``save_aside``).
 ASIDE_ENTRIES = 1000
 
 
 class Memo:
     """Memoised work by content key (a sha256, hex), kept in ``memo.sqlite`` (in memory
-    only when ``path`` is None). Entries are grouped into 256 shards, one pickle each:
+    only when ``path`` is None). Entries are grouped into shards, one pickle each:
     a build reads every shard (one query; one unpickling per shard, not per entry,
     which would look up every class again for each entry) and rewrites only the shards
     that gained or lost an entry. Nothing is written before ``save``, which also drops
@@ -81,14 +162,16 @@ class Memo:
         self._db: sqlite3.Connection | None = None
         self._blobs: dict[int, bytes] | None = None
         self._shards: dict[int, dict[str, Any]] = {}
+        self._count = SHARDS  # how many shards: the stored memo's, or the default
         self._puts = 0
         self._aside: int | None = None  # the process saving it (save_aside)
         self._touched = False  # used since that process was forked
         if path is not None and path.exists():
             try:
                 db = sqlite3.connect(path, isolation_level=None)
-                if _fingerprint(db) == fingerprint:
-                    self._db = db
+                made, count = _made(db)
+                if made == fingerprint:
+                    self._db, self._count = db, count
                 else:  # another version of skillc wrote it
                     db.close()
             except sqlite3.Error:  # corrupt: start again
@@ -105,10 +188,10 @@ class Memo:
         self._touched = True
         self._puts += 1
         self._shard(key)[key] = value
-        self._dirty.add(_shard_of(key))
+        self._dirty.add(_shard_of(key, self._count))
 
     def _shard(self, key: str) -> dict[str, Any]:
-        number = _shard_of(key)
+        number = _shard_of(key, self._count)
         shard = self._shards.get(number)
         if shard is None:
             blob = self._blob(number)
@@ -206,10 +289,13 @@ class Memo:
         if db is None:  # none yet, corrupt or stale: a new one
             with contextlib.suppress(FileNotFoundError):
                 self._path.unlink()
+            self._regroup()
             db = self._db = sqlite3.connect(self._path, isolation_level=None)
             db.execute("CREATE TABLE memo (shard INTEGER PRIMARY KEY, value BLOB)")
-            db.execute("CREATE TABLE meta (fingerprint TEXT)")
-            db.execute("INSERT INTO meta VALUES (?)", (self._fingerprint,))
+            db.execute("CREATE TABLE meta (fingerprint TEXT, shards INTEGER)")
+            db.execute(
+                "INSERT INTO meta VALUES (?, ?)", (self._fingerprint, self._count)
+            )
             self._dirty |= self._shards.keys()
         db.execute("PRAGMA synchronous = OFF")  # a cache: a lost write is redone work
         with db:
@@ -223,18 +309,35 @@ class Memo:
                 db.execute("INSERT OR REPLACE INTO memo VALUES (?, ?)", (number, blob))
         self._dirty.clear()
 
+    def _regroup(self) -> None:
+        """Into as many shards as a new memo of this many entries takes."""
+        entries = sum(map(len, self._shards.values()))
+        count = SHARDS
+        while count * SHARD_ENTRIES < entries and count < MOST_SHARDS:
+            count *= 2
+        if count == self._count:
+            return
+        shards: dict[int, dict[str, Any]] = {}
+        for shard in self._shards.values():
+            for key, value in shard.items():
+                shards.setdefault(_shard_of(key, count), {})[key] = value
+        self._shards, self._count, self._dirty = shards, count, set(shards)
 
-def _shard_of(key: str) -> int:
-    """A key's shard: its last byte (keys end in sha256 hex digits)."""
+
+def _shard_of(key: str, count: int) -> int:
+    """A key's shard: its last hex digits (keys end in sha256 hex digits)."""
     try:
-        return int(key[-2:], 16) % SHARDS
+        return int(key[-4:], 16) % count
     except ValueError:
         return 0
 
 
-def _fingerprint(db: sqlite3.Connection) -> str | None:
-    row = db.execute("SELECT fingerprint FROM meta").fetchone()
-    return None if row is None else str(row[0])
+def _made(db: sqlite3.Connection) -> tuple[str | None, int]:
+    """Which skillc made the memo (its fingerprint), and how many shards it has."""
+    row = db.execute("SELECT fingerprint, shards FROM meta").fetchone()
+    if row is None or not isinstance(row[1], int) or not 0 < row[1] <= MOST_SHARDS:
+        return None, SHARDS
+    return str(row[0]), row[1]
 
 
 class Cache:
@@ -243,7 +346,8 @@ class Cache:
         self.enabled = enabled
         self._own: tuple[str, str] | None = None  # to record (see _fingerprint)
         self.fingerprint = self._fingerprint() if enabled else ""
-        self.state = self._read("state", State) if enabled else State()
+        self._whole = State()  # as state.pickle holds it
+        self.state = self._read_state() if enabled else State()
         self._memo: Memo | None = None
 
     @property
@@ -304,7 +408,7 @@ class Cache:
             self._create()
             if self._memo is not None:
                 self._memo.save()
-            self._write("state", state)
+            self._write_state(state)
             self._write_fingerprint()
         except (OSError, sqlite3.Error):
             pass
@@ -316,10 +420,32 @@ class Cache:
             return
         try:
             if stamps is not self.state.stamps:
-                self._write("state", dataclasses.replace(self.state, stamps=stamps))
+                self._write_state(dataclasses.replace(self.state, stamps=stamps))
             self._write_fingerprint()
         except OSError:
             pass
+
+    def _read_state(self) -> State:
+        """The state the last build stored: whole, or as changes from the whole one."""
+        whole: State = self._read(STATE, State)
+        since: Changes = self._read(CHANGES, Changes)
+        self._whole = whole
+        if not whole.token or since.base != whole.token or whole.stamps is None:
+            return whole  # (changes made from another whole state are stale)
+        return since.applied(whole, whole.stamps)
+
+    def _write_state(self, state: State) -> None:
+        """Store the changes since the whole state, or a new whole one (see ``STATE``).
+        A killed build leaves the old whole state, with its changes or without them:
+        a state older than the output, which the next build finds out of date."""
+        since = changes(self._whole, state)
+        if since is not None:
+            self._write(CHANGES, since)
+            return
+        self._whole = dataclasses.replace(state, token=os.urandom(8).hex())
+        self._write(STATE, self._whole)
+        with contextlib.suppress(FileNotFoundError):
+            (self.folder / f"{CHANGES}.pickle").unlink()
 
     def _write_fingerprint(self) -> None:
         if self._own is not None:
@@ -419,38 +545,50 @@ def content_key(*parts: object) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
-def outputs_untouched(out_dir: Path, outputs: dict[str, Stat]) -> bool:
-    """True when the output folder holds exactly the recorded files, as they were written."""
+def outputs_untouched(
+    out_dir: Path, outputs: dict[str, Stat], seen: dict[str, Identity] | None = None
+) -> bool:
+    """True when the output folder holds exactly the recorded files, as they were
+    written; ``seen`` gets the identity of each file found so (the writer compares a
+    spare file with it rather than taking the output's lstat again)."""
     if not outputs:
         return False
     try:
-        return _untouched(os.fspath(out_dir), "", outputs) == len(outputs)
+        found = _untouched(os.fspath(out_dir), "", outputs, seen)
     except OSError:  # a folder or file went away meanwhile
-        return False
+        found = -1
+    if found != len(outputs) and seen:
+        seen.clear()  # not all as recorded: nothing to go by
+    return found == len(outputs)
 
 
-def _untouched(folder: str, base: str, outputs: dict[str, Stat]) -> int:
+def _untouched(
+    folder: str, base: str, outputs: dict[str, Stat], seen: dict[str, Identity] | None
+) -> int:
     """How many files below ``folder`` are as recorded; -1 when one is not, or is not
     recorded (``__pycache__`` and linked folders left out, as os.walk leaves them)."""
-    seen = 0
+    count = 0
     with os.scandir(folder) as scan:
         for entry in scan:
             if entry.is_dir():
                 if entry.name == "__pycache__" or entry.is_symlink():
                     continue
-                below = _untouched(entry.path, f"{base}{entry.name}/", outputs)
+                below = _untouched(entry.path, f"{base}{entry.name}/", outputs, seen)
                 if below < 0:
                     return -1
-                seen += below
+                count += below
                 continue
-            recorded = outputs.get(base + entry.name)
+            path = base + entry.name
+            recorded = outputs.get(path)
             if recorded is None:
                 return -1
-            stat = entry.stat()
+            stat = entry.stat(follow_symlinks=False)  # an lstat: a link is not a file
             if (stat.st_size, stat.st_mtime_ns) != recorded[:2]:
                 return -1
-            seen += 1
-    return seen
+            if seen is not None:
+                seen[path] = stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns
+            count += 1
+    return count
 
 
 def stat_outputs(

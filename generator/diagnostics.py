@@ -7,8 +7,9 @@ names, listed with their meaning in ``CODES`` (and in the README).
 from __future__ import annotations
 
 import enum
+import operator
 from collections.abc import Iterable
-from dataclasses import field
+from dataclasses import field, fields
 
 from generator.records import record
 
@@ -129,6 +130,16 @@ def make(
     return Diagnostic(path, max(line, 1), max(col, 1), rank, code, message, severity)
 
 
+# Diagnostic's order as a key: sorting by it compares tuples in C, where sorting the
+# records compares each pair in Python (a tenth of a second for thousands of warnings).
+_ORDER = operator.attrgetter(*(f.name for f in fields(Diagnostic) if f.compare))
+
+
+def ordered(items: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """``sorted(items)``, faster."""
+    return sorted(items, key=_ORDER)
+
+
 class Report:
     """Collects diagnostics from every stage; a stage never stops the others."""
 
@@ -166,7 +177,7 @@ class Report:
     @property
     def items(self) -> list[Diagnostic]:
         if not self.ignore and not self.warnings_as_errors:
-            return sorted(self._items)
+            return ordered(self._items)
         shown = []
         for d in self._items:
             if d.severity is Severity.WARNING:
@@ -182,7 +193,7 @@ class Report:
                         d.message + " (warnings-as-errors)",
                     )
             shown.append(d)
-        return sorted(shown)
+        return ordered(shown)
 
     @property
     def error_count(self) -> int:

@@ -27,7 +27,6 @@ and the paths it names, outside them) records none.
 
 from __future__ import annotations
 
-import copyreg
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -78,15 +77,20 @@ class Found:
     subfolders: tuple[str, ...] = ()  # a plugin subagent's folders below agents/
 
 
-def _found(
-    kind: str,
-    path: str,
-    root: int,
-    plugin: str | None,
-    files: tuple[str, ...],
-    manifest: str,
-    subfolders: tuple[str, ...],
-) -> Found:
+# A found item as plain values, its paths as text (``row``): the walk is kept between
+# builds as rows, so that a rebuild that reuses it makes a Found, and its Paths (which
+# cost more to make than the rest), only of the items it reads.
+Row = tuple[str, str, int, str | None, tuple[str, ...], str, tuple[str, ...]]
+
+
+def row(item: Found) -> Row:
+    plugin = None if item.plugin is None else os.fspath(item.plugin)
+    fields = (item.root, plugin, item.files, item.manifest, item.subfolders)
+    return (item.kind.value, os.fspath(item.path), *fields)
+
+
+def from_row(values: Row) -> Found:
+    kind, path, root, plugin, files, manifest, subfolders = values
     return Found(
         Kind(kind),
         Path(path),
@@ -96,18 +100,6 @@ def _found(
         manifest,
         subfolders,
     )
-
-
-def _pickled(item: Found) -> tuple[Any, tuple[Any, ...]]:
-    """A found item pickled with its paths as text: a rebuild unpickles the last walk's
-    items, and a pickled Path is made again from each of its parts, three times slower
-    than from its text."""
-    plugin = None if item.plugin is None else os.fspath(item.plugin)
-    fields = (item.root, plugin, item.files, item.manifest, item.subfolders)
-    return _found, (item.kind.value, os.fspath(item.path), *fields)
-
-
-copyreg.pickle(Found, _pickled)
 
 
 @record(slots=True)

@@ -36,10 +36,11 @@ import os
 import shutil
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import field
 from pathlib import Path
 from stat import S_ISDIR
 
-from generator.cache import Stat
+from generator.cache import Identity, Stat
 from generator.records import record
 
 LOCK = "skillc.lock.json"  # the output folder's lock, which marks it as skillc's
@@ -65,6 +66,8 @@ class Plan:
     extra: tuple[str, ...]
     # (path, why) of the changed and extra files skillc may not touch without --force
     unowned: tuple[tuple[str, str], ...] = ()
+    # The identity of unchanged files as this build found them (cache.outputs_untouched)
+    identities: dict[str, Identity] = field(default_factory=dict, compare=False)
 
     @property
     def stale(self) -> bool:
@@ -179,11 +182,11 @@ def write(
         return ()
     staging, old = _beside(out_dir, "new"), _beside(out_dir, "old")
     spare = _spare(out_dir, cache_dir)
-    unchanged, folders = frozenset(changes.unchanged), _folders(files)
+    folders = _folders(files)
     try:
         _remove(staging)
         out_dir.parent.mkdir(parents=True, exist_ok=True)
-        written = _stage(out_dir, staging, files, unchanged, folders, spare)
+        written = _stage(out_dir, staging, files, changes, folders, spare)
         if out_dir.is_dir():
             shutil.copymode(out_dir, staging)
             _swap(staging, out_dir, old)
@@ -280,13 +283,14 @@ def _stage(
     out_dir: Path,
     staging: Path,
     files: dict[str, str],
-    unchanged: frozenset[str],
+    changes: Plan,
     folders: set[str],
     spare: Path | None,
 ) -> list[str]:
     """Build the new tree, from the spare when there is one; returns the files written
     (the others are linked, or were already the very file in the spare)."""
     old, new = os.fspath(out_dir) + "/", os.fspath(staging) + "/"
+    unchanged, identities = frozenset(changes.unchanged), changes.identities
     if out_dir.is_dir() and spare is not None and _take(spare, staging):
         made, kept = _prune(new, folders, unchanged)
     else:
@@ -300,7 +304,8 @@ def _stage(
             if path in kept:
                 # A spare file may stay only when it is the output's very file (which
                 # holds the new bytes): so the spare need not be trusted.
-                if _identity(new + path) == _identity(old + path):
+                twin = identities.get(path) or _identity(old + path)
+                if _identity(new + path) == twin:
                     continue
                 os.unlink(new + path)
             _link(old + path, new + path)
@@ -309,11 +314,6 @@ def _stage(
                 handle.write(text.encode("utf-8"))
             written.append(path)
     return written
-
-
-# A file's device, inode, size and mtime: a listing's inode numbers are not used, as
-# FUSE and overlay file systems may list others than stat gives.
-Identity = tuple[int, int, int, int]
 
 
 def _prune(

@@ -235,16 +235,16 @@ def test_an_edited_input_is_built_without_walking(
     assert tree(built / "generated") == clean_build(capsys, built)
 
 
-def test_found_items_pickle_their_paths_as_text(built: Path) -> None:
-    """A rebuild unpickles every item the last walk found: each path is pickled as one
-    string, not as a Path (made again part by part), and comes back equal."""
+def test_a_walk_kept_as_rows_comes_back_equal(built: Path) -> None:
+    """A rebuild that reuses the last walk makes its items from rows of text (see
+    ``discover.Row``): each comes back equal, plugin paths included."""
     found = discover.discover(
         [built / "skills"], built, built / "generated", Report()
     ).found
     in_plugin = discover.Found(
         Kind.AGENT, Path("/p/agents/a.md"), 1, Path("/p/.claude-plugin/plugin.json")
     )
-    found = (*found, in_plugin)
-    data = pickle.dumps(found, pickle.HIGHEST_PROTOCOL)
+    rows = [discover.row(item) for item in (*found, in_plugin)]
+    data = pickle.dumps(rows, pickle.HIGHEST_PROTOCOL)
     assert b"PosixPath" not in data and b"WindowsPath" not in data
-    assert pickle.loads(data) == found
+    assert [discover.from_row(r) for r in pickle.loads(data)] == [*found, in_plugin]

@@ -14,7 +14,7 @@ import hashlib
 import json
 import pickle
 import time
-from dataclasses import field
+from dataclasses import field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,9 +27,17 @@ from generator.resources import table_key
 from generator.stamps import Stamps, hash_inputs, restamp, same_bytes, same_folders
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from generator import writer
-    from generator.discover import Discovery
+    from generator.discover import Discovery, Found
     from generator.ir import Model
+
+
+# The last walk's items are kept as pickles of this many rows each (``Rows``): a
+# rebuild that reuses the walk unpickles those of the items it reads.
+CHUNK = 16
+Rows = tuple[bytes, ...]
 
 
 @record()
@@ -79,8 +87,12 @@ def run(
         return Result(store.state.key, stamps=current)
     walked = _last_walk(current) if current is not None else None
     reused = current if walked is not None else None  # the last walk's stamps
-    if walked is not None:
-        discovery, walk_items, listed = walked
+    rows: Rows | None = None  # its items, made into Found when read
+    if reused is not None and walked is not None:
+        discovery, rows, walk_items, listed = walked
+        # Its inputs and folders are those the stamps record (see _stored_walk).
+        inputs = tuple(sorted(reused.files))
+        discovery = replace(discovery, inputs=inputs, folders=reused.folders)
     else:
         from generator import discover
 
@@ -106,7 +118,7 @@ def run(
     found = (
         reused.walk
         if reused is not None
-        else pickle.dumps((discovery, walk_items, listed), pickle.HIGHEST_PROTOCOL)
+        else _stored_walk(discovery, walk_items, listed)
     )
     recorded = Stamps(started, digest, discovery.folders, files, found)
     if reuse and _unchanged(store, key, config.out_dir):
@@ -119,6 +131,7 @@ def run(
     from generator.pipeline import delta, stages
 
     if not emit:
+        discovery = _whole(discovery, rows)
         model = stages.compile_model(
             config, report, discovery, hashes, store.memo, contents
         )
@@ -130,7 +143,16 @@ def run(
     spliced = store.enabled and write_cache and reuse
     framed = delta.frame(built, listed[1], discovery, walk_items)
     rebuilt = (
-        delta.attempt(config, report, store, discovery, hashes, key, framed)
+        delta.attempt(
+            config,
+            report,
+            store,
+            discovery,
+            _reader(discovery, rows),
+            hashes,
+            key,
+            framed,
+        )
         if spliced
         else None
     )
@@ -147,28 +169,66 @@ def run(
             spliced=True,
             plan=rebuilt.plan,
         )
+    discovery = _whole(discovery, rows)
     model, output, digests = stages.build(
         config, report, discovery, hashes, store.memo, contents
     )
     if store.enabled and write_cache:
-        delta.remember(store, key, framed, discovery, hashes, model, report.items)
+        delta.remember(store, key, framed, discovery, model, report.items)
     return Result(key, model, output, digests, recorded, len(model.tools))
+
+
+def _stored_walk(
+    discovery: Discovery, walk_items: list[Diagnostic], listed: tuple[str, str]
+) -> bytes:
+    """What the walk found, for the next build to reuse: its items as rows (see
+    ``discover.Row``), pickled ``CHUNK`` at a time, beside the rest but its inputs and
+    folders (the stamps record them)."""
+    from generator.discover import row
+
+    rows = [row(item) for item in discovery.found]
+    chunks = tuple(
+        pickle.dumps(rows[at : at + CHUNK], pickle.HIGHEST_PROTOCOL)
+        for at in range(0, len(rows), CHUNK)
+    )
+    head = replace(discovery, found=(), inputs=(), folders=None)
+    kept = (head, chunks, walk_items, listed)
+    return pickle.dumps(kept, pickle.HIGHEST_PROTOCOL)
 
 
 def _last_walk(
     known: Stamps | None,
-) -> tuple[Discovery, list[Diagnostic], tuple[str, str]] | None:
-    """What the last walk found, and its ``_listed`` digests: a walk reads only folder
-    listings (or it left no folder stamps), so with the folders unchanged it would find
-    the same."""
+) -> tuple[Discovery, Rows, list[Diagnostic], tuple[str, str]] | None:
+    """What the last walk found (without its items, given as rows), and its ``_listed``
+    digests: a walk reads only folder listings (or it left no folder stamps), so with
+    the folders unchanged it would find the same."""
     if known is None or known.walk is None:
         return None
     try:
-        walked: tuple[Discovery, list[Diagnostic], tuple[str, str]]
+        walked: tuple[Discovery, Rows, list[Diagnostic], tuple[str, str]]
         walked = pickle.loads(known.walk)
     except Exception:  # noqa: BLE001 - a cache that cannot be read is ignored
         return None
     return walked
+
+
+def _whole(discovery: Discovery, rows: Rows | None) -> Discovery:
+    """The walk's result with its items, made from ``rows`` when it was reused."""
+    if rows is None:
+        return discovery
+    from generator.discover import from_row
+
+    found = tuple(from_row(r) for chunk in rows for r in pickle.loads(chunk))
+    return replace(discovery, found=found)
+
+
+def _reader(discovery: Discovery, rows: Rows | None) -> Callable[[int], Found]:
+    """Item ``i`` of the walk, made only when read (a splice reads the changed ones)."""
+    if rows is None:
+        return discovery.found.__getitem__
+    from generator.discover import from_row
+
+    return lambda index: from_row(pickle.loads(rows[index // CHUNK])[index % CHUNK])
 
 
 def _listed(discovery: Discovery, project: Path) -> tuple[str, str]:

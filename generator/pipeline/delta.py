@@ -28,12 +28,14 @@ import json
 import os
 import pickle
 import re
+import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from generator import cache, discover, writer
 from generator.config import Config
-from generator.diagnostics import Diagnostic, Report, Severity
+from generator.diagnostics import Diagnostic, Report, Severity, ordered
 from generator.records import record
 from generator.ir import Definition, Function, Kind, Model, Tool
 from generator.resolve import naming, named_tool, said_alone
@@ -51,33 +53,56 @@ class Fallback(Exception):
     """The change is not one the delta splices: the full build runs instead."""
 
 
+class Sharded:
+    """A mapping stored as pickles of a few entries each, by a hash of the key: a
+    splice unpickles those of the entries it reads, not the whole mapping (megabytes
+    at 20,000 skills)."""
+
+    def __init__(self, mapping: dict[str, Any] | None = None) -> None:
+        mapping = mapping or {}
+        count = max(1, len(mapping) // SHARD_ENTRIES)
+        parts: list[dict[str, Any]] = [{} for _ in range(count)]
+        for key, value in mapping.items():
+            parts[_shard(key, count)][key] = value
+        self.parts = tuple(
+            pickle.dumps(part, pickle.HIGHEST_PROTOCOL) for part in parts
+        )
+
+    def get(self, key: str) -> Any:
+        """The value at ``key``, or None."""
+        return pickle.loads(self.parts[_shard(key, len(self.parts))]).get(key)
+
+
+SHARD_ENTRIES = 16
+
+
+def _shard(key: str, count: int) -> int:
+    return zlib.crc32(key.encode()) % count
+
+
 @dataclass
 class Base:
     """What a full build leaves for the incremental ones after it (which change no
-    name, so it holds for them too; they keep only their inputs' hashes, ``Since``)."""
+    name, so it holds for them too; each of them leaves its key, ``Since``)."""
 
     key: str = ""  # the inputs key of that build
     frame: str = ""  # settings and discovery, everything but file contents
-    hashes: dict[str, str] = field(default_factory=dict)  # input path -> sha256
-    owners: dict[str, int] = field(default_factory=dict)  # input -> its Found's index
-    # Each source's tools' names by (dotted path, command), pickled: a splice
-    # unpickles those of the changed sources only.
-    names: dict[str, bytes] = field(default_factory=dict)
+    owners: Sharded = field(default_factory=Sharded)  # input -> its Found's index
+    # Each source's tools' names, by (dotted path, command)
+    names: Sharded = field(default_factory=Sharded)
     # Sources an override or shadowing names, or that define two tools of one name
     # (None: a change anywhere may change what is said of another tool).
     entangled: frozenset[str] | None = None
-    offered: dict[str, int] = field(default_factory=dict)  # qualname -> its index
+    offered: Sharded = field(default_factory=Sharded)  # qualname -> its index
     count: int = 0  # tools
 
 
 @dataclass
 class Since:
-    """The last splice on top of a ``Base``: its inputs key, and the hashes of the
-    inputs that differ from the base's."""
+    """The last splice on top of a ``Base``: its inputs key."""
 
     key: str = ""
     base: str = ""  # the base's key
-    hashes: dict[str, str] = field(default_factory=dict)
 
 
 def frame(
@@ -100,7 +125,6 @@ def remember(
     key: str,
     framed: str,
     discovery: discover.Discovery,
-    hashes: dict[str, str],
     model: Model,
     diagnostics: list[Diagnostic],
 ) -> None:
@@ -139,11 +163,10 @@ def remember(
         Base(
             key,
             framed,
-            hashes,
-            owners,
-            {path: pickle.dumps(named) for path, named in names.items()},
+            Sharded(owners),
+            Sharded(names),
             None if cross else frozenset(entangled),
-            {qualname: index for index, qualname in enumerate(offered)},
+            Sharded({qualname: index for index, qualname in enumerate(offered)}),
             len(model.tools),
         ),
     )
@@ -163,37 +186,39 @@ def attempt(
     report: Report,
     store: cache.Cache,
     discovery: discover.Discovery,
+    found: Callable[[int], discover.Found],
     hashes: dict[str, str],
     key: str,
     framed: str,
 ) -> Rebuilt | None:
-    """The rebuild, spliced into the last build's output; None when it cannot be."""
+    """The rebuild, spliced into the last build's output; None when it cannot be.
+    ``found``: the walk's item at an index (``discovery.found`` may be left empty)."""
     base: Base = store.recall(STATE, Base)
     since: Since = store.recall(SINCE, Since)
-    last, old = base.key, base.hashes
-    if since.base == base.key:
-        last, old = since.key, base.hashes | since.hashes
-    if not last or last != store.state.key or base.entangled is None:
+    last = since.key if since.base == base.key else base.key
+    known = store.state.stamps  # of the last build's inputs: their hashes
+    if not last or last != store.state.key or base.entangled is None or not known:
         return None
-    if base.frame != framed or old.keys() != hashes.keys():
+    if base.frame != framed or known.files.keys() != hashes.keys():
         return None
-    changed = sorted(path for path, sha in hashes.items() if old[path] != sha)
-    indexes = sorted({base.owners.get(path, -1) for path in changed})
-    if not changed or indexes[0] < 0:
+    changed = sorted(p for p, sha in hashes.items() if known.files[p][4] != sha)
+    owners = [base.owners.get(path) for path in changed]
+    if not changed or None in owners:
         return None
-    if not cache.outputs_untouched(config.out_dir, store.state.outputs):
+    indexes = sorted(set(owners))
+    old = hashes | {path: known.files[path][4] for path in changed}
+    identities: dict[str, cache.Identity] = {}
+    if not cache.outputs_untouched(config.out_dir, store.state.outputs, identities):
         return None
     memo = store.partial_memo()
     try:
-        rebuilt = _Splice(config, store, base, memo, old, hashes).run(
-            [discovery.found[i] for i in indexes], changed, discovery
-        )
+        splice = _Splice(config, store, base, memo, old, hashes, identities)
+        rebuilt = splice.run([found(i) for i in indexes], changed, discovery)
     except (Fallback, ValueError, KeyError, IndexError):
         return None
     report.extend(rebuilt.diagnostics)
     store.adopt(memo)
-    moved = {path: sha for path, sha in hashes.items() if base.hashes[path] != sha}
-    store.keep(SINCE, Since(key, base.key, moved))
+    store.keep(SINCE, Since(key, base.key))
     return rebuilt
 
 
@@ -223,8 +248,10 @@ class _Splice:
         memo: cache.Memo,
         old: dict[str, str],
         hashes: dict[str, str],
+        identities: dict[str, cache.Identity],
     ) -> None:
         self.config = config
+        self.identities = identities  # of the output's files, as found unchanged
         self.store = store
         self.base = base
         self.memo = memo
@@ -291,7 +318,7 @@ class _Splice:
         if rel in self.base.entangled:
             raise Fallback(rel)
         self.allowed.add(rel)
-        if item.kind is not Kind.TOOL and metadata in self.base.owners:
+        if item.kind is not Kind.TOOL and self.base.owners.get(metadata) is not None:
             self.allowed.add(discover.relative(metadata, self.project))
         loaded = []
         for hashes, memo, bucket in (
@@ -336,8 +363,9 @@ class _Splice:
 
     def _names(self, source: str) -> dict[tuple[tuple[str, ...], bool], Naming]:
         """The names the last build gave the tools of ``source``."""
-        pickled = self.base.names.get(source)
-        return {} if pickled is None else pickle.loads(pickled)
+        names: dict[tuple[tuple[str, ...], bool], Naming] | None
+        names = self.base.names.get(source)
+        return {} if names is None else names
 
     def _tool(
         self, d: Definition | Function, name: Naming, bucket: set[Diagnostic]
@@ -414,7 +442,9 @@ class _Splice:
             )
         if not new.offered:
             return
-        index = self.base.offered[new.qualname]
+        index = self.base.offered.get(new.qualname)
+        if index is None:
+            raise Fallback(new.qualname)
         if _postings(was) != _postings(done):
             self.texts["_search_index.py"] = _search(
                 self._text("_search_index.py"), index, was, done
@@ -446,19 +476,12 @@ class _Splice:
         if not self.dropped <= said:
             raise Fallback("the last build said otherwise")  # a check on this module
         if self.dropped != self.added:
-            diagnostics = sorted((said - self.dropped) | self.added)
+            diagnostics = ordered((said - self.dropped) | self.added)
             self._warnings(diagnostics)
         count = tokens.counter(self.config.token_counter)
         for path in [p for p in self.texts if _counted(p)]:
             report = self._text(lock_report.REPORT)
-            hits = list(
-                re.finditer(
-                    re.escape(f"{lock_report.compact(path)}: ") + r"\d+(?=[,}])", report
-                )
-            )
-            if len(hits) != 1:
-                raise Fallback(path)
-            at, end = hits[0].span()
+            at, end = _count_at(report, f"{lock_report.compact(path)}: ")
             text = f"{lock_report.compact(path)}: {count(self.texts[path])}"
             self.texts[lock_report.REPORT] = report[:at] + text + report[end:]
         lock = self._text(writer.LOCK)
@@ -489,8 +512,9 @@ class _Splice:
         changes = {
             path for path, text in self.texts.items() if digests[path] != old[path]
         }
+        unchanged = tuple(sorted(old.keys() - changes))
         plan = writer.Plan(
-            (), tuple(sorted(changes)), tuple(sorted(old.keys() - changes)), ()
+            (), tuple(sorted(changes)), unchanged, (), (), self.identities
         )
         return Rebuilt(files, digests, self.base.count, diagnostics, plan)
 
@@ -554,6 +578,24 @@ def _identity(d: Definition | Function) -> tuple[object, ...]:
 def _counted(path: str) -> bool:
     """A file whose tokens report.json's budgets count."""
     return path.startswith("providers/") and path.endswith(".json")
+
+
+def _count_at(report: str, label: str) -> tuple[int, int]:
+    """Where ``label`` and the count after it (digits, then ``,`` or ``}``) stand in
+    ``report``: exactly once, or the delta gives up. Found with ``str.find``, which
+    goes through a report of megabytes many times faster than a regular expression."""
+    hits = []
+    start = report.find(label)
+    while start >= 0:
+        digits = re.match(
+            r"\d+(?=[,}])", report[start + len(label) : start + len(label) + 32]
+        )
+        if digits:
+            hits.append((start, start + len(label) + digits.end()))
+        start = report.find(label, start + 1)
+    if len(hits) != 1:
+        raise Fallback(label)
+    return hits[0]
 
 
 def _indent(path: str) -> str:
