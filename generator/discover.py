@@ -27,6 +27,7 @@ and the paths it names, outside them) records none.
 
 from __future__ import annotations
 
+import operator
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -278,10 +279,10 @@ class _Walker:
     ) -> None:
         """Walk ``folder`` (whose real path is ``real``; ``ancestry`` holds the real paths
         of the folders above it and its own, so only a symbolic link can loop)."""
-        entries = self._scan(folder)
-        if entries is None:
+        listing = self._scan(folder)
+        if listing is None:
             return
-        files = {entry.name for entry in entries if _is_file(entry)}
+        entries, files, folders = listing
         plugin = self._plugin(folder, entries, plugin)
         self._lookalikes(folder, entries)
         own = self._own_skill(folder, files)
@@ -293,7 +294,7 @@ class _Walker:
             folder, files, root, _key(plugin), own is not None or skill is not None
         )
         inner = own or skill
-        for entry, child in self._subfolders(entries, ancestry, real):
+        for entry, child in self._subfolders(folders, ancestry, real):
             below = None if entry.name.startswith(".") else inner
             self.walk(entry.path, child, root, plugin, below, (*ancestry, child))
         if own is not None:  # after the walk below it: its bundled files are known
@@ -301,12 +302,13 @@ class _Walker:
             files_below = tuple(sorted(own.files))
             self.found.append(Found(Kind.SKILL, path, root, _key(plugin), files_below))
 
-    def _scan(self, folder: str) -> list[os.DirEntry[str]] | None:
-        """The folder's entries by name; None (and an error) when it cannot be read."""
+    def _scan(self, folder: str) -> _Listing | None:
+        """The folder's entries, its files' names and its subfolders' entries, each by
+        name (one look at each entry); None (and an error) when it cannot be read."""
         try:
             self.folders[folder] = folder_stamp(folder)  # before: a change is seen
             with os.scandir(folder) as scan:
-                entries = sorted(scan, key=lambda entry: entry.name)
+                entries = sorted(scan, key=_name)
         except OSError as exc:  # an error: its tools would vanish from the output
             self.replayable = False
             self.report.error(
@@ -317,22 +319,29 @@ class _Walker:
                 f"cannot read the folder: {exc.strerror}",
             )
             return None
-        if any(entry.is_symlink() for entry in entries):
-            self.replayable = False  # its target may change, not this folder
-        return entries
+        files, folders = [], []
+        for entry in entries:
+            if entry.is_symlink():
+                self.replayable = False  # its target may change, not this folder
+            if _is_file(entry):
+                files.append(entry.name)
+            elif _is_dir(entry):
+                folders.append(entry)
+        return entries, files, folders
 
     def _plugin(
         self, folder: str, entries: list[os.DirEntry[str]], plugin: _Plugin | None
     ) -> _Plugin | None:
         """The plugin the folder belongs to: one a marketplace declared for it, one its
         own ``.claude-plugin/plugin.json`` defines, or the enclosing one."""
-        declared = self.declared.get(os.path.normpath(folder))
-        if declared is not None:
-            return declared
-        manifest = os.path.join(folder, PLUGIN_MANIFEST)
+        if self.declared:  # a marketplace's plugins
+            declared = self.declared.get(os.path.normpath(folder))
+            if declared is not None:
+                return declared
         if not any(entry.name == ".claude-plugin" for entry in entries):
             return plugin
         self.replayable = False
+        manifest = os.path.join(folder, PLUGIN_MANIFEST)
         if not os.path.isfile(manifest):
             return plugin
         rel = relative(manifest, self.project)
@@ -343,7 +352,7 @@ class _Walker:
             self._left_out(data["name"], folder, found, rel)
         return _Plugin(manifest, folder, found)
 
-    def _own_skill(self, folder: str, files: set[str]) -> _Skill | None:
+    def _own_skill(self, folder: str, files: list[str]) -> _Skill | None:
         """The skill whose ``SKILL.md`` is in this folder, with its files here."""
         if SKILL_FILE not in files:
             return None
@@ -352,34 +361,30 @@ class _Walker:
         if METADATA_FILE in files:
             self.inputs.add(os.path.join(folder, METADATA_FILE))
         own.files.extend(
-            n
-            for n in sorted(files)
-            if _bundled(n) and n not in (SKILL_FILE, METADATA_FILE)
+            n for n in files if _bundled(n) and n not in (SKILL_FILE, METADATA_FILE)
         )
         return own
 
-    def _bundled_files(self, folder: str, files: set[str], skill: _Skill) -> None:
+    def _bundled_files(self, folder: str, files: list[str], skill: _Skill) -> None:
         """Files of a folder below a skill's: bundled with it; its ``scripts/`` are read
         for their descriptions, so they are inputs of the build."""
         base = folder[len(skill.folder) + 1 :].replace(os.sep, "/") + "/"
-        skill.files.extend(base + name for name in sorted(files) if _bundled(name))
+        skill.files.extend(base + name for name in files if _bundled(name))
         if base == SCRIPTS:
             self.inputs.update(
                 os.path.join(folder, n) for n in files if is_script(base + n)
             )
 
     def _subfolders(
-        self, entries: list[os.DirEntry[str]], ancestry: tuple[str, ...], real: str
+        self, folders: list[os.DirEntry[str]], ancestry: tuple[str, ...], real: str
     ) -> Iterator[tuple[os.DirEntry[str], str]]:
         """The folders to walk into, with their real paths: not the skipped ones
         (hidden, ``node_modules``..., the output folder), nor a link that loops."""
-        for entry in entries:
+        for entry in folders:
             name = entry.name
             if name in SKIP_DIRS or (
                 name.startswith(".") and name not in VISIBLE_DOT_DIRS
             ):
-                continue
-            if not _is_dir(entry):
                 continue
             child = (
                 os.path.realpath(entry.path)
@@ -399,13 +404,13 @@ class _Walker:
     def _manifests(
         self,
         folder: str,
-        files: set[str],
+        files: list[str],
         root: int,
         plugin: Path | None,
         in_skill: bool,
     ) -> None:
         """Tool manifests; a skill's own tool-manifest.yaml goes with the skill."""
-        for name in sorted(files):
+        for name in files:
             if name == TOOL_MANIFEST:
                 kind = "" if in_skill else "tool-manifest"
             elif name == AI_TOOL:
@@ -422,7 +427,7 @@ class _Walker:
                 )
 
     def _components(
-        self, folder: str, files: set[str], root: int, plugin: _Plugin | None
+        self, folder: str, files: list[str], root: int, plugin: _Plugin | None
     ) -> None:
         """Subagents and commands: a plugin's where its layout says, elsewhere in any
         folder named ``agents`` (not below) or in and below one named ``commands``."""
@@ -438,7 +443,7 @@ class _Walker:
             kind = Kind.AGENT
         elif COMMANDS in relative(folder, self.project).split("/"):
             kind = Kind.COMMAND
-        for name in sorted(files):
+        for name in files:
             if not name.endswith(".md"):
                 continue
             path = os.path.join(folder, name)
@@ -529,6 +534,11 @@ def has_tools(files: tuple[str, ...]) -> bool:
 
 def _bundled(name: str) -> bool:
     return not name.startswith(".") and not name.endswith(".pyc")
+
+
+# A folder's entries by name, the names of its files and the entries of its folders.
+_Listing = tuple[list[os.DirEntry[str]], list[str], list[os.DirEntry[str]]]
+_name = operator.attrgetter("name")
 
 
 def _key(plugin: _Plugin | None) -> Path | None:

@@ -162,6 +162,9 @@ def plain(value: Any) -> Any:
 
 def split_tool_list(text: str) -> tuple[str, ...]:
     """Split ``Read, Grep`` or ``Bash(git add:*) Read``; separators inside (...) do not split."""
+    if "(" not in text:  # every separator splits: as below, without a look at each char
+        parts = text.split(",") if "," in text else text.split()
+        return tuple(part.strip() for part in parts if part.strip())
     separator = "," if _has_top_level_comma(text) else None
     items: list[str] = []
     depth = 0

@@ -10,7 +10,7 @@ import contextlib
 import json
 import math
 import os
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -80,28 +80,37 @@ def _check_link(path: Path, rel: str, report: Report) -> None:
 _real_folders: dict[str, str] | None = None
 # The bytes of the files already read, by path, while ``folders_remembered``.
 _contents: dict[str, bytes] | None = None
+# Folders the discovery walk listed and found no symbolic link in, while
+# ``folders_remembered``: an entry of one is known not to be a link without looking.
+_linkless: Container[str] = ()
 
 
 @contextlib.contextmanager
-def folders_remembered(contents: dict[str, bytes] | None = None) -> Iterator[None]:
+def folders_remembered(
+    contents: dict[str, bytes] | None = None, linkless: Container[str] | None = None
+) -> Iterator[None]:
     """Within it, each folder's real path is worked out once: loading reads thousands
     of files below the same few folders, and ``os.path.realpath`` looks at every
     folder of every path again. ``contents``: files whose bytes the build read when it
     hashed them, which ``read`` takes from there (so each input is read once, and what
-    is loaded is what was hashed). Links made meanwhile are not seen: keep it to one
-    build's loading."""
-    global _real_folders, _contents
-    _real_folders, _contents = {}, contents
+    is loaded is what was hashed). ``linkless``: folders whose listing the walk found
+    free of symbolic links (``Discovery.folders``), whose entries are then not looked
+    at again. Links made meanwhile are not seen: keep it to one build's loading."""
+    global _real_folders, _contents, _linkless
+    _real_folders, _contents, _linkless = {}, contents, linkless or ()
     try:
         yield
     finally:
         _real_folders = _contents = None
+        _linkless = ()
 
 
 def _real(path: str) -> str:
     """``os.path.realpath(path)`` of an absolute, normalised path."""
     folder, name = os.path.split(path)
-    if _real_folders is None or not name or os.path.islink(path):
+    if _real_folders is None or not name:
+        return os.path.realpath(path)
+    if folder not in _linkless and os.path.islink(path):
         return os.path.realpath(path)
     return os.path.join(_real_folder(folder), name)
 

@@ -11,6 +11,7 @@ merged in; on a key both files set, SKILL.md wins and the clash is a warning.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from types import MappingProxyType
@@ -48,6 +49,7 @@ CLAUDE_CODE_KEYS = frozenset(
 SEED_KEYS = frozenset(
     {"version", "author", "tags", "capabilities", "constraints", "tools"}
 )
+KNOWN_KEYS = SPEC_KEYS | CLAUDE_CODE_KEYS | SEED_KEYS
 NAME_RULE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 MAX_NAME = 64
 MAX_DESCRIPTION = 1024
@@ -79,13 +81,15 @@ def load_skill(
     max_bytes: int,
 ) -> Definition | None:
     path, root = found.path, found.root
+    # The folder as text: a Path made from it costs more than the rest of the paths' work.
+    folder = os.path.dirname(path)
     rel = discover.relative(path, project)
     errors = report.error_count
     doc = read_document(path, rel, report, max_bytes)
     if doc is None:
         return None
-    folder = path.parent
-    _merge_metadata_yaml(doc, folder / "metadata.yaml", project, report, max_bytes)
+    metadata = os.path.join(folder, discover.METADATA_FILE)
+    _merge_metadata_yaml(doc, metadata, project, report, max_bytes)
     for key in sorted(doc.data):
         if key in SEED_KEYS and doc.origins[key][0] == rel:
             doc.lenient(
@@ -94,7 +98,7 @@ def load_skill(
                 f"{key!r} is not an Agent Skills frontmatter key (metadata.yaml or metadata: is its place)",
                 at_key=True,
             )
-        elif key not in SPEC_KEYS | CLAUDE_CODE_KEYS | SEED_KEYS:
+        elif key not in KNOWN_KEYS:
             doc.warning(
                 key,
                 "unknown-key",
@@ -103,7 +107,7 @@ def load_skill(
             )
     doc.check_flow_style()
 
-    identity = _identity(doc, folder.name)
+    identity = _identity(doc, os.path.basename(folder))
     name = _name(doc, identity)
     description = doc.text("description")
     if description is None:
@@ -163,7 +167,7 @@ def _bundled(files: tuple[str, ...], rel: str, report: Report) -> tuple[str, ...
 
 def _identity(doc: Document, folder: str) -> str:
     """The folder's name, normalised as seed 001 says (``PDF_Tools`` -> ``pdf-tools``)."""
-    identity = skill_name(folder)
+    identity = _normalised(folder)
     if not identity:
         doc.error(None, "invalid-name", f"folder name {folder!r} gives no skill name")
     elif identity != folder:
@@ -188,7 +192,7 @@ def _name(doc: Document, identity: str) -> str | None:
             f"name is missing or empty; the folder name {identity!r} is used",
         )
         return None
-    name = skill_name(raw)
+    name = _normalised(raw)
     if not NAME_RULE.match(name):
         doc.lenient(
             "name",
@@ -217,6 +221,11 @@ def _name(doc: Document, identity: str) -> str | None:
             f"name {name!r} differs from its folder {identity!r} (Claude Code names project skills by their folder)",
         )
     return name
+
+
+def _normalised(name: str) -> str:
+    """``skill_name(name)``: a name that already keeps the spec's rule is its own."""
+    return name if NAME_RULE.match(name) else skill_name(name)
 
 
 def first_line(body: str) -> str:
@@ -266,12 +275,12 @@ def _argument_hint(doc: Document) -> str | None:
 
 
 def _merge_metadata_yaml(
-    doc: Document, path: Path, project: Path, report: Report, max_bytes: int
+    doc: Document, path: str, project: Path, report: Report, max_bytes: int
 ) -> None:
-    if not path.is_file():
+    if not os.path.isfile(path):
         return
     rel = discover.relative(path, project)
-    text = frontmatter.read(path, rel, report, max_bytes)
+    text = frontmatter.read(Path(path), rel, report, max_bytes)
     if text is None:
         return
     located = yamlpos.parse(text, rel, 0, report)

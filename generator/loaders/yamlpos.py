@@ -116,7 +116,11 @@ def parse(text: str, path: str, line_offset: int, report: Report) -> Located | N
             if isinstance(key_node, yaml.ScalarNode):
                 keys[key_node.value] = key_node
                 values[key_node.value] = value_node
-    flow = tuple(key for key, node in values.items() if _uses_flow_style(node))
+    flow = tuple(
+        key
+        for key, node in values.items()
+        if not isinstance(node, yaml.ScalarNode) and _uses_flow_style(node)
+    )
     return Located(data, root, line_offset, keys, values, flow)
 
 

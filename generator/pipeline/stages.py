@@ -12,6 +12,7 @@ import contextlib
 import dataclasses
 import functools
 import importlib
+import operator
 import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -77,7 +78,7 @@ def compile_model(
         builtin = _builtin(name)
         functions += builtin.functions
         summaries[name] = builtin.summary
-    with frontmatter.folders_remembered(contents):
+    with frontmatter.folders_remembered(contents, discovery.folders):
         manifests = [item for item in discovery.found if item.kind is Kind.TOOL]
         markdown = [item for item in discovery.found if item.kind is not Kind.TOOL]
         loaded_manifests = iter(loading.manifests(manifests))
@@ -328,7 +329,7 @@ class _Loading:
     def _key(self, item: discover.Found, plugin_name: str | None) -> str:
         config = self.config
         return content_key(
-            item,
+            _found_fields(item),
             plugin_name,
             config.strict,
             config.ignore,
@@ -355,9 +356,17 @@ class _Loading:
         )
         done = loaded.definition
         if done is not None:
-            done = dataclasses.replace(done, digest=key)
+            # Set in place: the loader just made it, and nothing else holds it yet; a
+            # copy per skill cost more than the rest of its loading besides the YAML.
+            object.__setattr__(done, "digest", key)
         return done, scratch.items
 
+
+# Every field of a found item, for its memo key: half the cost of the record's repr,
+# which the build pays for each item before it can load any.
+_found_fields = operator.attrgetter(
+    *(f.name for f in dataclasses.fields(discover.Found))
+)
 
 # A Markdown file's definition (None: invalid) and its diagnostics, as the memo keeps it.
 Memoised = tuple[Definition | None, list[Diagnostic]]
