@@ -107,3 +107,25 @@ def test_few_items_beside_stay_here(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "MIN_ITEMS", 100)
     with parallel.beside(where, range(10)) as made:
         assert made() == [(i * i, True) for i in range(10)]
+
+
+def test_work_aside_is_done_in_a_child() -> None:
+    with parallel.aside(lambda: where(3), worth=True) as made:
+        here = where(-1)
+        done = made()
+    assert (here, done) == ((1, True), (9, False))
+
+
+def test_work_aside_that_fails_is_done_here() -> None:
+    def dies() -> tuple[int, bool]:
+        if os.getpid() != PARENT:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return where(3)
+
+    with parallel.aside(dies, worth=True) as made:
+        assert made() == (9, True)
+
+
+def test_work_aside_not_worth_a_fork_stays_here() -> None:
+    with parallel.aside(lambda: where(3), worth=False) as made:
+        assert made() == (9, True)

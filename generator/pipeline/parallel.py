@@ -1,6 +1,6 @@
 """Per-tool work over two cores: the items shared between this process and a forked
 one, the results joined in order, so the output is what one process would write
-(``split_map``); or other work done beside this process's (``beside``).
+(``split_map``); or other work done beside this process's (``beside``, ``aside``).
 
 It pays only for many items: below ``MIN_ITEMS`` the fork and the pickling of the
 child's results cost about what they save. Without a second core, or without ``fork``,
@@ -114,6 +114,23 @@ def beside(
         def made() -> list[R]:
             done = child.results()
             return here() if done is None else done
+
+        yield made
+
+
+@contextlib.contextmanager
+def aside(function: Callable[[], R], worth: bool) -> Iterator[Callable[[], R]]:
+    """``function()``, made by a forked process while this one does what the ``with``
+    block does, when it is ``worth`` a fork (the work of many items) and there is a
+    second core; else here, when the callable it yields is called."""
+    if not worth or _cores() < 2:
+        yield function
+        return
+    with _forked(lambda: [function()]) as child:
+
+        def made() -> R:
+            done = child.results()
+            return function() if done is None else done[0]
 
         yield made
 
