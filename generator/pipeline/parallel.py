@@ -47,7 +47,9 @@ def split_map(
     lock = context.Lock()
     step = max(1, min(CHUNK, len(items) // 64))
 
-    def from_back() -> list[R]:
+    def from_back() -> list[bytes]:
+        # Each chunk pickled once made: its pickling is spread over the child's work,
+        # not all of it done after the last item, while this process waits.
         chunks = []
         while True:
             with lock:
@@ -56,8 +58,9 @@ def split_map(
                 bounds[1] = start
             if start >= end:
                 break
-            chunks.append([function(item) for item in items[start:end]])
-        return [result for chunk in reversed(chunks) for result in chunk]
+            done = [function(item) for item in items[start:end]]
+            chunks.append(pickle.dumps(done, pickle.HIGHEST_PROTOCOL))
+        return chunks[::-1]
 
     with _forked(from_back) as child:
         front: list[R] = []
@@ -71,7 +74,8 @@ def split_map(
             if start >= end:
                 break
             front += [function(item) for item in items[start:end]]
-        back = child.results()
+        chunks = child.results()
+        back = None if chunks is None else [r for c in chunks for r in pickle.loads(c)]
         if back is None or len(front) + len(back) != len(items):
             back = [function(item) for item in items[len(front) :]]
         return front + back
