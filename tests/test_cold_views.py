@@ -20,7 +20,7 @@ from generator.emitters import lock_report, provider_files, profiles, search_ind
 from generator.emitters.providers import anthropic
 from generator.ir import Tool
 from generator.pipeline import parallel
-from generator.views import Layout, ToolView
+from generator.views import Layout, ToolView, pylit
 
 
 def _counted(
@@ -144,3 +144,19 @@ def _write_skills(project: Path, count: int) -> None:
             f"skill-{number}",
             f"---\nname: skill-{number}\ndescription: Does {number}.\n---\nBody.\n",
         )
+
+
+def test_a_long_text_is_not_quoted_whole_only_to_be_measured(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A module's help and instructions are longer than a line: ``pyassign`` writes
+    them a line at a time without first quoting the whole text to see whether it fits
+    (the old code did, twice per task tool)."""
+    text = "".join(
+        f"Step {n}: check the change and say what you find.\n" for n in range(9)
+    )
+    expected = pylit.pyassign("_HELP", text)
+    quoted = _counted(monkeypatch, pylit, "pystr")
+    assert pylit.pyassign("_HELP", text) == expected
+    assert quoted == []
+    assert pylit.pyassign("_HELP", "short") == '_HELP = "short"'
