@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from conftest import run_skillc, tree, write_skill
+from conftest import run_skillc, tree
+from test_cold_build import _write_skills
 from generator.emitters import lock_report, provider_files, profiles, search_index
 from generator.emitters.providers import anthropic
 from generator.ir import Tool
@@ -135,15 +136,6 @@ def test_the_index_is_joined_by_another_process_with_many_tools(
     assert record.read_text().split() != [str(os.getpid())]
     assert len(record.read_text().split()) == 1
     assert tree(skills_project / "generated") == alone
-
-
-def _write_skills(project: Path, count: int) -> None:
-    for number in range(count):
-        write_skill(
-            project / "skills",
-            f"skill-{number}",
-            f"---\nname: skill-{number}\ndescription: Does {number}.\n---\nBody.\n",
-        )
 
 
 def test_a_long_text_is_not_quoted_whole_only_to_be_measured(
