@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
 from typing import Any
 
@@ -137,12 +136,17 @@ def resolve(
                 f"overrides {previous.definition.source.path} (a later source root wins)",
             )
         winners[(item.namespace, d.name)] = item
-    survivors = _drop_identifier_collisions(list(winners.values()), report)
-    tools = _drop_alias_clashes(
-        sorted((_tool(item, report) for item in survivors), key=lambda t: t.qualname),
-        report,
+    survivors = sorted(
+        _drop_identifier_collisions(list(winners.values()), report), key=_qualname
     )
-    tools = _provider_names(tools, provider_limit, report)
+    # Every name first, then each tool made once, with them.
+    aliases = _drop_alias_clashes(survivors, report)
+    names = _provider_names(survivors, provider_limit, report)
+    tools = tuple(
+        _tool(item, report, kept, *chosen)
+        for item, kept, chosen in zip(survivors, aliases, names)
+        if chosen is not None
+    )
     return Model(
         generator=generator,
         sources=sources,
@@ -164,10 +168,7 @@ def named_tool(
     dotted name): a rebuild whose changes keep every tool's names resolves only these.
     """
     namespace, py_name, aliases, chosen, dotted = naming
-    tool = _tool(_Named(namespace, py_name, d), report)
-    return dataclasses.replace(
-        tool, aliases=aliases, provider_name=chosen, dotted_name=dotted
-    )
+    return _tool(_Named(namespace, py_name, d), report, aliases, chosen, dotted)
 
 
 def said_alone(
@@ -182,7 +183,7 @@ def said_alone(
     if _within_depth(d, max_depth, report):
         _escape_reserved(_name(d), report)
         _provider_names(
-            (dataclasses.replace(tool, definition=d),), provider_limit, report
+            [_Named(tool.namespace, tool.py_name, d)], provider_limit, report
         )
 
 
@@ -200,14 +201,16 @@ def naming(
 
 
 def _provider_names(
-    tools: tuple[Tool, ...], limit: int, report: Report
-) -> tuple[Tool, ...]:
-    """Each tool's name for providers that reject dots; a skill script keeps its seed 001
-    id. Two tools may not share one (the dispatcher maps names back by table)."""
-    taken: dict[str, Tool] = {}
-    result = []
-    for tool in tools:
-        d = tool.definition
+    items: list[_Named], limit: int, report: Report
+) -> list[tuple[str, str] | None]:
+    """Each tool's name for providers that reject dots, and for those that keep them; a
+    skill script keeps its seed 001 id. Two tools may not share one (the dispatcher maps
+    names back by table): the second is None."""
+    taken: dict[str, _Named] = {}
+    result: list[tuple[str, str] | None] = []
+    for item in items:
+        d = item.definition
+        qualname = _qualname(item)
         script_id = d.provider_id
         original = ".".join(d.path)
         chosen = script_id or provider_name(original, limit)
@@ -217,7 +220,7 @@ def _provider_names(
                 d.source.line,
                 d.source.col,
                 "provider-name-shortened",
-                f"{tool.qualname} is {chosen!r} for providers, shortened to "
+                f"{qualname} is {chosen!r} for providers, shortened to "
                 f"provider-name-limit ({limit}) characters",
             )
         other = taken.get(chosen)
@@ -227,17 +230,14 @@ def _provider_names(
                 d.source.line,
                 d.source.col,
                 "provider-name-collision",
-                f"{tool.qualname} and {other.qualname} ({other.definition.source}) "
+                f"{qualname} and {_qualname(other)} ({other.definition.source}) "
                 f"both become the provider name {chosen!r}",
             )
+            result.append(None)
             continue
-        taken[chosen] = tool
-        result.append(
-            dataclasses.replace(
-                tool, provider_name=chosen, dotted_name=dotted_name(original, chosen)
-            )
-        )
-    return tuple(result)
+        taken[chosen] = item
+        result.append((chosen, dotted_name(original, chosen)))
+    return result
 
 
 def _within_depth(d: Definition | Function, max_depth: int, report: Report) -> bool:
@@ -333,39 +333,59 @@ def _escape_reserved(item: _Named, report: Report) -> _Named:
     return _Named(escaped[:-1], escaped[-1], d)
 
 
-def _drop_alias_clashes(tools: list[Tool], report: Report) -> tuple[Tool, ...]:
-    """An alias may not take a tool's, a namespace's or another alias's name."""
-    taken: dict[str, str] = {t.qualname: t.qualname for t in tools}
+def _drop_alias_clashes(items: list[_Named], report: Report) -> list[tuple[str, ...]]:
+    """Each tool's aliases but those that would take a tool's, a namespace's or another
+    alias's name."""
+    taken: dict[str, str] = {}
+    for item in items:
+        qualname = _qualname(item)
+        taken[qualname] = qualname
     taken |= {name: f"the package's own {name}()" for name in PACKAGE_ATTRIBUTES}
-    for tool in tools:
-        for depth in range(1, len(tool.namespace) + 1):
-            taken.setdefault(".".join(tool.namespace[:depth]), "a namespace")
+    for item in items:
+        for depth in range(1, len(item.namespace) + 1):
+            taken.setdefault(".".join(item.namespace[:depth]), "a namespace")
     result = []
-    for tool in tools:
+    for item in items:
         kept = []
-        for alias in tool.aliases:
+        for alias in _aliases(item.definition):
             if alias.rpartition(".")[2] in (NAMESPACE_HELP, "list"):
                 taken.setdefault(alias, f"the {alias}() of its namespace")
             if alias in taken:
-                d = tool.definition
+                d = item.definition
                 report.error(
                     d.source.path,
                     d.source.line,
                     d.source.col,
                     "identifier-collision",
-                    f"alias {alias} of {tool.qualname} is already {taken[alias]}",
+                    f"alias {alias} of {_qualname(item)} is already {taken[alias]}",
                 )
                 continue
-            taken[alias] = f"an alias of {tool.qualname}"
+            taken[alias] = f"an alias of {_qualname(item)}"
             kept.append(alias)
-        result.append(dataclasses.replace(tool, aliases=tuple(kept)))
-    return tuple(result)
+        result.append(tuple(kept))
+    return result
 
 
-def _tool(item: _Named, report: Report) -> Tool:
+def _aliases(d: Definition | Function) -> tuple[str, ...]:
+    """A callable tool's aliases, as dotted Python names below the package."""
+    if not isinstance(d, Function):
+        return ()
+    return tuple(
+        ".".join(identifier(part) for part in alias.split(".")) for alias in d.aliases
+    )
+
+
+def _tool(
+    item: _Named,
+    report: Report,
+    aliases: tuple[str, ...],
+    provider_name: str,
+    dotted_name: str,
+) -> Tool:
+    """The tool of ``item``, with the names the whole model's resolution gave it."""
     d = item.definition
     if isinstance(d, Function):
-        return _function_tool(item, d, report)
+        return _function_tool(item, d, report, aliases, provider_name, dotted_name)
     arguments: list[Argument] = []
     taken: dict[Identifier, str] = {}
     for name in d.arguments:
@@ -390,10 +410,20 @@ def _tool(item: _Named, report: Report) -> Tool:
         ),
         arguments=tuple(arguments),
         definition=d,
+        aliases=aliases,
+        provider_name=provider_name,
+        dotted_name=dotted_name,
     )
 
 
-def _function_tool(item: _Named, d: Function, report: Report) -> Tool:
+def _function_tool(
+    item: _Named,
+    d: Function,
+    report: Report,
+    aliases: tuple[str, ...],
+    provider_name: str,
+    dotted_name: str,
+) -> Tool:
     properties: dict[str, Any] = dict(d.input_schema.get("properties") or {})
     required = [n for n in d.input_schema.get("required") or [] if n in properties]
     order = required + [n for n in properties if n not in required]
@@ -422,9 +452,6 @@ def _function_tool(item: _Named, d: Function, report: Report) -> Tool:
                 default=prop.get("default"),
             )
         )
-    aliases = tuple(
-        ".".join(identifier(part) for part in alias.split(".")) for alias in d.aliases
-    )
     qualname = _qualname(item)
     return Tool(
         qualname=qualname,
@@ -435,6 +462,8 @@ def _function_tool(item: _Named, d: Function, report: Report) -> Tool:
         definition=d,
         parameters=tuple(parameters),
         aliases=aliases,
+        provider_name=provider_name,
+        dotted_name=dotted_name,
     )
 
 

@@ -57,7 +57,7 @@ def views(corpus: Path) -> list[ToolView]:
     original = python_package.tool_module
 
     def recording(view: ToolView) -> str:
-        seen.append(view)
+        seen.append(copy.copy(view))  # the view itself loses its module data after
         return original(view)
 
     patch = pytest.MonkeyPatch()

@@ -4,8 +4,11 @@ whatever the forked child does (fails, dies, or runs slower)."""
 from __future__ import annotations
 
 import os
+import pickle
 import signal
 import time
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -107,3 +110,56 @@ def test_few_items_beside_stay_here(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "MIN_ITEMS", 100)
     with parallel.beside(where, range(10)) as made:
         assert made() == [(i * i, True) for i in range(10)]
+
+
+def test_work_aside_is_done_in_a_child() -> None:
+    with parallel.aside(lambda: where(3), worth=True) as made:
+        here = where(-1)
+        done = made()
+    assert (here, done) == ((1, True), (9, False))
+
+
+def test_work_aside_that_fails_is_done_here() -> None:
+    def dies() -> tuple[int, bool]:
+        if os.getpid() != PARENT:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return where(3)
+
+    with parallel.aside(dies, worth=True) as made:
+        assert made() == (9, True)
+
+
+def test_work_aside_not_worth_a_fork_stays_here() -> None:
+    with parallel.aside(lambda: where(3), worth=False) as made:
+        assert made() == (9, True)
+
+
+def test_the_child_pickles_each_chunk_once_made(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The child's results are pickled a chunk at a time as it makes them, not all
+    after its last item (while this process, done with its own, waits for them)."""
+    log = tmp_path / "log"
+    real = pickle.dumps
+
+    def note(event: str) -> None:
+        if os.getpid() != PARENT:
+            with log.open("a") as out:
+                out.write(event + "\n")
+
+    def dumps(value: Any, *args: Any) -> bytes:
+        note("pickled")
+        return real(value, *args)
+
+    def slow(item: int) -> tuple[int, bool]:
+        note("made")
+        time.sleep(0.01)
+        return where(item)
+
+    monkeypatch.setattr(pickle, "dumps", dumps)
+    monkeypatch.setattr(parallel, "CHUNK", 2)
+    done = parallel.split_map(slow, range(200))
+    assert [square for square, _ in done] == [i * i for i in range(200)]
+    events = log.read_text().split()
+    last_made = len(events) - 1 - events[::-1].index("made")
+    assert "pickled" in events[:last_made]

@@ -104,7 +104,8 @@ def emit(
             always | set(profile.always_loaded),
         )
     for name, profile in profiles.BUILTIN.items():
-        if all(p.name != name for p in config.profiles):
+        # Without conflicts to check, what a built-in profile sees is never needed.
+        if config.conflicts and all(p.name != name for p in config.profiles):
             seen = profiles.visible(shown, profile)
             profiles.check_conflicts(profile, seen, config.conflicts, report)
     return result, notes
@@ -120,19 +121,22 @@ def _files(
     """Provider files, one JSON line per tool, with the notes of each line."""
     result = {}
     wraps = files()
-    chosen = [(t.qualname in always, fragments(t)) for t in tools]
+    done = [fragments(t) for t in tools]
+    # Most tools are not always loaded and have no notes: their lines are taken at once.
+    chosen = [i for i, t in enumerate(tools) if t.qualname in always]
+    noted = [i for i, d in enumerate(done) if d.provider_notes]
     for name in names:
         path = folder + name
-        lines = []
-        for is_always, done in chosen:
-            loaded, line = _line(done, name, is_always)
-            noted = done.provider_notes.get((name, loaded))
-            if noted is not None:
-                notes.left_out += [{**n, "file": path} for n in noted.left_out]
-                notes.removed += [{**n, "file": path} for n in noted.removed]
-            if line:
-                lines.append(line)
-        result[folder + name] = wraps[name].wrap(lines)
+        lines = [d.providers[name] for d in done]
+        loaded: dict[int, bool] = {}
+        for i in chosen:
+            loaded[i], lines[i] = _line(done[i], name, True)
+        for i in noted:
+            note = done[i].provider_notes.get((name, loaded.get(i, False)))
+            if note is not None:
+                notes.left_out += [{**n, "file": path} for n in note.left_out]
+                notes.removed += [{**n, "file": path} for n in note.removed]
+        result[path] = wraps[name].wrap([line for line in lines if line])
     return result
 
 
@@ -189,8 +193,12 @@ def names(tools: list[ToolView]) -> dict[str, Any]:
     }
 
 
-# json's C encoder, which any ``indent`` turns off (it is ~30 times faster).
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+# json's C encoder, which any ``indent`` turns off (it is ~30 times faster), without
+# the check for cycles (a tool's entries have none), which costs more than encoding a
+# small entry: a build encodes about ten per tool.
+_ENCODER = json.JSONEncoder(
+    ensure_ascii=False, separators=(", ", ": "), check_circular=False
+)
 
 
 def _dumps(data: dict[str, Any]) -> str:

@@ -1,6 +1,6 @@
 """Per-tool work over two cores: the items shared between this process and a forked
 one, the results joined in order, so the output is what one process would write
-(``split_map``); or other work done beside this process's (``beside``).
+(``split_map``); or other work done beside this process's (``beside``, ``aside``).
 
 It pays only for many items: below ``MIN_ITEMS`` the fork and the pickling of the
 child's results cost about what they save. Without a second core, or without ``fork``,
@@ -47,7 +47,9 @@ def split_map(
     lock = context.Lock()
     step = max(1, min(CHUNK, len(items) // 64))
 
-    def from_back() -> list[R]:
+    def from_back() -> list[bytes]:
+        # Each chunk pickled once made: its pickling is spread over the child's work,
+        # not all of it done after the last item, while this process waits.
         chunks = []
         while True:
             with lock:
@@ -56,8 +58,9 @@ def split_map(
                 bounds[1] = start
             if start >= end:
                 break
-            chunks.append([function(item) for item in items[start:end]])
-        return [result for chunk in reversed(chunks) for result in chunk]
+            done = [function(item) for item in items[start:end]]
+            chunks.append(pickle.dumps(done, pickle.HIGHEST_PROTOCOL))
+        return chunks[::-1]
 
     with _forked(from_back) as child:
         front: list[R] = []
@@ -71,7 +74,8 @@ def split_map(
             if start >= end:
                 break
             front += [function(item) for item in items[start:end]]
-        back = child.results()
+        chunks = child.results()
+        back = None if chunks is None else [r for c in chunks for r in pickle.loads(c)]
         if back is None or len(front) + len(back) != len(items):
             back = [function(item) for item in items[len(front) :]]
         return front + back
@@ -114,6 +118,23 @@ def beside(
         def made() -> list[R]:
             done = child.results()
             return here() if done is None else done
+
+        yield made
+
+
+@contextlib.contextmanager
+def aside(function: Callable[[], R], worth: bool) -> Iterator[Callable[[], R]]:
+    """``function()``, made by a forked process while this one does what the ``with``
+    block does, when it is ``worth`` a fork (the work of many items) and there is a
+    second core; else here, when the callable it yields is called."""
+    if not worth or _cores() < 2:
+        yield function
+        return
+    with _forked(lambda: [function()]) as child:
+
+        def made() -> R:
+            done = child.results()
+            return function() if done is None else done[0]
 
         yield made
 

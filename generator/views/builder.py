@@ -38,13 +38,19 @@ ROOT_UNIONS = ("anyOf", "oneOf", "allOf")
 _NAMES = tuple(f.name for f in dataclasses.fields(Tool) if f.name != "definition")
 
 
-def key(tool: Tool, layout: Layout, *settings: object) -> str:
+def keys(layout: Layout, *settings: object) -> Callable[[Tool], str]:
     """What a tool's view depends on: its definition (by the digest of its inputs, when
-    the pipeline set one), its names, the layout and the build ``settings``."""
-    if not tool.definition.digest:
-        return content_key(tool, layout, settings)
-    names = [getattr(tool, name) for name in _NAMES]
-    return content_key(tool.definition.digest, names, layout, settings)
+    the pipeline set one), its names, the layout and the build ``settings`` (these two
+    shown once, not once per tool)."""
+    shared = repr((layout, settings))
+
+    def made(tool: Tool) -> str:
+        if not tool.definition.digest:
+            return content_key(tool, shared)
+        names = [getattr(tool, name) for name in _NAMES]
+        return content_key(tool.definition.digest, names, shared)
+
+    return made
 
 
 def build(tool: Tool, layout: Layout, count: Callable[[str], int]) -> ToolView:

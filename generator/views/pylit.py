@@ -54,14 +54,17 @@ def pyassign(target: str, text: str) -> str:
     A text that fits goes on one line; one that fits once wrapped in parentheses is
     wrapped; a longer multi-line text becomes one implicitly concatenated literal per line.
     """
-    single = pystr(text)
-    if len(target) + 3 + width(single) <= LINE_LENGTH:
-        return f"{target} = {single}"
-    if len(INDENT) + width(single) <= LINE_LENGTH:
-        return f"{target} = (\n{INDENT}{single}\n)"
+    # A literal is at least its text and two quotes wide: a longer text's is not made
+    # only to be measured (most are a module's help or instructions, of many lines).
+    if len(INDENT) + len(text) + 2 <= LINE_LENGTH:
+        single = pystr(text)
+        if len(target) + 3 + width(single) <= LINE_LENGTH:
+            return f"{target} = {single}"
+        if len(INDENT) + width(single) <= LINE_LENGTH:
+            return f"{target} = (\n{INDENT}{single}\n)"
     lines = text.splitlines(keepends=True)
     if len(lines) < 2:
-        return f"{target} = {single}"
+        return f"{target} = {pystr(text)}"
     # Only \n splits a text plain without it: each line quoted as pystr quotes it.
     if _plain(text.replace("\n", "")):
         parts = "".join(

@@ -27,7 +27,7 @@ def json_array(lines: list[str]) -> str:
     """A JSON array with one tool per line."""
     if not lines:
         return "[]\n"
-    return "[\n" + ",\n".join(f"  {line}" for line in lines) + "\n]\n"
+    return "[\n  " + ",\n  ".join(lines) + "\n]\n"
 
 
 @record()

@@ -60,7 +60,9 @@ def _deferred_file(lines: list[str]) -> str:
     return json_array([_ENCODER.encode(TOOL_SEARCH), *lines])
 
 
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+_ENCODER = json.JSONEncoder(
+    ensure_ascii=False, separators=(", ", ": "), check_circular=False
+)
 FILES = (
     File("anthropic.json", plain),
     File("anthropic.strict.json", strict),

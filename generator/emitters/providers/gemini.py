@@ -107,8 +107,8 @@ def _file(lines: list[str]) -> str:
     """Gemini's declarations, inside its one ``tools`` entry."""
     if not lines:
         return "[]\n"
-    inner = ",\n".join(f"    {line}" for line in lines)
-    return f'[\n  {{"functionDeclarations": [\n{inner}\n  ]}}\n]\n'
+    inner = ",\n    ".join(lines)
+    return f'[\n  {{"functionDeclarations": [\n    {inner}\n  ]}}\n]\n'
 
 
 FILES = (File("gemini.json", declaration, _file),)
