@@ -580,6 +580,9 @@ def _counted(path: str) -> bool:
     return path.startswith("providers/") and path.endswith(".json")
 
 
+_COUNT = re.compile(r"\d+(?=[,}])")  # a count, then what follows a value in JSON
+
+
 def _count_at(report: str, label: str) -> tuple[int, int]:
     """Where ``label`` and the count after it (digits, then ``,`` or ``}``) stand in
     ``report``: exactly once, or the delta gives up. Found with ``str.find``, which
@@ -587,11 +590,9 @@ def _count_at(report: str, label: str) -> tuple[int, int]:
     hits = []
     start = report.find(label)
     while start >= 0:
-        digits = re.match(
-            r"\d+(?=[,}])", report[start + len(label) : start + len(label) + 32]
-        )
+        digits = _COUNT.match(report, start + len(label))
         if digits:
-            hits.append((start, start + len(label) + digits.end()))
+            hits.append((start, digits.end()))
         start = report.find(label, start + 1)
     if len(hits) != 1:
         raise Fallback(label)
