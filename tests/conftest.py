@@ -27,6 +27,16 @@ GOLDEN = TESTS / "golden"
 SHARED = REPO.parent / "shared"
 
 
+def shared_corpus(*parts: str) -> Path:
+    """A folder of ../shared/corpus; the calling test is skipped, with the reason, when it
+    is not beside this checkout (a fresh clone has no ../shared). Called in the test's
+    body, so the skip cannot sit on a neighbouring test."""
+    folder = SHARED.joinpath("corpus", *parts)
+    if not folder.is_dir():
+        pytest.skip(f"../shared/{folder.relative_to(SHARED).as_posix()} is not beside this checkout")
+    return folder
+
+
 def template_module(name: str) -> Any:
     """A runtime module of templates/runtime/ (``_validate``, ``_patterns``), imported straight
     from the source tree as part of a package, so its relative imports work."""

@@ -1,13 +1,13 @@
 """Mutation fuzzing of skillc over real inputs (run it with ``nox -s fuzz``).
 
 Seeds are the SKILL.md files, subagents, plugin.json and metadata.yaml files of
-../shared/corpus, and tool manifests made from its real function definitions. Each
+../shared/corpus, and tool manifests made from its real function definitions; without
+../shared/corpus (a fresh clone), those of this repository's skills/ and tests/fixtures/. Each
 round mutates one or two seeds (bytes flipped, lines cut or repeated, YAML and JSON
 tokens that broke skillc before: deep nesting, .inf, dates, unbalanced quotes, ...),
 builds them in a fresh process, and requires: no traceback and no crash (exit 0 or 1),
 no run over 10 s, and, when the build exits 0, a package whose every module imports.
-Failing inputs are kept in --keep (default: .fuzz-failures/). Exits 1 on any failure;
-exits 0 with a note when the corpus is absent.
+Failing inputs are kept in --keep (default: .fuzz-failures/). Exits 1 on any failure.
 """
 
 from __future__ import annotations
@@ -25,7 +25,11 @@ from pathlib import Path
 
 import yaml
 
-CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
+REPO = Path(__file__).resolve().parent.parent
+CORPUS = REPO.parent / "shared" / "corpus"
+# Without the corpus: this repository's own inputs, manifests taken as they are.
+OWN_INPUTS = (REPO / "skills", REPO / "tests" / "fixtures")
+MANIFESTS = ("tool-manifest.yaml", "ai-tool.yaml")
 HANG_SEC = 10
 IMPORT_ALL = (
     "import importlib, pkgutil, generated\n"
@@ -75,17 +79,20 @@ TOKENS = [
 ]
 
 
-def seeds() -> list[tuple[str, bytes]]:
-    """(file name, content) of every seed: the name decides how skillc reads it."""
+def seeds(roots: tuple[Path, ...]) -> list[tuple[str, bytes]]:
+    """(file name, content) of every seed below ``roots``: the name decides how skillc
+    reads it."""
     found: list[tuple[str, bytes]] = []
-    for path in sorted(CORPUS.rglob("*")):
+    for path in sorted(p for root in roots for p in root.rglob("*")):
         if not path.is_file() or path.stat().st_size > 64_000:
             continue
-        if path.name in ("SKILL.md", "metadata.yaml", "plugin.json"):
+        if path.name in ("SKILL.md", "metadata.yaml", "plugin.json", *MANIFESTS):
             found.append((path.name, path.read_bytes()))
+        elif path.name.endswith(".tools.yaml"):
+            found.append(("seed.tools.yaml", path.read_bytes()))
         elif path.suffix == ".md" and path.parent.name == "agents":
             found.append(("agent.md", path.read_bytes()))
-    for source in sorted((CORPUS / "functions").glob("*.json")):
+    for source in sorted(p for root in roots for p in root.glob("functions/*.json")):
         items = json.loads(source.read_text(encoding="utf-8"))
         for item in items[:200]:
             tool = {
@@ -185,14 +192,14 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--keep", type=Path, default=Path(".fuzz-failures"))
     args = parser.parse_args()
-    if not CORPUS.is_dir():
-        print(f"fuzz: skipped, no corpus at {CORPUS.name}/ beside the checkout")
-        return 0
+    roots = (CORPUS,) if CORPUS.is_dir() else OWN_INPUTS
+    if roots == OWN_INPUTS:
+        print("fuzz: ../shared/corpus is not beside this checkout; seeds: skills/, tests/fixtures/")
     seed = (
         args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 30)
     )
     chance = random.Random(seed)
-    pool = seeds()
+    pool = seeds(roots)
     deadline = time.monotonic() + args.seconds
     rounds = failures = exits_0 = 0
     while time.monotonic() < deadline:

@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 import corpus_rates
-from conftest import FIXTURES, run_python
+from conftest import FIXTURES, run_python, shared_corpus
 from generator.loaders import bounded_regex, manifest, plain_check
 
 FORMATS = {
@@ -134,6 +134,7 @@ def _properties(schema: Any) -> list[dict[str, Any]]:
 def test_a_quick_valid_default_is_jsonschemas_valid(tmp_path: Path) -> None:
     """Defaults are checked against their property's schema: on every property of the
     real input schemas, with its own default and with values that break it."""
+    shared_corpus("functions")
     documents = _documents(tmp_path)["tool-manifest.schema.json"]
     tools = [t for d in documents if isinstance(d, dict) for t in d.get("tools") or []]
     schemas = [t.get("parameters") or t.get("input_schema") for t in tools]

@@ -12,13 +12,12 @@ import pytest
 
 from conftest import (
     FIXTURES,
-    SHARED,
+    shared_corpus,
     run_mypy,
     run_python,
     run_skillc,
 )
 
-WSHOBSON = SHARED / "corpus" / "plugins" / "wshobson-agents"
 
 
 def _market(tmp_path: Path) -> Path:
@@ -271,9 +270,6 @@ def _expected_tools(marketplace: Path) -> set[tuple[str, str]]:
     return expected
 
 
-@pytest.mark.skipif(
-    not WSHOBSON.is_dir(), reason="../shared/corpus is not beside this checkout"
-)
 def test_a_marketplace_repository_is_its_own_source(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -308,8 +304,9 @@ def test_a_source_that_holds_the_output_never_reads_it(
 def test_wshobson_marketplace_compiles_every_plugin(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    wshobson = shared_corpus("plugins", "wshobson-agents")
     project = tmp_path / "project"
-    shutil.copytree(WSHOBSON, project / "mk")
+    shutil.copytree(wshobson, project / "mk")
     (project / "pyproject.toml").write_text(
         '[tool.skillc]\nsources = ["mk"]\nout = "market"\nbuiltins = []\n'
     )
@@ -324,7 +321,7 @@ def test_wshobson_marketplace_compiles_every_plugin(
         for t in report["tools"]  # type: ignore[attr-defined]
         if t["kind"] != "tool"  # type: ignore[index]  # the skills' scripts, besides
     }
-    expected = _expected_tools(WSHOBSON)
+    expected = _expected_tools(wshobson)
     assert len(expected) > 400  # 181 skills, 202 subagents, 105 commands
     assert built == expected
     assert [n["name"] for n in report["not_compiled"] if n["name"]] == ["pensyve"]  # type: ignore[attr-defined, index]

@@ -193,9 +193,11 @@ def _deeper(root: yaml.Node) -> bool:
 
 def _too_deep(text: str) -> Any:
     """Where collections first nest deeper than MAX_DEPTH, found from the parser's events
-    (which keep no stack of their own)."""
+    (which keep no stack of their own). PyYAML's own parser, not libyaml's: libyaml
+    scans ahead, and the one bundled since PyYAML 6.0.4 stops at its own limit of 1,000
+    levels before the event that says where MAX_DEPTH was passed."""
     depth = 0
-    for event in yaml.parse(text, Loader=_Base):
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
         if isinstance(event, yaml.CollectionStartEvent):
             depth += 1
             if depth > MAX_DEPTH:
