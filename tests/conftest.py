@@ -33,7 +33,9 @@ def shared_corpus(*parts: str) -> Path:
     body, so the skip cannot sit on a neighbouring test."""
     folder = SHARED.joinpath("corpus", *parts)
     if not folder.is_dir():
-        pytest.skip(f"../shared/{folder.relative_to(SHARED).as_posix()} is not beside this checkout")
+        pytest.skip(
+            f"../shared/{folder.relative_to(SHARED).as_posix()} is not beside this checkout"
+        )
     return folder
 
 

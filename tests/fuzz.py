@@ -194,7 +194,9 @@ def main() -> int:
     args = parser.parse_args()
     roots = (CORPUS,) if CORPUS.is_dir() else OWN_INPUTS
     if roots == OWN_INPUTS:
-        print("fuzz: ../shared/corpus is not beside this checkout; seeds: skills/, tests/fixtures/")
+        print(
+            "fuzz: ../shared/corpus is not beside this checkout; seeds: skills/, tests/fixtures/"
+        )
     seed = (
         args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 30)
     )

@@ -19,7 +19,6 @@ from conftest import (
 )
 
 
-
 def _market(tmp_path: Path) -> Path:
     project = tmp_path / "market"
     shutil.copytree(FIXTURES / "market", project)
