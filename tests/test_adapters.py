@@ -8,7 +8,9 @@ noxfile.ADAPTER_FRAMEWORKS)."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import io
 import os
 import sys
 from collections.abc import Iterator
@@ -19,7 +21,8 @@ from typing import Any
 import anyio
 import pytest
 
-from conftest import imported_build, run_python
+from conftest import REPO, imported_build, run_python
+from generator import cli
 
 HELLO = "hello world\n"  # tests/fixtures/adapters/workspace/hello.txt
 GREETING = "Say hello to Ada."  # the greet skill's instructions for "Ada"
@@ -128,7 +131,9 @@ def test_openai_agents(kit: ModuleType, dispatched: list[str]) -> None:
     )
     agent = agents.Agent(name="main", tools=[approved["batch__run"]], model=model)
     result = agents.Runner.run_sync(agent, "go")
-    (output,) = [i for i in result.new_items if isinstance(i, agents.ToolCallOutputItem)]
+    (output,) = [
+        i for i in result.new_items if isinstance(i, agents.ToolCallOutputItem)
+    ]
     assert '"exit_code": 0' in output.output and "ran" in output.output
 
 
@@ -347,3 +352,22 @@ def test_adapters_import_no_framework_until_used(tmp_path: Path) -> None:
     assert done.stdout.strip() == (
         "kit.adapters needs langchain_core.tools: pip install langchain-core"
     )
+
+
+def test_a_namespace_named_adapters_leaves_the_adapters_alone(tmp_path: Path) -> None:
+    """The subpackage's name is the package's own: a top-level namespace of that name
+    is reached as ``adapters_`` (a reserved-name warning), not written over it."""
+    (tmp_path / "skills").mkdir()
+    (tmp_path / "pyproject.toml").write_text('[tool.skillc]\nsources = ["skills"]\n')
+    (tmp_path / "skills" / "adapters.tools.yaml").write_text(
+        "namespace: adapters\ntools:\n  - name: echo\n    description: Echo a text.\n"
+        "    input_schema: {type: object, properties: {text: {type: string}}}\n"
+        '    executor: {type: cli, command: "echo", positional: [text]}\n'
+    )
+    with contextlib.redirect_stderr(io.StringIO()) as err:
+        assert cli.main(["-C", str(tmp_path), "build"]) == 0, err.getvalue()
+    assert "adapters.echo is reached as adapters_.echo" in err.getvalue()
+    out = tmp_path / "generated"
+    assert (out / "adapters_" / "_echo.py").is_file()
+    template = REPO / "templates" / "runtime" / "adapters" / "__init__.py"
+    assert (out / "adapters" / "__init__.py").read_text().endswith(template.read_text())
