@@ -18,7 +18,6 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import anyio
 import pytest
 
 from conftest import REPO, imported_build, run_python
@@ -178,7 +177,7 @@ def test_pydantic_ai(kit: ModuleType, dispatched: list[str]) -> None:
     assert returned["invalid"].outcome == "failed"
     assert "bogus: unknown argument" in returned["invalid"].content
     assert returned["skill"].content == GREETING
-    assert returned["subagent"].content == REVIEWER  # its Invocation's instructions
+    assert returned["subagent"].content.startswith(REVIEWER)  # the Invocation
     assert returned["dangerous"].outcome == "failed"
     assert returned["dangerous"].content.startswith("confirmation-required")
     assert result.output == "done"
@@ -235,7 +234,7 @@ def test_langchain(kit: ModuleType, dispatched: list[str]) -> None:
     assert results["invalid"].status == "error"
     assert results["invalid"].content.startswith("invalid-arguments: path")
     assert results["skill"].content == GREETING
-    assert results["subagent"].content == REVIEWER
+    assert results["subagent"].content.startswith(REVIEWER)
     assert results["dangerous"].status == "error"
     assert results["dangerous"].content.startswith("confirmation-required")
     assert state["messages"][-1].content == "done"
@@ -248,6 +247,7 @@ def test_langchain(kit: ModuleType, dispatched: list[str]) -> None:
 
 def test_claude_agent_sdk(kit: ModuleType, dispatched: list[str]) -> None:
     sdk = framework("claude_agent_sdk", "claude-agent-sdk")
+    anyio = importlib.import_module("anyio")  # the SDK's own dependency
     bridge_module = importlib.import_module("claude_agent_sdk._internal.sdk_mcp_bridge")
     adapter = importlib.import_module("kit.adapters.claude_agent_sdk")
     config = adapter.server()
@@ -311,7 +311,7 @@ async def _drive_claude(
         await bridge.handle({"jsonrpc": "2.0", "method": "notifications/initialized"})
         return bridge, request
 
-    with anyio.fail_after(60):
+    with importlib.import_module("anyio").fail_after(60):
         bridge, request = await session(config)
         listed = [tool["name"] for tool in (await request("tools/list", {}))["tools"]]
         results = [

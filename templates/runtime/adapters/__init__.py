@@ -71,7 +71,6 @@ def offered(
 ) -> list[Offered]:
     """The tools the filters select, in the order of ``providers/<schemas>``, with the
     schemas that file gives them."""
-    from .._dispatch import find
     from .._listing import entries
     from .._names import NAMES
 
@@ -85,7 +84,7 @@ def offered(
         qualname = qualnames[name]
         kind = "tool"
         if qualname.startswith("task."):  # a task tool's kind is in its module
-            kind = getattr(find("anthropic", name).spec, "kind", "tool")
+            kind = getattr(_tool(qualname).spec, "kind", "tool")
         schema = item.get("input_schema") or item.get("parameters") or {}
         description = item.get("description", "")
         result.append(Offered(name, qualname, kind, description, schema))
@@ -126,7 +125,13 @@ def raising(name: str, confirm: Confirm, failed: type[Exception]) -> Callable[..
 def prepared(tool: Offered) -> Invocation:
     """A task tool's Invocation without arguments (a subagent's: its system prompt,
     model and allowed tools), never sent to the task runner."""
-    from .._dispatch import find
+    invocation: Invocation = _tool(tool.qualname).prepare("")
+    return invocation
 
-    prepared: Invocation = find("anthropic", tool.name).prepare("")
-    return prepared
+
+def _tool(qualname: str) -> Any:
+    """A tool by its dotted path (as dispatch finds it, without searching the names)."""
+    from .._runtime import PACKAGE
+
+    namespace, _, attribute = qualname.rpartition(".")
+    return getattr(importlib.import_module(f"{PACKAGE}.{namespace}"), attribute)
