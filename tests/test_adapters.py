@@ -12,6 +12,7 @@ import contextlib
 import importlib
 import io
 import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -371,3 +372,18 @@ def test_a_namespace_named_adapters_leaves_the_adapters_alone(tmp_path: Path) ->
     assert (out / "adapters_" / "_echo.py").is_file()
     template = REPO / "templates" / "runtime" / "adapters" / "__init__.py"
     assert (out / "adapters" / "__init__.py").read_text().endswith(template.read_text())
+
+
+def test_adapters_pass_mypy_strict_without_the_frameworks(kit: ModuleType) -> None:
+    """As in a project that installs none of them: mypy sees no installed package."""
+    folder = Path(kit.__file__).parent
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-site-packages"]
+        + ["--no-incremental", "kit/adapters"],
+        cwd=folder.parent,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout
+    assert "no issues found in 5 source files" in done.stdout
