@@ -26,6 +26,17 @@ PROVIDER_SDKS = [
     "mcp==2.3.0",
     "botocore==1.44.5",
 ]
+# The agent frameworks the generated package's adapters are tested in (tests/test_adapters.py),
+# against their offline test models. Tests only; about +96 MB installed, ~30 s. The Claude
+# Agent SDK from its sdist: its wheels bundle the Claude Code CLI (170 MB), which the
+# in-process server the tests drive does not need.
+ADAPTER_FRAMEWORKS = [
+    "openai-agents==0.24.0",
+    "pydantic-ai-slim==2.68.0",
+    "langchain==1.5.2",
+    "claude-agent-sdk==0.2.189",
+    "--no-binary=claude-agent-sdk",
+]
 # What the adoption tests run: the pre-commit hook, and ruff format over the output.
 ADOPTION_TOOLS = ["pre-commit==4.7.0", "ruff==0.17.6"]
 
@@ -47,7 +58,13 @@ def check(session: nox.Session) -> None:
 @nox.session
 def tests(session: nox.Session) -> None:
     """The test suite, against skillc installed as a wheel (templates included)."""
-    session.install(".[test,tokens]", *TEST_TOOLS, *PROVIDER_SDKS, *ADOPTION_TOOLS)
+    session.install(
+        ".[test,tokens]",
+        *TEST_TOOLS,
+        *PROVIDER_SDKS,
+        *ADOPTION_TOOLS,
+        *ADAPTER_FRAMEWORKS,
+    )
     session.run("pytest", *session.posargs)
 
 

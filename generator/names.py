@@ -32,9 +32,11 @@ PARAMETER_RESERVED = ATTRIBUTE_RESERVED
 # both); a tool named ``list`` takes the name of the namespace's listing method.
 NAMESPACE_HELP = "help"
 NAMESPACE_LIST = "list"
-# The package's own lowercase attributes: a top-level namespace or alias may not take them.
+# The package's own lowercase attributes: a top-level namespace or alias may not take
+# them (nor the subpackage of the agent frameworks' adapters).
 PACKAGE_ATTRIBUTES = frozenset(
     {
+        "adapters",
         "dispatch",
         "entries",
         "find_tool",

@@ -149,5 +149,6 @@ def test_ai_tools_json_has_seed_004_shape_and_a_content_hash() -> None:
 
 def test_agent_docs_stay_minimal() -> None:
     for name in ("CLAUDE.md", "AGENTS.md"):
-        lines = (REPO / "generated" / name).read_text().splitlines()
-        assert len(lines) <= 14, name
+        # AGENTS.md ends with the agent frameworks' examples (test_adapters_docs.py).
+        text = (REPO / "generated" / name).read_text().split("\nIn an agent framework")
+        assert len(text[0].splitlines()) <= 14, name

@@ -92,4 +92,7 @@ def _doc(
         # Claude Code installs a plugin's hooks; both clients start MCP servers.
         hooks=package.hooks if profile.provider == "claude_code" else (),
         servers=package.mcp_servers if profiles.is_cli(profile) else (),
+        # Codex's AGENTS.md is also what a developer's agent reads to write code.
+        frameworks=profile.provider == "codex",
+        module=layout.module,
     )

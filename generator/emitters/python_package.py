@@ -30,6 +30,12 @@ RUNTIME = (
     "_embed.py",
     "_cli.py",
     "_mcp.py",
+    # The agent frameworks' adapters, each imported only by its user.
+    "adapters/__init__.py",
+    "adapters/openai_agents.py",
+    "adapters/pydantic_ai.py",
+    "adapters/langchain.py",
+    "adapters/claude_agent_sdk.py",
 )
 
 
