@@ -136,7 +136,7 @@ def load_skill(
         skill_dir=discover.relative(folder, project),
         files=_bundled(found.files, rel, report),
         arguments=doc.words("arguments"),
-        argument_hint=_argument_hint(doc),
+        argument_hint=argument_hint(doc),
         allowed_tools=doc.tool_list("allowed-tools"),
         model=doc.text("model"),
         version=doc.text("version"),
@@ -261,7 +261,9 @@ def _metadata(doc: Document) -> dict[str, str]:
     return dict(sorted(result.items()))
 
 
-def _argument_hint(doc: Document) -> str | None:
+def argument_hint(doc: Document) -> str | None:
+    """A skill's or command's ``argument-hint``: an unquoted ``[issue-number]`` is a
+    warning (Claude Code shows it), never an error."""
     value = doc.data.get("argument-hint")
     if isinstance(value, list):
         # Unquoted ``[issue-number]`` is YAML for a list; the author meant the text.
