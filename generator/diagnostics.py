@@ -72,8 +72,8 @@ CODES: dict[str, str] = {
     "package-shadows-module": "a python tool's module has the generated package's name",
     "name-too-long": "a tool's module or folder name is longer than 255 bytes",
     # resolution
-    "duplicate-name": "two tools have the same name in one source root and namespace",
-    "identifier-collision": "two names become the same Python identifier",
+    "duplicate-name": "two tools have the same name in one source root and namespace (a warning when one of them is a subagent, renamed `<name>-agent`)",
+    "identifier-collision": "two names become the same Python identifier (a warning when the second tool is renamed `<name>_2`; an error for aliases and parameters)",
     "reserved-name": "a tool or namespace named like a function of the generated package is reached as <name>_",
     "override": "a later source root overrides a tool of an earlier one",
     "shadowed": "a tool lost its name to a built-in tool, or a command to a skill, and is left out",

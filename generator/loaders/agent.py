@@ -64,13 +64,15 @@ def load_agent(
                 at_key=True,
             )
     name = _name(doc, path.stem, plugin is not None)
+    written = doc.text("name") or path.stem
     if name and found.subfolders:  # a plugin's agents/review/x.md: plugin:review:x
         name = "-".join((*found.subfolders, name))
+        written = "-".join((*found.subfolders, written))
     description = doc.text("description", required="missing-description")
     definition = Definition(
         kind=Kind.AGENT,
         name=name or "",
-        display_name=name or "",
+        written_name=written,
         plugin=plugin,
         description=description or "",
         body=doc.body,

@@ -42,7 +42,7 @@ def load_command(
     definition = Definition(
         kind=Kind.SKILL,
         name=name,
-        display_name=name,
+        written_name=found.path.stem,
         plugin=plugin,
         description=description,
         body=doc.body,

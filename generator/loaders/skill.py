@@ -127,7 +127,11 @@ def load_skill(
         kind=Kind.SKILL,
         # Claude Code names project skills by their folder, plugin skills by ``name``.
         name=identity if plugin is None or not name else name,
-        display_name=doc.text("name") or identity,
+        written_name=(
+            os.path.basename(folder)
+            if plugin is None or not name
+            else doc.text("name") or name
+        ),
         plugin=plugin,
         description=description,
         body=doc.body,

@@ -1,0 +1,218 @@
+"""What Claude Code loads compiles, at worst with a warning (issue 31): the patterns of
+public repositories (anthropics/claude-plugins-official, ComposioHQ/awesome-claude-skills,
+public MCP tool catalogues), each in a small project of our own words."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import run_python, run_skillc
+
+MARKETPLACE = {"name": "shop", "owner": {"name": "x"}, "plugins": []}
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def marketplace(root: Path, plugins: dict[str, dict[str, str]]) -> Path:
+    """A marketplace root whose plugins hold ``files`` (paths below the plugin)."""
+    listed = [{"name": name, "source": f"./plugins/{name}"} for name in plugins]
+    write(
+        root,
+        {
+            ".claude-plugin/marketplace.json": json.dumps(
+                {**MARKETPLACE, "plugins": listed}
+            )
+        },
+    )
+    for name, files in plugins.items():
+        folder = root / "plugins" / name
+        write(
+            folder, {".claude-plugin/plugin.json": json.dumps({"name": name}), **files}
+        )
+    return root
+
+
+def names(project: Path) -> dict[str, str]:
+    """Each built tool's dotted name and the file it came from."""
+    report = json.loads((project / "generated" / "report.json").read_text())
+    return {tool["name"]: tool["source"] for tool in report["tools"]}
+
+
+def agent(name: str, description: str) -> str:
+    return f"---\nname: {name}\ndescription: {description}\n---\nYou check things.\n"
+
+
+def skill(description: str, name: str | None = None) -> str:
+    named = f"name: {name}\n" if name else ""
+    return f"---\n{named}description: {description}\n---\nDo the thing.\n"
+
+
+def test_a_commands_unquoted_argument_hint_is_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    marketplace(
+        tmp_path,
+        {
+            "starter": {
+                "commands/new-app.md": "---\ndescription: Start an app\n"
+                "argument-hint: [app-name]\n---\nMake $ARGUMENTS.\n"
+            }
+        },
+    )
+    status, err = run_skillc(capsys, "-C", str(tmp_path), "build")
+    assert status == 0, err
+    assert (
+        "plugins/starter/commands/new-app.md:3:16: warning[invalid-field]: "
+        "argument-hint was read as a YAML list" in err
+    )
+    help_text = (tmp_path / "generated/task/starter/_new_app.py").read_text()
+    assert "[app-name]" in help_text
+
+
+def test_a_skill_and_a_subagent_of_one_name_are_two_tools(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    marketplace(
+        tmp_path,
+        {
+            "guard": {
+                "skills/guard/SKILL.md": skill("The guard menu.", name="guard"),
+                "agents/guard.md": agent("guard", "The guard orchestrator."),
+            }
+        },
+    )
+    status, err = run_skillc(capsys, "-C", str(tmp_path), "build")
+    assert status == 0, err
+    assert names(tmp_path) == {
+        "task.guard.guard": "plugins/guard/skills/guard/SKILL.md",
+        "task.guard.guard_agent": "plugins/guard/agents/guard.md",
+    }
+    assert (
+        "plugins/guard/agents/guard.md:1:1: warning[duplicate-name]: subagent 'guard' "
+        "shares its name with the skill plugins/guard/skills/guard/SKILL.md; the "
+        "subagent is task.guard.guard_agent" in err
+    )
+    mcp = json.loads((tmp_path / "generated/providers/mcp.json").read_text())
+    assert {e["name"] for e in mcp} == {"task.guard.guard", "task.guard.guard-agent"}
+
+
+def test_a_skill_and_a_subagent_in_two_source_roots_are_both_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """.claude/skills and .claude/agents are two roots: the later one does not override
+    a tool of the other kind (Claude Code loads both)."""
+    write(
+        tmp_path,
+        {
+            ".claude/skills/review/SKILL.md": skill("Review a change."),
+            ".claude/agents/review.md": agent("review", "A reviewing subagent."),
+        },
+    )
+    status, err = run_skillc(capsys, "-C", str(tmp_path), "build")
+    assert status == 0, err
+    assert set(names(tmp_path)) == {"task.review", "task.review_agent"}
+    assert "override" not in err
+
+
+def test_folders_that_normalise_alike_are_both_compiled(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(
+        tmp_path,
+        {
+            "skills/crate_store-automation/SKILL.md": skill("Old crate store tasks."),
+            "skills/crate-store-automation/SKILL.md": skill("New crate store tasks."),
+        },
+    )
+    status, err = run_skillc(capsys, "-C", str(tmp_path), "build")
+    assert status == 0, err
+    assert names(tmp_path) == {
+        "task.crate_store_automation": "skills/crate-store-automation/SKILL.md",
+        "task.crate_store_automation_2": "skills/crate_store-automation/SKILL.md",
+    }
+    assert (
+        "skills/crate_store-automation/SKILL.md:1:1: warning[identifier-collision]: "
+        "'crate_store-automation' and 'crate-store-automation' "
+        "(skills/crate-store-automation/SKILL.md) both normalise to "
+        "'crate-store-automation'; this one is task.crate_store_automation_2" in err
+    )
+    listed = run_python("", tmp_path, "-m", "generated", "list")
+    assert "task.crate_store_automation_2: Old crate store tasks." in listed.stdout
+
+
+def test_two_folders_written_alike_stay_a_duplicate_name_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(
+        tmp_path,
+        {
+            "skills/a/lint/SKILL.md": skill("One."),
+            "skills/b/lint/SKILL.md": skill("Two."),
+        },
+    )
+    status, err = run_skillc(capsys, "-C", str(tmp_path), "build")
+    assert status == 1
+    assert "error[duplicate-name]" in err
+
+
+MANIFEST = """\
+namespace: people
+tools:
+  - name: get_user_info
+    description: Profile of a user, by the first server.
+    parameters: {type: object, properties: {id: {type: string}}}
+    executor: {type: http, url: "https://example.com/a"}
+  - name: getUserInfo
+    description: Profile of a user, by the second server.
+    parameters: {type: object, properties: {login: {type: string}}}
+    executor: {type: http, url: "https://example.com/b"}
+  - name: getUserSubmissions
+    description: Submissions of a user, camel case.
+    executor: {type: http, url: "https://example.com/c"}
+  - name: get-user-submissions
+    description: Submissions of a user, kebab case.
+    executor: {type: http, url: "https://example.com/d"}
+"""
+
+
+def test_tools_whose_names_differ_in_style_all_compile(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(tmp_path, {"skills/people/tool-manifest.yaml": MANIFEST})
+    status, err = run_skillc(capsys, "-C", str(tmp_path), "build")
+    assert status == 0, err
+    assert sorted(names(tmp_path)) == [
+        "people.get_user_info",
+        "people.get_user_info_2",
+        "people.get_user_submissions",
+        "people.get_user_submissions_2",
+    ]
+    assert (
+        "warning[identifier-collision]: 'getUserInfo' and 'get_user_info' "
+        "(skills/people/tool-manifest.yaml:3:11) both become people.get_user_info; "
+        "this one is people.get_user_info_2" in err
+    )
+    # Providers keep the names as written: each reaches its own tool.
+    check = run_python(
+        "from generated._dispatch import find\n"
+        "for name in ('people__getUserInfo', 'people__get_user_info',"
+        " 'people__get-user-submissions', 'people__getUserSubmissions'):\n"
+        "    tool = find('anthropic', name)\n"
+        "    print(name, tool.spec.summary)\n",
+        tmp_path,
+    )
+    assert check.stdout.splitlines() == [
+        "people__getUserInfo Profile of a user, by the second server.",
+        "people__get_user_info Profile of a user, by the first server.",
+        "people__get-user-submissions Submissions of a user, kebab case.",
+        "people__getUserSubmissions Submissions of a user, camel case.",
+    ], check.stderr
