@@ -216,3 +216,31 @@ def test_tools_whose_names_differ_in_style_all_compile(
         "people__get-user-submissions Submissions of a user, kebab case.",
         "people__getUserSubmissions Submissions of a user, camel case.",
     ], check.stderr
+
+
+def test_a_namespace_may_start_with_a_digit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As a skill named ``12306-mcp`` is ``task._12306_mcp``."""
+    write(
+        tmp_path,
+        {
+            "skills/rail/tool-manifest.yaml": "namespace: 12306_mcp\ntools:\n"
+            "  - name: query-tickets\n    description: Train tickets on a day.\n"
+            '    executor: {type: http, url: "https://example.com/q"}\n',
+            "skills/rail/app.tools.yaml": "namespace: 3d.print\ntools:\n"
+            "  - name: 2d-preview\n    description: A flat preview.\n"
+            '    executor: {type: http, url: "https://example.com/p"}\n',
+        },
+    )
+    status, err = run_skillc(capsys, "-C", str(tmp_path), "build")
+    assert status == 0, err
+    assert sorted(names(tmp_path)) == [
+        "_12306_mcp.query_tickets",
+        "_3d.print._2d_preview",
+    ]
+    check = run_python(
+        "import generated; print(generated._12306_mcp.query_tickets.spec.qualname)",
+        tmp_path,
+    )
+    assert check.stdout.strip() == "_12306_mcp.query_tickets", check.stderr
