@@ -244,3 +244,86 @@ def test_a_namespace_may_start_with_a_digit(
         tmp_path,
     )
     assert check.stdout.strip() == "_12306_mcp.query_tickets", check.stderr
+
+
+@pytest.mark.parametrize(
+    ("pattern", "python"),
+    [
+        (r"^[\w-\.]+@([\w-]+\.)+[\w-]{2,4}$", r"^[\w\-\.]+@([\w-]+\.)+[\w-]{2,4}$"),
+        (r"[\d-z]", r"[\d\-z]"),
+        (r"a[^]b", r"a[\s\S]b"),
+        (r"a[]b", r"a(?!)b"),
+        (r"\cJ", r"\x0a"),
+        (r"\u{41}\u{1F600}", "\\u0041\U0001f600"),
+        (r"(?<year>\d{4})-\k<year>", r"(\d{4})-(?:\1)"),
+        (r"[[a]", r"[\[a]"),
+        (r"^\p{Lu}+$", r"^\p{Lu}+$"),  # regex and re2 read it as ECMA-262 does
+        (r"^[a-z-]+$", r"^[a-z-]+$"),
+    ],
+)
+def test_ecma_patterns_are_rewritten_to_the_same_meaning(
+    pattern: str, python: str
+) -> None:
+    from generator.loaders.ecma_regex import translate
+
+    assert translate(pattern) == python
+
+
+ECMA_MANIFEST = r"""namespace: mail
+tools:
+  - name: send
+    description: Send a message.
+    parameters:
+      $schema: http://json-schema.org/draft-07/schema#
+      type: object
+      properties:
+        to: {type: string, pattern: '^[\w-\.]+@([\w-]+\.)+[\w-]{2,4}$'}
+        code: {type: string, pattern: '^\p{Lu}{3}$'}
+        retries: {type: integer, minimum: 0, exclusiveMaximum: true, maximum: 5}
+        copy: {$ref: '#/definitions/address'}
+      required: [to]
+      definitions:
+        address: {type: string}
+    executor: {type: http, url: "http://127.0.0.1:9/send"}
+"""
+
+
+def test_ecma_patterns_and_older_drafts_compile_with_warnings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(tmp_path, {"skills/mail/tool-manifest.yaml": ECMA_MANIFEST})
+    status, err = run_skillc(capsys, "-C", str(tmp_path), "build")
+    assert status == 0, err
+    assert "error" not in err.replace("0 error(s)", "")
+    assert "properties.to.pattern: pattern '^[\\\\w-\\\\.]+@" in err
+    assert "is ECMA-262, JSON Schema's dialect; it is read as" in err
+    assert "draft-07/schema# schema is read as 2020-12" in err
+    check = run_python(
+        "import generated\n"
+        "send = generated.mail.send\n"
+        "for to in ('a-b.c@x.io', 'no at sign'):\n"
+        "    print(send.call_raw({'to': to, 'code': 'ABC'}).error.code)\n",
+        tmp_path,
+    )
+    # The first is valid and fails only to connect; the second is refused unsent.
+    assert check.stdout.split() == [
+        "connection-error",
+        "invalid-arguments",
+    ], check.stderr
+
+
+def test_a_pattern_no_dialect_reads_is_still_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(
+        tmp_path,
+        {
+            "skills/x/tool-manifest.yaml": "namespace: x\ntools:\n  - name: t\n"
+            "    description: T.\n"
+            "    parameters: {type: object, properties: {a: {type: string, pattern: '(a'}}}\n"
+            '    executor: {type: http, url: "https://example.com"}\n'
+        },
+    )
+    status, err = run_skillc(capsys, "-C", str(tmp_path), "build")
+    assert status == 1
+    assert "error[schema-invalid]: tools[0].parameters.properties.a.pattern" in err
