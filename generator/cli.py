@@ -203,7 +203,8 @@ def _compile(args: argparse.Namespace, cfg: config.Config) -> int:
             to_json(result.model), indent=2, sort_keys=True, ensure_ascii=False
         )
         Path(args.dump_ir).write_text(text + "\n", encoding="utf-8")
-    if report.has_errors and not args.keep_going:
+    keep_going = args.keep_going or cfg.keep_going
+    if report.has_errors and not keep_going:
         return _finish(report, output, f"nothing written to {cfg.out}/")
     writer.check_owned(cfg.out_dir)
     changes = result.plan or writer.plan(

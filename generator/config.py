@@ -54,6 +54,7 @@ _KEYS = {
     "token-counter",
     "lock-wait-sec",
     "discard-unowned-files",
+    "keep-going",
     "out-outside-project",
     "regenerate",
     "exclude",
@@ -130,6 +131,7 @@ class Config:
     # How the output folder is written (none of them shapes the output's bytes).
     lock_wait_sec: int = DEFAULT_LOCK_WAIT_SEC
     discard_unowned: bool = False  # true: files skillc does not own may be removed
+    keep_going: bool = False  # true: on errors, still write the valid tools
     out_outside_project: bool = False
     regenerate: str = DEFAULT_REGENERATE
     # The output's real import path and the folder it is imported from (see import_path).
@@ -280,6 +282,7 @@ def load(
         token_counter=_choice(table, "token-counter", TOKEN_COUNTERS),
         lock_wait_sec=_positive(table, "lock-wait-sec", DEFAULT_LOCK_WAIT_SEC),
         discard_unowned=_flag(table, "discard-unowned-files"),
+        keep_going=_flag(table, "keep-going"),
         out_outside_project=outside,
         regenerate=_string(table.get("regenerate", DEFAULT_REGENERATE), "regenerate"),
         module=module,
