@@ -107,7 +107,9 @@ class PythonExecutor:
 
 @record()
 class ScriptExecutor:
-    """Runs a skill's script: ``entry`` below ``cwd`` with ``args_template``'s words."""
+    """Runs a skill's script: ``entry`` (below the tool's folder) with
+    ``args_template``'s words, in ``cwd`` (project-relative): a manifest's scripts in
+    their folder (seed 003), a skill's own scripts in the project folder, ``.``."""
 
     entry: str
     args_template: tuple[str, ...]
