@@ -33,6 +33,7 @@ from generator.ir import (
 from generator.names import (
     DEFAULT_PROVIDER_NAME_LIMIT,
     NAMESPACE_HELP,
+    NAMESPACE_LIST,
     PACKAGE_ATTRIBUTES,
     PARAMETER_RESERVED,
     Identifier,
@@ -447,9 +448,23 @@ def _escape_reserved(item: _Named, report: Report) -> _Named:
         )
         for depth, part in enumerate(path)
     )
+    d = item.definition
+    listing = [
+        depth for depth, part in enumerate(path) if depth and part == NAMESPACE_LIST
+    ]
+    if listing:  # the README's rule: it takes the namespace's list()
+        owner = ".".join(path[: listing[0]])
+        report.warning(
+            d.source.path,
+            d.source.line,
+            d.source.col,
+            "reserved-name",
+            f"{'.'.join(path[: listing[0] + 1])} takes the place of the {owner} "
+            "namespace's list(); filter its tools with the package's "
+            f"tools(namespace={owner!r}, tag=...) or see them with help()",
+        )
     if escaped == path:
         return item
-    d = item.definition
     report.warning(
         d.source.path,
         d.source.line,
