@@ -8,6 +8,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from generator.diagnostics import did_you_mean
 from generator.names import DEFAULT_PROVIDER_NAME_LIMIT
 from generator.provider_registry import PROVIDERS
 from generator.records import record
@@ -216,7 +217,8 @@ def load(
     unknown = sorted(set(table) - _KEYS)
     if unknown:
         raise ConfigError(
-            f"pyproject.toml: unknown [tool.skillc] key(s): {', '.join(unknown)}"
+            "pyproject.toml: unknown [tool.skillc] key(s): "
+            + ", ".join(key + did_you_mean(key, _KEYS) for key in unknown)
         )
     source_list = sources or (
         _strings(table["sources"], "sources")
@@ -356,7 +358,8 @@ def _codes(value: Any) -> tuple[str, ...]:
     unknown = sorted(set(codes) - set(CODES))
     if unknown:
         raise ConfigError(
-            f"[tool.skillc] ignore: unknown diagnostic code(s) {', '.join(unknown)}"
+            "[tool.skillc] ignore: unknown diagnostic code(s) "
+            + ", ".join(code + did_you_mean(code, CODES) for code in unknown)
         )
     return tuple(sorted(set(codes)))
 
@@ -401,7 +404,8 @@ def _profiles(value: Any) -> tuple[Profile, ...]:
         unknown = sorted(set(table) - _PROFILE_KEYS)
         if unknown:
             raise ConfigError(
-                f"[tool.skillc.{where}] unknown key(s): {', '.join(unknown)}"
+                f"[tool.skillc.{where}] unknown key(s): "
+                + ", ".join(key + did_you_mean(key, _PROFILE_KEYS) for key in unknown)
             )
         provider = table.get("provider", name)
         known = (*PROVIDERS, *CLI_PROVIDERS)

@@ -122,6 +122,16 @@ def _property(text: str) -> str:
     return _data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """`` (did you mean 'flow-style'?)`` for a name close to one of ``choices`` (a typo,
+    ``_`` for ``-``, another case), else ""."""
+    import difflib
+
+    known = {choice.lower().replace("_", "-"): choice for choice in choices}
+    close = difflib.get_close_matches(word.lower().replace("_", "-"), known, 1, 0.75)
+    return f" (did you mean {known[close[0]]!r}?)" if close else ""
+
+
 def make(
     severity: Severity, path: str, line: int, col: int, code: str, message: str
 ) -> Diagnostic:

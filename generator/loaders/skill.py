@@ -18,7 +18,7 @@ from types import MappingProxyType
 
 from generator import discover
 from generator.loaders import frontmatter, yamlpos
-from generator.diagnostics import Report
+from generator.diagnostics import Report, did_you_mean
 from generator.loaders import markdown_loader
 from generator.ir import Definition, Kind, Position
 from generator.loaders.fields import Document, read_document
@@ -102,7 +102,8 @@ def load_skill(
             doc.warning(
                 key,
                 "unknown-key",
-                f"unknown frontmatter key {key!r}; it is kept but not used",
+                f"unknown frontmatter key {key!r}; it is kept but not used"
+                + did_you_mean(key, KNOWN_KEYS),
                 at_key=True,
             )
     doc.check_flow_style()
