@@ -264,11 +264,16 @@ def _config(args: argparse.Namespace) -> config.Config:
     chosen = args.project or args.top_project
     if chosen and not Path(chosen).is_dir():
         raise config.ConfigError(f"project folder {chosen!r} does not exist")
-    root = Path(chosen).resolve() if chosen else config.find_root(Path.cwd().resolve())
+    here = Path(chosen).resolve() if chosen else Path.cwd().resolve()
+    root = here if chosen else config.find_root(here)
+    # Paths on the command line are the shell's: relative to the folder skillc runs
+    # in (or -C DIR, as git -C does), not to the project found above it.
+    sources = getattr(args, "source", None)
+    out = getattr(args, "out", None)
     return config.load(
         root,
-        sources=getattr(args, "source", None),
-        out=getattr(args, "out", None),
+        sources=[str(here / source) for source in sources] if sources else None,
+        out=str(here / out) if out else None,
         package=getattr(args, "package", None),
         strict=getattr(args, "strict", None),
     )
