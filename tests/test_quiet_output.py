@@ -69,28 +69,30 @@ def test_a_few_warnings_are_listed_as_they_are(
     assert err.splitlines()[-1].endswith("; 0 errors, 3 warnings")
 
 
+def built_one(project: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    """A project of one skill, built; what the build printed."""
+    write_skill(project / "skills", "one", "---\nname: one\ndescription: O.\n---\nO.\n")
+    return run_skillc(capsys, "-C", str(project), "build")[1]
+
+
 def test_plurals_read_right(
     skills_project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    write_skill(
-        skills_project / "skills", "one", "---\nname: one\ndescription: O.\n---\nO.\n"
-    )
-    run_skillc(capsys, "-C", str(skills_project), "build")
-    path = skills_project / "skills" / "one" / "SKILL.md"
-    path.write_text(path.read_text().replace("O.\n---", "One.\n---"))
-    status, err = run_skillc(capsys, "-C", str(skills_project), "build")
-    last = err.splitlines()[-1]
+    last = built_one(skills_project, capsys).splitlines()[-1]
     assert last.startswith("skillc: 1 tool; wrote ") and "files" in last
     assert last.endswith("; 0 errors, 0 warnings")
+    assert [cli_report.counted(n, "file") for n in (0, 1, 2, 1500)] == [
+        "0 files",
+        "1 file",
+        "2 files",
+        "1,500 files",
+    ]
 
 
 def test_a_stale_check_says_what_is_stale_and_no_zero_errors(
     skills_project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    write_skill(
-        skills_project / "skills", "one", "---\nname: one\ndescription: O.\n---\nO.\n"
-    )
-    run_skillc(capsys, "-C", str(skills_project), "build")
+    built_one(skills_project, capsys)
     (skills_project / "generated" / "CLAUDE.md").unlink()
     module = skills_project / "generated" / "task" / "_one.py"
     module.write_text(module.read_text() + "# edited\n")

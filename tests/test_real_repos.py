@@ -11,12 +11,10 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
-
 import pytest
-import yaml
 
 from conftest import shared_corpus
+from corpus_functions import ALL_SOURCES, write_manifests
 
 # Tool counts: every SKILL.md of the skill collections; the marketplace's 91 plugins'
 # skills, subagents and commands; every function of the four catalogues.
@@ -42,43 +40,15 @@ def skillc(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def catalogue_manifests(functions: Path, project: Path) -> None:
-    """One tool-manifest.yaml per catalogue, its functions as they are; a name a
-    catalogue gives twice (BFCL samples one function more than once) goes to the
-    next manifest, as two tools of one name in one manifest are an error."""
-    for path in sorted(functions.glob("*.json")):
-        rounds: dict[int, list[dict[str, Any]]] = {}
-        seen: dict[str, int] = {}
-        for item in json.loads(path.read_text(encoding="utf-8")):
-            round_ = seen.get(item["name"], 0)
-            seen[item["name"]] = round_ + 1
-            rounds.setdefault(round_, []).append(item)
-        for round_, items in rounds.items():
-            namespace = path.stem.replace("-", "_") + (str(round_) if round_ else "")
-            tools = [
-                {
-                    "name": item["name"],
-                    "description": item.get("description") or "(none)",
-                    "parameters": item.get("parameters", item.get("inputSchema")),
-                    "executor": {"type": "http", "url": "https://example.com/call"},
-                }
-                for item in items
-            ]
-            folder = project / "skills" / namespace
-            folder.mkdir(parents=True)
-            manifest = {"namespace": namespace, "tools": tools}
-            (folder / "tool-manifest.yaml").write_text(
-                yaml.safe_dump(manifest, sort_keys=False), encoding="utf-8"
-            )
-
-
 @pytest.mark.parametrize("corpus", sorted(CORPORA))
 def test_init_then_build_compiles_every_tool(tmp_path: Path, corpus: str) -> None:
     parts, expected = CORPORA[corpus]
     source = shared_corpus(*parts)
     project = tmp_path / corpus
     if corpus == "functions":
-        catalogue_manifests(source, project)
+        # One manifest per catalogue as it is; only a name given twice (BFCL samples
+        # one function more than once) goes to another, as one manifest cannot hold it.
+        write_manifests(project / "skills", ALL_SOURCES, apart=str)
     else:
         shutil.copytree(source, project)
     init = skillc(project, "init")
