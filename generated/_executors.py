@@ -169,7 +169,8 @@ def _script(
     template = spec.executor.get("args_template") or []
     free = bool(spec.executor.get("free_argv"))  # a skill script's own command line
     argv += render_arguments(template, arguments, secrets, options_allowed=free)
-    return _process(argv, folder, deadline, json.dumps(arguments).encode())
+    cwd = _settings.source_dir(spec.executor.get("cwd", spec.skill_dir))
+    return _process(argv, cwd, deadline, json.dumps(arguments).encode())
 
 
 def _cli(

@@ -175,6 +175,18 @@ def _check_dump_ir(cfg: config.Config, dump_ir: str | None) -> None:
 @pausing  # to the end: the objects a build made are not walked as they age
 def _compile(args: argparse.Namespace, cfg: config.Config) -> int:
     output = cli_report.Output.of(args)
+    with cli_report.progress(output) as shown:
+        return _build(args, cfg, output, shown)
+
+
+def _build(
+    args: argparse.Namespace,
+    cfg: config.Config,
+    output: cli_report.Output,
+    shown: cli_report.Progress,
+) -> int:
+    """The build (or its check, or validate); ``shown`` is stopped before anything is
+    printed."""
     building = args.command == "build"
     store = cache.Cache(cfg.root.resolve(), enabled=building and not args.no_cache)
     report = Report(
@@ -190,6 +202,7 @@ def _compile(args: argparse.Namespace, cfg: config.Config) -> int:
         reuse=building and not args.dump_ir,
         write_cache=building and not args.check,
     )
+    shown.stop()
     if result.model is None:
         if building and not args.check:
             store.refresh(result.stamps)
@@ -203,7 +216,8 @@ def _compile(args: argparse.Namespace, cfg: config.Config) -> int:
             to_json(result.model), indent=2, sort_keys=True, ensure_ascii=False
         )
         Path(args.dump_ir).write_text(text + "\n", encoding="utf-8")
-    if report.has_errors and not args.keep_going:
+    keep_going = args.keep_going or cfg.keep_going
+    if report.has_errors and not keep_going:
         return _finish(report, output, f"nothing written to {cfg.out}/")
     writer.check_owned(cfg.out_dir)
     changes = result.plan or writer.plan(
@@ -231,10 +245,18 @@ def _compile(args: argparse.Namespace, cfg: config.Config) -> int:
             result.stamps,
         )
     )
+    wrote = len(changes.created) + len(changes.changed)
     summary = (
-        f"{result.tools} tools; wrote {len(changes.created) + len(changes.changed)} "
-        f"files to {cfg.out}/, {len(changes.unchanged)} unchanged, {len(changes.extra)} removed"
+        f"{cli_report.counted(result.tools, 'tool')}; wrote "
+        f"{cli_report.counted(wrote, 'file')} to {cfg.out}/, "
+        f"{len(changes.unchanged):,} unchanged, {len(changes.extra):,} removed"
     )
+    if report.has_errors:  # written under keep-going: say what was left out
+        left_out = {d.path for d in report.items if d.severity is Severity.ERROR}
+        summary += (
+            f"; {cli_report.counted(len(left_out), 'file')} with errors left out "
+            "(keep-going)"
+        )
     return _finish(report, output, summary)
 
 
@@ -242,11 +264,16 @@ def _config(args: argparse.Namespace) -> config.Config:
     chosen = args.project or args.top_project
     if chosen and not Path(chosen).is_dir():
         raise config.ConfigError(f"project folder {chosen!r} does not exist")
-    root = Path(chosen).resolve() if chosen else config.find_root(Path.cwd().resolve())
+    here = Path(chosen).resolve() if chosen else Path.cwd().resolve()
+    root = here if chosen else config.find_root(here)
+    # Paths on the command line are the shell's: relative to the folder skillc runs
+    # in (or -C DIR, as git -C does), not to the project found above it.
+    sources = getattr(args, "source", None)
+    out = getattr(args, "out", None)
     return config.load(
         root,
-        sources=getattr(args, "source", None),
-        out=getattr(args, "out", None),
+        sources=[str(here / source) for source in sources] if sources else None,
+        out=str(here / out) if out else None,
         package=getattr(args, "package", None),
         strict=getattr(args, "strict", None),
     )
@@ -327,9 +354,18 @@ def _check(
         cfg.out_dir, files, changes, cfg.out, output.error_format, output.diff
     ):
         print(line, file=sys.stderr)
-    if output.error_format != "json":  # the error itself, even under -q
-        print(f"skillc: {cfg.out}/ is stale; run: skillc build", file=sys.stderr)
-    _finish(report, output, "")
+    # What is stale is the error itself: said even under -q, never as "0 errors".
+    what = ", ".join(
+        f"{count:,} {state}"
+        for count, state in (
+            (len(changes.created), "missing"),
+            (len(changes.changed), "changed"),
+            (len(changes.extra), "extra"),
+        )
+        if count
+    )
+    stale = f"{cfg.out}/ is stale; run: skillc build ({what})"
+    _finish(report, output, stale, always=True)
     return 1
 
 
@@ -339,17 +375,19 @@ def _list_written(out: str, written: tuple[str, ...], removed: tuple[str, ...]) 
             print(f"{state} {out}/{path}", file=sys.stderr)
 
 
-def _finish(report: Report, output: cli_report.Output, summary: str) -> int:
+def _finish(
+    report: Report, output: cli_report.Output, summary: str, always: bool = False
+) -> int:
+    """Print the diagnostics and the closing line (``always``: even under -q, for a
+    line that is itself the error); the exit status of the diagnostics."""
     items = report.items
-    for item in items:
-        if output.shows(item):
-            print(cli_report.diagnostic(item, output.error_format), file=sys.stderr)
-    errors = sum(1 for d in items if d.severity is Severity.ERROR)
-    warnings = len(items) - errors
-    counts = f"{errors} error(s), {warnings} warning(s)"
-    if output.summary:
-        print(f"skillc: {summary + '; ' if summary else ''}{counts}", file=sys.stderr)
-    return 1 if errors else 0
+    for line in cli_report.listing(items, output):
+        print(line, file=sys.stderr)
+    if output.summary and (items or not always):
+        print(cli_report.summary(items, output, summary), file=sys.stderr)
+    elif always and output.error_format != "json":  # the error, without "0 errors"
+        print(f"skillc: {summary}", file=sys.stderr)
+    return 1 if any(d.severity is Severity.ERROR for d in items) else 0
 
 
 if __name__ == "__main__":  # pragma: no cover

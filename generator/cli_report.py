@@ -5,33 +5,68 @@ gives (``--diff`` adds the full diff)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple, TextIO
 
 from generator import writer
-from generator.diagnostics import Diagnostic, Severity, make
+from generator.diagnostics import CODES, Diagnostic, Severity, make
 
 FORMATS = ("text", "github", "json")
+# Warnings of one code past this many are shown as a count and the first few: a
+# repository of 864 skills says the same thing hundreds of times.
+FIRST_FEW = 3
+PROGRESS_AFTER_SEC = 1.0  # builds that take longer show a progress line
+_COLOURS = {"error": "\x1b[1;31m", "warning": "\x1b[33m", "bold": "\x1b[1m"}
+_RESET = "\x1b[0m"
 
 
 class Output(NamedTuple):
     """How much to print, and in which format: ``-q`` errors only; ``-v`` every file
-    written too; ``--diff`` the full diff of a stale output folder."""
+    written and every warning; ``--diff`` the full diff of a stale output folder.
+    ``terminal``: stderr is one (colour, unless NO_COLOR is set; a progress line)."""
 
     error_format: str = "text"
     quiet: bool = False
     verbose: bool = False
     diff: bool = False
+    terminal: bool = False
 
     @classmethod
-    def of(cls, args: argparse.Namespace) -> Output:
+    def of(cls, args: argparse.Namespace, stream: TextIO | None = None) -> Output:
+        stream = sys.stderr if stream is None else stream
         return cls(
             getattr(args, "error_format", "text"),
             bool(getattr(args, "quiet", False)),
             bool(getattr(args, "verbose", False)),
             bool(getattr(args, "diff", False)),
+            _is_terminal(stream),
         )
+
+    @property
+    def colour(self) -> bool:
+        """Colour only on a terminal (never in a file or a CI log that is not one),
+        and never when NO_COLOR is set (no-color.org) or the terminal is dumb."""
+        return (
+            self.terminal
+            and self.error_format == "text"
+            and not os.environ.get("NO_COLOR")
+            and os.environ.get("TERM") != "dumb"
+        )
+
+    @property
+    def progress(self) -> bool:
+        return self.terminal and self.error_format == "text" and not self.quiet
+
+    def paint(self, text: str, style: str) -> str:
+        return f"{_COLOURS[style]}{text}{_RESET}" if self.colour else text
 
     def shows(self, item: Diagnostic) -> bool:
         return not self.quiet or item.severity is Severity.ERROR
@@ -55,8 +90,123 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
         "-q", "--quiet", action="store_true", help="print errors only"
     )
     loudness.add_argument(
-        "-v", "--verbose", action="store_true", help="also list every file written"
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="list every warning, and every file written",
     )
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def listing(items: Sequence[Diagnostic], output: Output) -> list[str]:
+    """The diagnostics to print. Errors are listed in full. In text format without
+    ``-v``, the warnings of a code that has more than ``FIRST_FEW`` are its first few
+    and a line that counts the rest (``-v`` or ``--error-format json`` list them all).
+    """
+    shown = [item for item in items if output.shows(item)]
+    if output.error_format != "text":
+        return [diagnostic(item, output.error_format) for item in shown]
+    by_code: dict[str, int] = {}
+    for item in shown:
+        if item.severity is Severity.WARNING:
+            by_code[item.code] = by_code.get(item.code, 0) + 1
+    grouped = not output.verbose and any(n > FIRST_FEW for n in by_code.values())
+    lines: list[str] = []
+    seen: dict[str, int] = {}
+    for item in shown:
+        if item.severity is Severity.ERROR or not grouped:
+            lines.append(_painted(item, output))
+            continue
+        seen[item.code] = seen.get(item.code, 0) + 1
+        if seen[item.code] <= FIRST_FEW:
+            lines.append(_painted(item, output))
+    if grouped:
+        for code, count in sorted(by_code.items(), key=lambda c: (-c[1], c[0])):
+            if count > FIRST_FEW:
+                label = output.paint(f"warning[{code}]", "warning")
+                lines.append(
+                    f"{label}: {count:,} in all, {count - FIRST_FEW:,} not shown "
+                    f"({CODES[code]})"
+                )
+        lines.append("(skillc build -v, or --error-format json, lists every warning)")
+    return lines
+
+
+def _painted(item: Diagnostic, output: Output) -> str:
+    text = item.format()
+    if not output.colour:
+        return text
+    label = f"{item.severity.value}[{item.code}]"
+    where, _, rest = text.partition(f" {label}")
+    style = "error" if item.severity is Severity.ERROR else "warning"
+    return f"{output.paint(where, 'bold')} {output.paint(label, style)}{rest}"
+
+
+def counted(number: int, thing: str, plural: str = "") -> str:
+    """``1 file``, ``2 files``, ``1,024 warnings``."""
+    return f"{number:,} {thing if number == 1 else plural or thing + 's'}"
+
+
+def summary(items: Sequence[Diagnostic], output: Output, what: str) -> str:
+    """The closing line: what was done, then the diagnostics counted."""
+    errors = sum(1 for d in items if d.severity is Severity.ERROR)
+    warnings = len(items) - errors
+    counts = f"{counted(errors, 'error')}, {counted(warnings, 'warning')}"
+    if errors:
+        counts = output.paint(counts, "error")
+    elif warnings:
+        counts = output.paint(counts, "warning")
+    return f"skillc: {what + '; ' if what else ''}{counts}"
+
+
+class Progress:
+    """A line on the terminal that says the build is still going, once it has taken
+    ``after`` seconds; ``stop()`` clears it (before anything else is printed). A timer
+    signal, not a thread: the build's worker processes are forked, and a timer is not
+    inherited by them."""
+
+    def __init__(self, output: Output, after: float = PROGRESS_AFTER_SEC) -> None:
+        self.running = (
+            output.progress
+            and hasattr(signal, "setitimer")
+            and threading.current_thread() is threading.main_thread()
+        )
+        self.shown = False
+        self.started = time.monotonic()
+        if self.running:
+            self.previous = signal.signal(signal.SIGALRM, self._tick)
+            signal.setitimer(signal.ITIMER_REAL, after, 0.5)
+
+    def _tick(self, signum: int, frame: Any) -> None:
+        self.shown = True
+        seconds = time.monotonic() - self.started
+        sys.stderr.write(f"\rskillc: building... {seconds:.0f} s ")
+        sys.stderr.flush()
+
+    def stop(self) -> None:
+        if not self.running:
+            return
+        self.running = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, self.previous)
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")  # the line cleared for what follows
+            sys.stderr.flush()
+
+
+@contextlib.contextmanager
+def progress(output: Output, after: float = PROGRESS_AFTER_SEC) -> Iterator[Progress]:
+    shown = Progress(output, after)
+    try:
+        yield shown
+    finally:
+        shown.stop()
 
 
 def diagnostic(item: Diagnostic, error_format: str) -> str:

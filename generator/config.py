@@ -8,6 +8,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from generator.diagnostics import did_you_mean
 from generator.names import DEFAULT_PROVIDER_NAME_LIMIT
 from generator.provider_registry import PROVIDERS
 from generator.records import record
@@ -54,6 +55,7 @@ _KEYS = {
     "token-counter",
     "lock-wait-sec",
     "discard-unowned-files",
+    "keep-going",
     "out-outside-project",
     "regenerate",
     "exclude",
@@ -130,6 +132,7 @@ class Config:
     # How the output folder is written (none of them shapes the output's bytes).
     lock_wait_sec: int = DEFAULT_LOCK_WAIT_SEC
     discard_unowned: bool = False  # true: files skillc does not own may be removed
+    keep_going: bool = False  # true: on errors, still write the valid tools
     out_outside_project: bool = False
     regenerate: str = DEFAULT_REGENERATE
     # The output's real import path and the folder it is imported from (see import_path).
@@ -214,7 +217,8 @@ def load(
     unknown = sorted(set(table) - _KEYS)
     if unknown:
         raise ConfigError(
-            f"pyproject.toml: unknown [tool.skillc] key(s): {', '.join(unknown)}"
+            "pyproject.toml: unknown [tool.skillc] key(s): "
+            + ", ".join(key + did_you_mean(key, _KEYS) for key in unknown)
         )
     source_list = sources or (
         _strings(table["sources"], "sources")
@@ -280,6 +284,7 @@ def load(
         token_counter=_choice(table, "token-counter", TOKEN_COUNTERS),
         lock_wait_sec=_positive(table, "lock-wait-sec", DEFAULT_LOCK_WAIT_SEC),
         discard_unowned=_flag(table, "discard-unowned-files"),
+        keep_going=_flag(table, "keep-going"),
         out_outside_project=outside,
         regenerate=_string(table.get("regenerate", DEFAULT_REGENERATE), "regenerate"),
         module=module,
@@ -353,7 +358,8 @@ def _codes(value: Any) -> tuple[str, ...]:
     unknown = sorted(set(codes) - set(CODES))
     if unknown:
         raise ConfigError(
-            f"[tool.skillc] ignore: unknown diagnostic code(s) {', '.join(unknown)}"
+            "[tool.skillc] ignore: unknown diagnostic code(s) "
+            + ", ".join(code + did_you_mean(code, CODES) for code in unknown)
         )
     return tuple(sorted(set(codes)))
 
@@ -398,7 +404,8 @@ def _profiles(value: Any) -> tuple[Profile, ...]:
         unknown = sorted(set(table) - _PROFILE_KEYS)
         if unknown:
             raise ConfigError(
-                f"[tool.skillc.{where}] unknown key(s): {', '.join(unknown)}"
+                f"[tool.skillc.{where}] unknown key(s): "
+                + ", ".join(key + did_you_mean(key, _PROFILE_KEYS) for key in unknown)
             )
         provider = table.get("provider", name)
         known = (*PROVIDERS, *CLI_PROVIDERS)

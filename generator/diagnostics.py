@@ -72,9 +72,9 @@ CODES: dict[str, str] = {
     "package-shadows-module": "a python tool's module has the generated package's name",
     "name-too-long": "a tool's module or folder name is longer than 255 bytes",
     # resolution
-    "duplicate-name": "two tools have the same name in one source root and namespace",
-    "identifier-collision": "two names become the same Python identifier",
-    "reserved-name": "a tool or namespace named like a function of the generated package is reached as <name>_",
+    "duplicate-name": "two tools have the same name in one source root and namespace (a warning when one of them is a subagent, renamed `<name>-agent`)",
+    "identifier-collision": "two names become the same Python identifier (a warning when the second tool is renamed `<name>_2`; an error for aliases and parameters)",
+    "reserved-name": "a tool or namespace named like a function of the generated package is reached as <name>_, or a tool named list takes its namespace's list()",
     "override": "a later source root overrides a tool of an earlier one",
     "shadowed": "a tool lost its name to a built-in tool, or a command to a skill, and is left out",
     "provider-name-shortened": "a tool's provider name was cut to provider-name-limit",
@@ -120,6 +120,16 @@ def _data(text: str) -> str:
 
 def _property(text: str) -> str:
     return _data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """`` (did you mean 'flow-style'?)`` for a name close to one of ``choices`` (a typo,
+    ``_`` for ``-``, another case), else ""."""
+    import difflib
+
+    known = {choice.lower().replace("_", "-"): choice for choice in choices}
+    close = difflib.get_close_matches(word.lower().replace("_", "-"), known, 1, 0.75)
+    return f" (did you mean {known[close[0]]!r}?)" if close else ""
 
 
 def make(

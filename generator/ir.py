@@ -42,8 +42,10 @@ class Definition:
     """A skill or subagent, validated and normalised, before naming and precedence."""
 
     kind: Kind
-    name: str  # identity: a skill's folder name, a subagent's ``name``
-    display_name: str  # the frontmatter ``name``
+    name: str  # identity: a skill's folder name, a subagent's ``name``, normalised
+    # The name as written (a project skill's folder, a plugin skill's or subagent's
+    # ``name``, a command's file): two that normalise alike are told apart by it.
+    written_name: str
     plugin: str | None  # the enclosing plugin's name, if any
     description: str
     body: str  # a skill's instructions, a subagent's system prompt
@@ -105,7 +107,9 @@ class PythonExecutor:
 
 @record()
 class ScriptExecutor:
-    """Runs a skill's script: ``entry`` below ``cwd`` with ``args_template``'s words."""
+    """Runs a skill's script: ``entry`` (below the tool's folder) with
+    ``args_template``'s words, in ``cwd`` (project-relative): a manifest's scripts in
+    their folder (seed 003), a skill's own scripts in the project folder, ``.``."""
 
     entry: str
     args_template: tuple[str, ...]

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from typing import Any
 
@@ -20,6 +21,7 @@ from generator.ir import (
     Argument,
     Definition,
     Function,
+    Kind,
     Model,
     Namespace,
     Override,
@@ -31,6 +33,7 @@ from generator.ir import (
 from generator.names import (
     DEFAULT_PROVIDER_NAME_LIMIT,
     NAMESPACE_HELP,
+    NAMESPACE_LIST,
     PACKAGE_ATTRIBUTES,
     PARAMETER_RESERVED,
     Identifier,
@@ -80,6 +83,7 @@ def resolve(
         if _within_depth(d, max_depth, report)
     ]
     named = [_escape_reserved(item, report) for item in named]
+    named = _tell_apart(named, report)
     winners: dict[tuple[tuple[Identifier, ...], str], _Named] = {}
     overrides: list[Override] = []
     shadowed: list[Shadowed] = []
@@ -282,25 +286,150 @@ def _qualname(item: _Named) -> str:
     return ".".join((*item.namespace, item.py_name))
 
 
+def _written(d: Definition | Function) -> str:
+    """A tool's name as its author wrote it."""
+    return d.written_name if isinstance(d, Definition) else d.path[-1]
+
+
+def _first_kept(item: _Named) -> tuple[bool, str, str, int]:
+    """Who keeps a name that several tools normalise to: the one written as it is
+    normalised (``docker-hub-automation``, ``get_user_info``), then by code point."""
+    d = item.definition
+    written = _written(d)
+    if isinstance(d, Definition):
+        canonical = written == d.name
+    else:
+        canonical = written.replace("-", "_") == item.py_name
+    return (not canonical, written, d.source.path, d.source.line)
+
+
+def _tell_apart(items: list[_Named], report: Report) -> list[_Named]:
+    """Skills, commands and subagents that Claude Code loads side by side but that
+    would get one name here are kept apart (never an error, never a lost tool):
+
+    - a subagent named like a skill or command (a plugin's ``claude-security`` skill
+      and agent) is ``<name>-agent``; the skill or command keeps the name;
+    - tools of one source root whose names differ as written but normalise alike
+      (folders ``docker_hub-automation`` and ``docker-hub-automation``) keep the name
+      in the order of ``_first_kept``; the others take ``-2``, ``-3``...
+
+    A warning names both. Two written alike stay a ``duplicate-name`` error."""
+    taken = {
+        (item.namespace, item.definition.name)
+        for item in items
+        if isinstance(item.definition, Definition)
+    }
+    current = {id(item): item for item in items}
+    by_name: dict[tuple[tuple[Identifier, ...], str], list[_Named]] = {}
+    for item in items:
+        if isinstance(item.definition, Definition):
+            by_name.setdefault((item.namespace, item.definition.name), []).append(item)
+    for (namespace, name), group in sorted(by_name.items(), key=lambda g: g[0]):
+        agents = [i for i in group if i.definition.kind is Kind.AGENT]
+        others = [i for i in group if i.definition.kind is not Kind.AGENT]
+        groups = [(name, group)]
+        if agents and others:
+            other = others[0].definition
+            what = "command" if other.command else "skill"
+            agent_name = _free(namespace, f"{name}-agent", taken)
+            for item in agents:
+                current[id(item)] = _renamed(
+                    item,
+                    agent_name,
+                    report,
+                    "duplicate-name",
+                    f"subagent {name!r} shares its name with the {what} "
+                    f"{other.source.path}; the subagent is ",
+                )
+            groups = [(name, others), (agent_name, agents)]
+        for shared, members in groups:
+            for tied in _side_by_side(members):
+                kept, *rest = sorted(tied, key=lambda i: _first_kept(current[id(i)]))
+                first = current[id(kept)].definition
+                seen = {_written(first)}
+                for item in rest:
+                    written = _written(item.definition)
+                    if written in seen:
+                        continue  # written alike: a duplicate-name error below
+                    seen.add(written)
+                    current[id(item)] = _renamed(
+                        current[id(item)],
+                        _free(namespace, shared, taken),
+                        report,
+                        "identifier-collision",
+                        f"{written!r} and {_written(first)!r} ({first.source.path}) both "
+                        f"normalise to {shared!r}; this one is ",
+                    )
+    return [current[id(item)] for item in items]
+
+
+def _side_by_side(group: list[_Named]) -> list[list[_Named]]:
+    """Tools of one name that would stand side by side: same source root, same kind
+    (a later root overrides; a skill shadows a command)."""
+    tied: dict[tuple[int, bool], list[_Named]] = {}
+    for item in group:
+        tied.setdefault((item.definition.root, item.definition.command), []).append(
+            item
+        )
+    return [items for items in tied.values() if len(items) > 1]
+
+
+def _free(
+    namespace: tuple[Identifier, ...],
+    name: str,
+    taken: set[tuple[tuple[Identifier, ...], str]],
+) -> str:
+    """``name``, or ``name-2``, ``name-3``... whichever no tool of ``namespace`` has."""
+    number = 1
+    candidate = name
+    while (namespace, candidate) in taken:
+        number += 1
+        candidate = f"{name}-{number}"
+    taken.add((namespace, candidate))
+    return candidate
+
+
+def _renamed(item: _Named, name: str, report: Report, code: str, why: str) -> _Named:
+    d = item.definition
+    assert isinstance(d, Definition)
+    d = dataclasses.replace(d, name=name)
+    new = _name(d)
+    new = _Named(item.namespace, new.py_name, d)
+    report.warning(
+        d.source.path, d.source.line, d.source.col, code, why + _qualname(new)
+    )
+    return new
+
+
 def _drop_identifier_collisions(items: list[_Named], report: Report) -> list[_Named]:
-    by_identifier: dict[tuple[tuple[Identifier, ...], Identifier], _Named] = {}
+    """Tools of one namespace whose names differ as written but become one Python
+    identifier (``get_user_info`` and ``getUserInfo``): the first by ``_first_kept``
+    keeps it, the others take ``_2``, ``_3``... (their provider names stay as
+    written, and apart). A warning names both."""
+    by_identifier: dict[tuple[tuple[Identifier, ...], Identifier], list[_Named]] = {}
+    for item in items:
+        by_identifier.setdefault((item.namespace, item.py_name), []).append(item)
+    taken = set(by_identifier)
     kept = []
-    for item in sorted(
-        items, key=lambda i: (i.definition.source.path, i.definition.name)
-    ):
-        other = by_identifier.get((item.namespace, item.py_name))
-        if other is not None:
-            report.error(
-                item.definition.source.path,
-                item.definition.source.line,
-                item.definition.source.col,
+    for (namespace, py_name), group in by_identifier.items():
+        first, *rest = sorted(group, key=_first_kept)
+        kept.append(first)
+        for item in rest:
+            number = 2
+            while (namespace, Identifier(f"{py_name}_{number}")) in taken:
+                number += 1
+            new = Identifier(f"{py_name}_{number}")
+            taken.add((namespace, new))
+            d, other = item.definition, first.definition
+            report.warning(
+                d.source.path,
+                d.source.line,
+                d.source.col,
                 "identifier-collision",
-                f"{item.definition.name!r} and {other.definition.name!r} "
-                f"({other.definition.source}) both become {_qualname(item)}",
+                f"{_written(d)!r} and {_written(other)!r} ({other.source}) both "
+                f"become {_qualname(first)}; this one is {'.'.join((*namespace, new))}",
             )
-            continue
-        by_identifier[(item.namespace, item.py_name)] = item
-        kept.append(item)
+            kept.append(_Named(namespace, new, d))
     return kept
 
 
@@ -319,9 +448,23 @@ def _escape_reserved(item: _Named, report: Report) -> _Named:
         )
         for depth, part in enumerate(path)
     )
+    d = item.definition
+    listing = [
+        depth for depth, part in enumerate(path) if depth and part == NAMESPACE_LIST
+    ]
+    if listing:  # the README's rule: it takes the namespace's list()
+        owner = ".".join(path[: listing[0]])
+        report.warning(
+            d.source.path,
+            d.source.line,
+            d.source.col,
+            "reserved-name",
+            f"{'.'.join(path[: listing[0] + 1])} takes the place of the {owner} "
+            "namespace's list(); filter its tools with the package's "
+            f"tools(namespace={owner!r}, tag=...) or see them with help()",
+        )
     if escaped == path:
         return item
-    d = item.definition
     report.warning(
         d.source.path,
         d.source.line,

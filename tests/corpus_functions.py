@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import collections
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,18 +30,28 @@ def definitions(
     }
 
 
-def write_manifests(skills: Path, sources: tuple[str, ...] = SOURCES) -> dict[str, str]:
-    """One manifest per source and round: names that repeat (or differ only in case,
-    which one identifier cannot hold) go to the next round's namespace. Returns each
-    definition's dotted name in the package, keyed by source and index."""
+def _identifier(name: str) -> str:
+    return ".".join(identifier(part) for part in name.split("."))
+
+
+def write_manifests(
+    skills: Path,
+    sources: tuple[str, ...] = SOURCES,
+    apart: Callable[[str], str] = _identifier,
+) -> dict[str, str]:
+    """One manifest per source and round: names that repeat (by default, or differ
+    only in case or style, which the package then tells apart as ``_2``) go to the
+    next round's namespace; ``apart=str`` splits only names written alike. Returns
+    each definition's dotted name in the package (with the default ``apart``), keyed
+    by source and index."""
     placed: dict[str, str] = {}
     for source, items in definitions(sources).items():
         rounds: dict[int, list[dict[str, Any]]] = collections.defaultdict(list)
         seen: collections.Counter[str] = collections.Counter()
         for index, item in enumerate(items):
-            key = ".".join(identifier(part) for part in item["name"].split("."))
-            round_ = seen[key]
-            seen[key] += 1
+            key = _identifier(item["name"])
+            round_ = seen[apart(item["name"])]
+            seen[apart(item["name"])] += 1
             namespace = source.split("-")[0] + (str(round_) if round_ else "")
             placed[f"{source}:{index}"] = f"{namespace}.{key}"
             rounds[round_].append(item)

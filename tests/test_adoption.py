@@ -79,7 +79,7 @@ def test_init_fits_a_claude_code_repository(tmp_path: Path) -> None:
     )
     assert _run(["skillc", "init"], tmp_path).returncode == 0
     config = tomllib.loads((tmp_path / "pyproject.toml").read_text())["tool"]["skillc"]
-    assert config == {"sources": [".claude"], "out": "generated"}
+    assert config == {"sources": [".claude/skills"], "out": "generated"}
     text = (tmp_path / "pyproject.toml").read_text()
     assert "# builtins = " in text and "# regenerate = " in text  # commented choices
     noxfile = (tmp_path / "noxfile.py").read_text()

@@ -31,6 +31,7 @@ TOOLS = textwrap.dedent("""\
 PLACEHOLDERS = {
     "<what you want to do>": "print a text back",
     "<arguments>": "release 1.2",
+    "'<text>'": "hello",  # a placeholder the docs quote, so the shell takes it as is
     "<text>": "hello",
 }
 

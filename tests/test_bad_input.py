@@ -161,8 +161,8 @@ CASES: list[tuple[str, dict[str, str | bytes], str, int]] = [
             "a-b/SKILL.md": OK.format(name="a-b"),
             "agents/a_b.md": "---\nname: a.b\ndescription: An agent.\n---\nPrompt.\n",
         },
-        "skills/agents/a_b.md:1:1: error[identifier-collision]: 'a.b' and 'a-b' (skills/a-b/SKILL.md:1:1) both become task.a_b",
-        1,
+        "skills/agents/a_b.md:1:1: warning[identifier-collision]: 'a.b' and 'a-b' (skills/a-b/SKILL.md:1:1) both become task.a_b; this one is task.a_b_2",
+        0,
     ),
     (
         "agent-missing-description",

@@ -64,7 +64,7 @@ def test_hand_edited_output_is_kept_until_forced(
     code, err = run_skillc(capsys, "-C", str(skills_project), "build")
     assert code == 2 and "generated/task/_a.py (edited since skillc wrote it)" in err
     assert module.read_text() == original + "# edited\n"
-    assert "wrote 1 files" in build(capsys, skills_project, "--force")
+    assert "wrote 1 file to" in build(capsys, skills_project, "--force")
     assert module.read_text() == original
     (skills_project / "generated" / "extra.txt").write_text("stray")
     assert "1 removed" in build(capsys, skills_project, "--force")

@@ -39,7 +39,7 @@ def test_json_error_format_is_one_object_a_line(
         capsys, "-C", str(tools_project), "validate", "--error-format", "json"
     )
     items = [json.loads(line) for line in err.splitlines()]
-    assert status == 0 and len(items) == 12
+    assert status == 0 and len(items) == 13
     assert items[-1] == {
         "path": "overrides/file.tools.yaml",
         "line": 4,
@@ -60,10 +60,10 @@ def test_check_summarises_and_diff_shows_the_rest(
     status, err = run_skillc(capsys, *args)
     assert status == 1
     assert err.splitlines() == [
-        "missing: out/CLAUDE.md (11 lines)",
+        "missing: out/CLAUDE.md (12 lines)",
         "changed: out/file/_read.py (+1 -1 lines)",
         "(skillc build --check --diff shows the changes line by line)",
-        "skillc: out/ is stale; run: skillc build",
+        "skillc: out/ is stale; run: skillc build (1 missing, 1 changed)",
     ]
     status, err = run_skillc(capsys, *args, "--diff")
     assert "@@ " in err and "Read one text" in err

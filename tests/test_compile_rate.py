@@ -390,7 +390,7 @@ def test_legacy_schema_forms_are_normalised_with_json_paths(
         skills_project / "skills" / "ns",
         [{"name": "t", "description": "D.", "parameters": schema, "executor": HTTP}],
     )
-    code, err = build(skills_project, capsys)
+    code, err = build(skills_project, capsys, "-v")  # every warning
     assert code == 0, err
     for expected in (
         "tools[0].parameters.$schema: a http://json-schema.org/draft-04/schema# schema is read as 2020-12",
@@ -501,7 +501,11 @@ def test_only_runnable_scripts_are_tools_described_by_their_own_words(
             "pdf/SKILL.md": OK.format(name="pdf"),
             "pdf/scripts/__init__.py": "",
             "pdf/scripts/_helpers.py": "X = 1\n",
-            "pdf/scripts/extract.py": '#!/usr/bin/env python3\n"""Extract the text of a PDF.\n\nMore."""\n',
+            "pdf/scripts/extract.py": '#!/usr/bin/env python3\n"""Extract the text of a PDF.\n\nMore."""\n'
+            'if __name__ == "__main__":\n    print("text")\n',
+            # a helper its siblings import: it runs nothing, so it is not a tool
+            "pdf/scripts/shared.py": '#!/usr/bin/env python3\n"""Shared parts."""\n'
+            "import json\n\n\ndef load(path):\n    return json.load(open(path))\n",
             "pdf/scripts/fill.sh": "#!/bin/bash\n# Fill a PDF form\n# from a JSON file.\n\necho\n",
             "pdf/scripts/convert": "#!/usr/bin/env node\n// Convert a PDF to PNG.\n",
             "pdf/scripts/notes.txt": "not a script\n",

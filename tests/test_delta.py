@@ -253,7 +253,7 @@ def test_incremental_builds_match_cold_builds(tmp_path: Path) -> None:
         shutil.copytree(
             project, cold, ignore=shutil.ignore_patterns(".skillc-cache", "out")
         )
-        cold_status, cold_said, cold_stderr = _build(cold, "--no-cache")
+        cold_status, cold_said, cold_stderr = _build(cold, "--no-cache", "-v")
         assert (status, said) == (cold_status, cold_said), (
             edit.__name__,
             stderr,

@@ -61,5 +61,5 @@ def test_golden_diagnostics(project: Path, capsys: pytest.CaptureFixture[str]) -
         "overrides/shared-name/SKILL.md:1:1: warning[override]: overrides skills/shared-name/SKILL.md (a later source root wins)",
         "skills/agents/odd-name.md:2:7: warning[invalid-name]: subagent name 'o\\'brien\"\"\"-x\\\\y' is used as it is (lowercase letters, digits and hyphens)",
         "skills/greeter/metadata.yaml:6:14: warning[metadata-conflict]: 'description' differs from skills/greeter/SKILL.md; the SKILL.md value is used",
-        "skillc: 0 error(s), 3 warning(s)",
+        "skillc: 0 errors, 3 warnings",
     ]

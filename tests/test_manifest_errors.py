@@ -173,7 +173,7 @@ CASES: list[tuple[str, dict[str, str], str, int]] = [
         "script-id-too-long",
         {
             "a-very-long-skill-name-for-pdf-extraction/SKILL.md": "---\nname: a-very-long-skill-name-for-pdf-extraction\ndescription: D.\n---\nB.\n",
-            "a-very-long-skill-name-for-pdf-extraction/scripts/extract_all_the_text.py": "",
+            "a-very-long-skill-name-for-pdf-extraction/scripts/extract_all_the_text.py": "print(1)\n",
         },
         "skills/a-very-long-skill-name-for-pdf-extraction/scripts/extract_all_the_text.py:1:1: error[invalid-tool-id]: skill 'a-very-long-skill-name-for-pdf-extraction', script 'scripts/extract_all_the_text.py': tool id 'a-very-long-skill-name-for-pdf-extraction__extract_all_the_text' is 63 characters; the limit is 60",
         1,
@@ -182,7 +182,7 @@ CASES: list[tuple[str, dict[str, str], str, int]] = [
         "script-id-bad-characters",
         {
             "pdf/SKILL.md": "---\nname: pdf\ndescription: D.\n---\nB.\n",
-            "pdf/scripts/extract.v2.py": "",
+            "pdf/scripts/extract.v2.py": "print(1)\n",
         },
         "skills/pdf/scripts/extract.v2.py:1:1: error[invalid-tool-id]: skill 'pdf', script 'scripts/extract.v2.py': tool id 'pdf__extract.v2' must match",
         1,

@@ -114,12 +114,12 @@ def test_a_schema_several_manifests_repeat_is_normalised_once(
         manifest = project / "tools" / name / "tool-manifest.yaml"
         text = manifest.read_text(encoding="utf-8")
         manifest.write_text(text.replace("shapes", name), encoding="utf-8")
-    status, err = run_skillc(capsys, "-C", str(project), "build", "--no-cache")
+    status, err = run_skillc(capsys, "-C", str(project), "build", "--no-cache", "-v")
     assert status == 0, err
     before = tree(project / "generated")
     monkeypatch.setattr(schema_normalise, "normalise", counted)
     monkeypatch.setattr(parallel, "_cores", lambda: 1)  # every file loaded here
-    status, again = run_skillc(capsys, "-C", str(project), "build", "--no-cache")
+    status, again = run_skillc(capsys, "-C", str(project), "build", "--no-cache", "-v")
     assert status == 0, again
     assert len(normalised) == len(SCHEMAS)  # not once per file
     assert len(_warnings(again)) == 3 * 2  # dict and float, in each file

@@ -555,7 +555,7 @@ def test_discovery_never_walks_into_the_spare(
     write_skill(spare_of(project), "planted", OK.format(name="planted"))
     write_skill(project / "skills", "a", OK.format(name="a") + "Again.\n")
     code, err = run_skillc(capsys, "-C", str(project), "build")
-    assert code == 0 and "skillc: 1 tools;" in err, err
+    assert code == 0 and "skillc: 1 tool;" in err, err
     assert (
         "planted" not in err
         and not (project / "generated" / "task" / "_planted.py").exists()

@@ -73,7 +73,21 @@ def _doc(
         tools = [t for t in tools if not t.claude_native]
     top = sorted({t.namespace[0] for t in tools})
     task_call = next((t.task_call for t in tools if t.task_call), "")
-    tool_call = next((t.tool_call for t in tools if t.tool_call), "")
+    # A call that runs as written: one whose schema offers every required value, a
+    # read-only tool, one not dangerous, one whose options a schema declares (not a
+    # skill's free script), the fewest options.
+    runnable = [t for t in tools if t.tool_call]
+    runnable.sort(
+        key=lambda t: (
+            "'<" in t.tool_call,
+            not t.hints.get("readOnlyHint"),
+            bool(t.hints.get("destructiveHint")),
+            t.report.get("origin") == "script",
+            t.tool_call.count(" --"),
+            t.qualname,
+        )
+    )
+    tool_call = runnable[0].tool_call if runnable else ""
     path = "" if layout.import_root == "." else f"PYTHONPATH={layout.import_root} "
     return render.render(
         "CLAUDE.md.jinja",
@@ -86,6 +100,7 @@ def _doc(
         task_call=task_call,
         tool_call=tool_call,
         native=native,
+        scripts=any(t.report.get("origin") == "script" for t in tools),
         sources=", ".join(f"`{source}/`" for source in layout.sources),
         regenerate=layout.regenerate,
         equivalents=_equivalents(tools, profile, conflicts),

@@ -49,6 +49,9 @@ def emit(package: PackageView, layout: Layout, report: Report) -> dict[str, str]
             for name in RUNTIME
         },
         "py.typed": "",
+        # What Python and mypy write beside the package, which the writer keeps
+        # across builds but never owns: out of `git status`.
+        ".gitignore": f"# {HEADER.format(source='')}\n__pycache__/\n.mypy_cache/\n",
         "__main__.py": render.render(
             "package_main.py.jinja",
             header=HEADER.format(source=""),

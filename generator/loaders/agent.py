@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator import discover
-from generator.diagnostics import Report
+from generator.diagnostics import Report, did_you_mean
 from generator.loaders import markdown_loader
 from generator.ir import Definition, Kind, Position
 from generator.loaders.fields import Document, has_frontmatter, read_document
@@ -60,17 +60,20 @@ def load_agent(
             doc.warning(
                 key,
                 "unknown-key",
-                f"unknown subagent key {key!r}; it is kept but not used",
+                f"unknown subagent key {key!r}; it is kept but not used"
+                + did_you_mean(key, KNOWN_KEYS),
                 at_key=True,
             )
     name = _name(doc, path.stem, plugin is not None)
+    written = doc.text("name") or path.stem
     if name and found.subfolders:  # a plugin's agents/review/x.md: plugin:review:x
         name = "-".join((*found.subfolders, name))
+        written = "-".join((*found.subfolders, written))
     description = doc.text("description", required="missing-description")
     definition = Definition(
         kind=Kind.AGENT,
         name=name or "",
-        display_name=name or "",
+        written_name=written,
         plugin=plugin,
         description=description or "",
         body=doc.body,

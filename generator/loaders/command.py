@@ -14,7 +14,7 @@ from generator.diagnostics import Report
 from generator.loaders import markdown_loader
 from generator.ir import Definition, Kind, Position
 from generator.loaders.fields import Document, has_frontmatter, read_document
-from generator.loaders.skill import TAKEN, first_line
+from generator.loaders.skill import TAKEN, argument_hint, first_line
 from generator.names import skill_name
 
 
@@ -42,14 +42,14 @@ def load_command(
     definition = Definition(
         kind=Kind.SKILL,
         name=name,
-        display_name=name,
+        written_name=found.path.stem,
         plugin=plugin,
         description=description,
         body=doc.body,
         source=Position(rel),
         root=found.root,
         arguments=doc.words("arguments"),
-        argument_hint=doc.text("argument-hint"),
+        argument_hint=argument_hint(doc),
         allowed_tools=doc.tool_list("allowed-tools"),
         model=doc.text("model"),
         version=doc.text("version"),

@@ -6,8 +6,9 @@ its JSON path, so that what a tool's schema says and what its calls are checked
 against never silently differ: ``unevaluatedProperties`` and ``unevaluatedItems``
 (they need a full evaluation model), references left after normalising, and earlier
 drafts' ``dependencies``, ``additionalItems`` and boolean ``exclusiveMinimum``. A
-``pattern`` (or a ``patternProperties`` key) that does not compile is an error at its
-location.
+``pattern`` (or a ``patternProperties`` key) in ECMA-262 forms Python refuses is
+rewritten to the same meaning (``ecma_regex``), with a warning; one that still does not
+compile is an error at its location.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from generator.loaders import ecma_regex
 from generator.loaders.schema_normalise import Complaint
 
 UNCHECKED = (
@@ -67,7 +69,7 @@ def _walk(
             )
             continue
         if key == "pattern" and isinstance(value, str):
-            _compiles(value, (*at, key), complain, ok)
+            value = _compiles(value, (*at, key), complain, ok)
         if key in _ONE:
             value = _walk(value, (*at, key), complain, ok)
         elif key in _MANY and isinstance(value, list):
@@ -75,11 +77,12 @@ def _walk(
                 _walk(item, (*at, key, i), complain, ok) for i, item in enumerate(value)
             ]
         elif key in _NAMED and isinstance(value, Mapping):
-            if key == "patternProperties":
-                for name in value:
-                    _compiles(name, (*at, key, name), complain, ok)
             value = {
-                name: _walk(sub, (*at, key, name), complain, ok)
+                (
+                    _compiles(name, (*at, key, name), complain, ok)
+                    if key == "patternProperties"
+                    else name
+                ): _walk(sub, (*at, key, name), complain, ok)
                 for name, sub in value.items()
             }
         result[key] = value
@@ -88,9 +91,37 @@ def _walk(
 
 def _compiles(
     pattern: str, at: tuple[str | int, ...], complain: Complaint, ok: list[bool]
-) -> None:
+) -> str:
+    """``pattern`` as the package's engines read it: as written when Python's ``re``
+    compiles it, else its ECMA-262 forms rewritten (``ecma_regex``), with a warning;
+    one that neither ``re`` nor ``regex`` compiles then is an error."""
     try:
         re.compile(pattern)
+        return pattern
+    except (re.error, RecursionError, OverflowError):
+        pass
+    read = ecma_regex.translate(pattern)
+    said = f"pattern {pattern!r} is ECMA-262, JSON Schema's dialect"
+    if read != pattern:
+        said += f"; it is read as {read!r}"
+    try:
+        re.compile(read)
+        complain("warning", at, said)
+        return read
     except (re.error, RecursionError, OverflowError) as exc:
+        refused = exc
+    import regex
+
+    try:
+        regex.compile(read, regex.VERSION0)
+    except (regex.error, RecursionError, OverflowError) as exc:
         complain("error", at, f"pattern {pattern!r} does not compile: {exc}")
         ok[0] = False
+        return pattern
+    complain(
+        "warning",
+        at,
+        f"{said}; checking it needs google-re2 or regex where the package runs "
+        f"(Python's re refuses it: {refused})",
+    )
+    return read

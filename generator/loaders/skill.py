@@ -18,7 +18,7 @@ from types import MappingProxyType
 
 from generator import discover
 from generator.loaders import frontmatter, yamlpos
-from generator.diagnostics import Report
+from generator.diagnostics import Report, did_you_mean
 from generator.loaders import markdown_loader
 from generator.ir import Definition, Kind, Position
 from generator.loaders.fields import Document, read_document
@@ -102,7 +102,8 @@ def load_skill(
             doc.warning(
                 key,
                 "unknown-key",
-                f"unknown frontmatter key {key!r}; it is kept but not used",
+                f"unknown frontmatter key {key!r}; it is kept but not used"
+                + did_you_mean(key, KNOWN_KEYS),
                 at_key=True,
             )
     doc.check_flow_style()
@@ -127,7 +128,11 @@ def load_skill(
         kind=Kind.SKILL,
         # Claude Code names project skills by their folder, plugin skills by ``name``.
         name=identity if plugin is None or not name else name,
-        display_name=doc.text("name") or identity,
+        written_name=(
+            os.path.basename(folder)
+            if plugin is None or not name
+            else doc.text("name") or name
+        ),
         plugin=plugin,
         description=description,
         body=doc.body,
@@ -136,7 +141,7 @@ def load_skill(
         skill_dir=discover.relative(folder, project),
         files=_bundled(found.files, rel, report),
         arguments=doc.words("arguments"),
-        argument_hint=_argument_hint(doc),
+        argument_hint=argument_hint(doc),
         allowed_tools=doc.tool_list("allowed-tools"),
         model=doc.text("model"),
         version=doc.text("version"),
@@ -261,7 +266,9 @@ def _metadata(doc: Document) -> dict[str, str]:
     return dict(sorted(result.items()))
 
 
-def _argument_hint(doc: Document) -> str | None:
+def argument_hint(doc: Document) -> str | None:
+    """A skill's or command's ``argument-hint``: an unquoted ``[issue-number]`` is a
+    warning (Claude Code shows it), never an error."""
     value = doc.data.get("argument-hint")
     if isinstance(value, list):
         # Unquoted ``[issue-number]`` is YAML for a list; the author meant the text.

@@ -12,6 +12,7 @@ a free-form list of string arguments.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import posixpath
 import re
@@ -83,6 +84,9 @@ def read(
         path = skill_file.parent / script
         if script in used or not discover.is_script(script, path):
             continue
+        head = _read(path, max_bytes)
+        if not entry_point(script, head):
+            continue  # a helper module the skill's scripts import
         stem = script_name(posixpath.splitext(posixpath.basename(script))[0])
         where = Position(posixpath.join(folder, script))
         provider_id = _tool_id(skill, stem, where, report, script)
@@ -93,13 +97,15 @@ def read(
                 name=stem,
                 path=(skill, stem),
                 origin="script",
-                description=script_description(path)
+                description=script_description(path.suffix, head)
                 or f"Run the {script} script of the {skill} skill.",
                 input_schema=FREE_FORM,
                 author_schema={},
                 output_schema=None,
-                # args is the script's own command line, options included
-                executor=ScriptExecutor(script, ("{args}",), folder, free_argv=True),
+                # args is the script's own command line, options included; it runs
+                # where CLAUDE.md's commands run (the project folder), as Claude Code
+                # runs a skill's scripts from where it works
+                executor=ScriptExecutor(script, ("{args}",), ".", free_argv=True),
                 source=where,
                 root=root,
                 skill=skill,
@@ -134,28 +140,103 @@ def _tool_id(
     return None
 
 
-def script_description(path: Path, limit: int = 4096) -> str:
-    """A script's module docstring (Python) or leading comment block (``#`` or ``//``
-    lines after the shebang), as one paragraph; "" when it has none."""
+def _read(path: Path, limit: int) -> str:
     try:
         with path.open("rb") as handle:
-            head = handle.read(limit).decode("utf-8", "replace")
+            return handle.read(limit).decode("utf-8", "replace")
     except OSError:
         return ""
+
+
+# A JavaScript file that looks at its own command line is run; one that only exports
+# is a module.
+_JS_RUN = re.compile(r"\bprocess\.argv\b|\brequire\.main\b|\bimport\.meta\.main\b")
+_JS_EXPORTS = re.compile(r"\bmodule\.exports\b|\bexports\.\w|^\s*export\s", re.M)
+# What a Python module's top level may hold and still only define things for others.
+_DEFINITIONS = (
+    ast.Import,
+    ast.ImportFrom,
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.Assign,
+    ast.AnnAssign,
+    ast.Pass,
+)
+
+
+def entry_point(script: str, text: str) -> bool:
+    """Whether a script declares that it runs (seed 001: a script tool is run as a
+    process with its arguments), rather than being a helper its siblings import:
+
+    - Python: it has an ``if __name__ == "__main__":`` block, reads ``sys.argv``, or
+      does anything at its top level besides imports, definitions and assignments
+      (``utils.py`` and
+      ``connections.py`` only define, and are not tools, shebang or not);
+    - JavaScript: it reads ``process.argv`` or checks ``require.main``, or exports
+      nothing (``module.exports``, ``export``);
+    - a shell script, or a file without a known extension that starts with ``#!``.
+
+    A Python file that does not parse is taken as a script."""
+    suffix = posixpath.splitext(script)[1]
+    if suffix in (".js", ".mjs"):
+        return bool(_JS_RUN.search(text)) or not _JS_EXPORTS.search(text)
+    if suffix != ".py" or "sys.argv" in text:
+        return True
+    try:
+        body = ast.parse(text).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return True
+    for statement in body:
+        if isinstance(statement, _DEFINITIONS):
+            continue
+        if isinstance(statement, ast.Expr) and isinstance(
+            statement.value, ast.Constant
+        ):
+            continue  # a docstring
+        if isinstance(statement, (ast.If, ast.Try)) and not _runs(statement):
+            continue  # TYPE_CHECKING imports, import fallbacks
+        return True
+    return False
+
+
+def _runs(statement: ast.If | ast.Try) -> bool:
+    """An ``if``/``try`` at the top level that does more than define: the main block,
+    or any statement inside that is not a definition."""
+    if isinstance(statement, ast.If) and "__main__" in ast.unparse(statement.test):
+        return True
+    inner: list[ast.stmt] = [*statement.body, *statement.orelse]
+    if isinstance(statement, ast.Try):
+        inner += [s for handler in statement.handlers for s in handler.body]
+        inner += statement.finalbody
+    return any(
+        not isinstance(s, _DEFINITIONS)
+        and not (isinstance(s, (ast.If, ast.Try)) and not _runs(s))
+        for s in inner
+    )
+
+
+def script_description(suffix: str, head: str) -> str:
+    """A script's module docstring (Python) or leading comment block (``#`` or ``//``
+    lines after the shebang) when a blank line follows it, as one paragraph; "" when it
+    has none. (A comment right above a line of code is about that line: ``# Exit on
+    error`` above ``set -e`` does not describe the script.)"""
     lines = head.splitlines()
     if lines and lines[0].startswith("#!"):
         lines = lines[1:]
     text = "\n".join(lines).lstrip()
-    if path.suffix == ".py" and text[:3] in ('"""', "'''"):
+    if suffix == ".py" and text[:3] in ('"""', "'''"):
         end = text.find(text[:3], 3)
         return _paragraph(text[3:end] if end > 0 else "")
     comment: list[str] = []
     for line in text.splitlines():
         stripped = line.strip()
         marker = next((m for m in ("#", "//") if stripped.startswith(m)), None)
-        if marker is None or stripped.startswith(("# -*-", "#!")):
-            if marker is None:
-                break
+        if marker is None:
+            if stripped:  # code right below the comment: it is about that code
+                return ""
+            break
+        if stripped.startswith(("# -*-", "#!")):
             continue
         comment.append(stripped[len(marker) :].strip())
     return _paragraph("\n".join(comment))

@@ -14,6 +14,7 @@ from typing import Any
 import yaml
 
 from generator.diagnostics import Report
+from generator.loaders import yaml_hints
 from generator.records import record
 
 try:
@@ -102,7 +103,7 @@ def parse(text: str, path: str, line_offset: int, report: Report) -> Located | N
             if mark
             else (line_offset + 1, 1)
         )
-        report.error(path, line, col, "yaml-syntax", _describe(exc))
+        report.error(path, line, col, "yaml-syntax", _describe(exc, text, line_offset))
         return None
     except (yaml.YAMLError, RecursionError, ValueError, OverflowError) as exc:
         report.error(path, line_offset + 1, 1, "yaml-syntax", f"invalid YAML: {exc}")
@@ -124,16 +125,12 @@ def parse(text: str, path: str, line_offset: int, report: Report) -> Located | N
     return Located(data, root, line_offset, keys, values, flow)
 
 
-def _describe(exc: yaml.MarkedYAMLError) -> str:
+def _describe(exc: yaml.MarkedYAMLError, text: str, line_offset: int) -> str:
     problem = exc.problem or "invalid YAML"
     message = f"invalid YAML: {problem}"
     if exc.context:
         message += f" ({exc.context})"
-    if problem.startswith("mapping values are not allowed"):
-        message += (
-            "; a value that contains ': ' must be quoted, e.g. description: \"...\""
-        )
-    return message
+    return message + yaml_hints.hint(exc, text, line_offset)
 
 
 def _compose(loader: Any, text: str) -> tuple[Any, yaml.Node | None]:

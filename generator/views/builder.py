@@ -5,6 +5,7 @@ whether a tool is a skill, subagent or command (a ``Definition``) or a callable 
 from __future__ import annotations
 
 import dataclasses
+import json
 import shlex
 from collections.abc import Callable
 from typing import Any
@@ -151,10 +152,9 @@ def _callable_fields(tool: Tool, d: Function) -> dict[str, Any]:
     if not d.read_only:
         hints["destructiveHint"] = d.dangerous
     hints["openWorldHint"] = d.executor.type == "http"
-    flags = " ".join(f"--{p.name} <{p.name}>" for p in tool.parameters if p.required)
     return {
         "task_call": "",
-        "tool_call": f"{tool.qualname} {flags}".rstrip(),
+        "tool_call": _runnable_call(tool, schema["properties"]),
         "category": d.category,
         "claude_native": False,
         "python_module": (
@@ -225,6 +225,35 @@ def _task_fields(
         "ai_tool": None,
         "ai_skill": _ai_skill(d, meta),
     }
+
+
+def _runnable_call(tool: Tool, properties: dict[str, Any]) -> str:
+    """The tool's call from the shell, each required option given a value its schema
+    offers (an example, the default, the first enum value) or else a quoted
+    placeholder (``'<name>'``): valid shell either way, never a redirection."""
+    flags = [
+        f"--{shlex.quote(p.name)} "
+        + shlex.quote(_example_value(properties.get(p.name)) or f"<{p.name}>")
+        for p in tool.parameters
+        if p.required
+    ]
+    return " ".join((tool.qualname, *flags))
+
+
+def _example_value(schema: Any) -> str | None:
+    """A value the schema offers for a property, as the shell gives it to ``call``."""
+    if not isinstance(schema, dict):
+        return None
+    for key in ("examples", "default", "enum", "const"):
+        if key not in schema:
+            continue
+        value = schema[key]
+        if key in ("examples", "enum"):
+            if not isinstance(value, list) or not value:
+                continue
+            value = value[0]
+        return value if isinstance(value, str) else json.dumps(value)
+    return None
 
 
 def _ai_skill(d: Definition, meta: dict[str, str | list[str]]) -> dict[str, Any] | None:

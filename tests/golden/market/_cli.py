@@ -126,7 +126,7 @@ def _main(argv: Sequence[str] | None) -> int:
         positional if tool.spec.kind == "skill" else " ".join(positional), **last
     )
     if isinstance(result, Invocation):
-        output = result.to_dict() if args.json else result.instructions
+        output = result.to_dict() if args.json else result.text
     else:
         output = result
     print(output if isinstance(output, str) else json.dumps(output, indent=2))

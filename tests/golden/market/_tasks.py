@@ -66,6 +66,14 @@ class Invocation(NamedTuple):
         """The absolute path of a bundled file (of the skill folder for ``""``)."""
         return _resolve(self.skill_dir, file)
 
+    @property
+    def text(self) -> str:
+        """What to hand a model as one text: the instructions, and after a subagent's
+        system prompt its task (``TASK: ...``), which ``instructions`` leaves out."""
+        if self.kind == "agent" and self.prompt:
+            return f"{self.instructions}\n\nTASK: {self.prompt}"
+        return self.instructions
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "tool": self.tool,

@@ -135,18 +135,35 @@ def _run(
             data = structured_content(spec.output_schema, data)
         return True, text, data
     named = {k: v for k, v in call.arguments.items() if v is not None}
-    try:
-        outcome = (
-            tool(**named) if spec.kind == "skill" else tool(named.get("prompt", ""))
-        )
-    except TypeError as exc:
-        return False, f"invalid arguments: {exc}", None
+    problems = task_problems(tool, named)
+    if problems:
+        return False, f"invalid-arguments: {'; '.join(problems)}", None
+    outcome = tool(**named) if spec.kind == "skill" else tool(named["prompt"])
     if isinstance(outcome, Invocation):
-        return True, outcome.instructions, None
+        return True, outcome.text, None
     return (
         True,
         outcome if isinstance(outcome, str) else json.dumps(outcome, default=str),
         outcome,
+    )
+
+
+def task_problems(tool: Any, arguments: Mapping[str, Any]) -> list[str]:
+    """What is wrong with a task tool's arguments, as a callable tool's are checked:
+    its schema (as the provider files give it) takes its function's parameters, each a
+    string, those without a default required."""
+    import inspect
+
+    from . import _validate
+
+    parameters = inspect.signature(tool.__wrapped__).parameters.values()
+    schema = {
+        "type": "object",
+        "properties": {p.name: {"type": "string"} for p in parameters},
+        "required": [p.name for p in parameters if p.default is p.empty],
+    }
+    return _validate.problems(schema, arguments) + _validate.undeclared(
+        schema, arguments
     )
 
 

@@ -331,9 +331,9 @@ def _match(index: int, relevance: float, matched: list[Any]) -> Match:
             dotted, _, source = line.partition("\t")
             sources[dotted] = source
         providers = {}
-        for line in NAMES:
-            flat, dotted = line.split("\t")[:2]
-            providers[dotted] = {
+        for line in NAMES:  # flat name, dotted name, Python path
+            flat, dotted, path = line.split("\t")
+            providers[path] = {
                 **dict.fromkeys(("anthropic", "openai", "bedrock"), flat),
                 **dict.fromkeys(("gemini", "mcp"), dotted),
             }

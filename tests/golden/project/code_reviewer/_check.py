@@ -35,7 +35,7 @@ _SPEC = _tools.ToolSpec(
         "args_template": [
             "{args}",
         ],
-        "cwd": "plugins/review-kit/skills/code-reviewer",
+        "cwd": ".",
         "free_argv": True,
     },
     parameters={

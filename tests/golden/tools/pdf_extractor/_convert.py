@@ -35,7 +35,7 @@ _SPEC = _tools.ToolSpec(
         "args_template": [
             "{args}",
         ],
-        "cwd": "manifests/pdf-extractor",
+        "cwd": ".",
         "free_argv": True,
     },
     parameters={

@@ -1,0 +1,63 @@
+"""Each shared corpus as a user meets it (issue 31): copied as it is into a fresh
+folder, then ``skillc init`` and ``skillc build`` in fresh processes, with no hand
+edits. Every skill, subagent, command and function compiles, and the build says so in
+a few lines."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+import pytest
+
+from conftest import shared_corpus
+from corpus_functions import ALL_SOURCES, write_manifests
+
+# Tool counts: every SKILL.md of the skill collections; the marketplace's 91 plugins'
+# skills, subagents and commands; every function of the four catalogues.
+CORPORA = {
+    "anthropics-skills": (("skills", "anthropics-skills"), 12),
+    "obra-superpowers": (("skills", "obra-superpowers"), 14),
+    "wshobson-agents": (("plugins", "wshobson-agents"), 494),
+    "functions": (("functions",), 874),
+}
+MOST_LINES = 30  # what init and build print together, warnings counted past a few
+
+
+def skillc(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "NO_COLOR": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *args],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize("corpus", sorted(CORPORA))
+def test_init_then_build_compiles_every_tool(tmp_path: Path, corpus: str) -> None:
+    parts, expected = CORPORA[corpus]
+    source = shared_corpus(*parts)
+    project = tmp_path / corpus
+    if corpus == "functions":
+        # One manifest per catalogue as it is; only a name given twice (BFCL samples
+        # one function more than once) goes to another, as one manifest cannot hold it.
+        write_manifests(project / "skills", ALL_SOURCES, apart=str)
+    else:
+        shutil.copytree(source, project)
+    init = skillc(project, "init")
+    assert init.returncode == 0, init.stdout + init.stderr
+    build = skillc(project, "build")
+    assert build.returncode == 0, build.stderr
+    report = json.loads((project / "generated" / "report.json").read_text())
+    assert len(report["tools"]) == expected
+    assert not report["invalid"]
+    printed = (init.stdout + init.stderr + build.stdout + build.stderr).splitlines()
+    assert len(printed) <= MOST_LINES, "\n".join(printed)
+    assert build.stderr.splitlines()[-1].startswith(f"skillc: {expected:,} tools; ")
