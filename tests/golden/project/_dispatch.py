@@ -18,6 +18,7 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from . import _secrets
 from ._runtime import PACKAGE
 
 if TYPE_CHECKING:
@@ -62,10 +63,12 @@ def dispatch(
         call = Call("", "", {}, "the tool call does not have the provider's shape")
     try:
         ok, text, data = _run(provider, call, confirm)
-        return _answer(provider, call, ok, text, data)
+        answer = _answer(provider, call, ok, text, data)
     except Exception as exc:
         text = f"internal-error: the call failed ({type(exc).__name__})"
-        return _answer(provider, call, False, text, None)
+        answer = _answer(provider, call, False, text, None)
+    redacted: dict[str, Any] = _secrets.redact(answer)  # what leaves, in one place
+    return redacted
 
 
 def read_call(provider: str, tool_call: Any) -> Call:
@@ -119,6 +122,7 @@ def _run(
     if _too_deep(call.arguments):
         return False, f"arguments nested deeper than {MAX_DEPTH} levels", None
     from ._tasks import Invocation
+    from ._tools import MESSAGE_LIMIT, shortened
 
     spec = tool.spec
     if hasattr(spec, "input_schema"):  # a callable tool
@@ -140,7 +144,7 @@ def _run(
             tool(**named) if spec.kind == "skill" else tool(named.get("prompt", ""))
         )
     except TypeError as exc:
-        return False, f"invalid arguments: {exc}", None
+        return False, f"invalid arguments: {shortened(str(exc), MESSAGE_LIMIT)}", None
     if isinstance(outcome, Invocation):
         return True, outcome.instructions, None
     return (
