@@ -22,6 +22,8 @@ if os.environ.get("SKILLC_SOURCE_ROOT"):  # a package installed away from its so
 FILE_ROOT = ".."
 DB_PATH = "../data.sqlite"
 MAX_READ_BYTES = 1048576
+# file.write and file.edit refuse to write more than this many bytes.
+MAX_WRITE_BYTES = 1048576
 # A call's timeout when its tool and manifest set none.
 DEFAULT_TIMEOUT_SEC: float = 30
 # Script, command and HTTP output past this many bytes is cut, with a marker.
@@ -37,23 +39,26 @@ def configure(
     file_root: str | Path | None = None,
     db_path: str | Path | None = None,
     max_read_bytes: int | None = None,
+    max_write_bytes: int | None = None,
     default_timeout_sec: float | None = None,
     max_output_bytes: int | None = None,
     max_redirects: int | None = None,
     cross_origin_redirects: str | None = None,
     source_root: str | Path | None = None,
 ) -> None:
-    """Change a setting for this process: the built-ins' root folder, database or read
-    limit, the default timeout, the output limit, how HTTP redirects are followed, or
-    where the skill folders are."""
-    global FILE_ROOT, DB_PATH, MAX_READ_BYTES, DEFAULT_TIMEOUT_SEC, MAX_OUTPUT_BYTES
-    global MAX_REDIRECTS, CROSS_ORIGIN_REDIRECTS, SOURCE_ROOT
+    """Change a setting for this process: the built-ins' root folder, database, read or
+    write limit, the default timeout, the output limit, how HTTP redirects are
+    followed, or where the skill folders are."""
+    global FILE_ROOT, DB_PATH, MAX_READ_BYTES, MAX_WRITE_BYTES, DEFAULT_TIMEOUT_SEC
+    global MAX_OUTPUT_BYTES, MAX_REDIRECTS, CROSS_ORIGIN_REDIRECTS, SOURCE_ROOT
     if file_root is not None:
         FILE_ROOT = str(Path(file_root).resolve())
     if db_path is not None:
         DB_PATH = str(Path(db_path).resolve())
     if max_read_bytes is not None:
         MAX_READ_BYTES = max_read_bytes
+    if max_write_bytes is not None:
+        MAX_WRITE_BYTES = max_write_bytes
     if default_timeout_sec is not None:
         DEFAULT_TIMEOUT_SEC = default_timeout_sec
     if max_output_bytes is not None:

@@ -30,6 +30,7 @@ BUILTINS = ("file", "batch", "db")
 DEFAULT_MAX_DEPTH = 4  # seed 000's own api.github.repo.get has four levels
 DEFAULT_ALLOWLIST = ("pypi:*",)
 DEFAULT_MAX_READ_BYTES = 1024 * 1024
+DEFAULT_MAX_WRITE_BYTES = 1024 * 1024
 DEFAULT_TIMEOUT_SEC = 30
 DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024
 DEFAULT_LOCK_WAIT_SEC = 60
@@ -46,6 +47,7 @@ _KEYS = {
     "file-root",
     "db-path",
     "max-read-bytes",
+    "max-write-bytes",
     "default-timeout-sec",
     "max-output-bytes",
     "provider-name-limit",
@@ -122,6 +124,7 @@ class Config:
     )
     db_path: str = "data.sqlite"  # project-relative: the db tools' SQLite database
     max_read_bytes: int = DEFAULT_MAX_READ_BYTES
+    max_write_bytes: int = DEFAULT_MAX_WRITE_BYTES
     default_timeout_sec: int = DEFAULT_TIMEOUT_SEC
     max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES
     provider_name_limit: int = DEFAULT_PROVIDER_NAME_LIMIT
@@ -164,6 +167,7 @@ class Config:
             "file-root": self.file_root,
             "db-path": self.db_path,
             "max-read-bytes": self.max_read_bytes,
+            "max-write-bytes": self.max_write_bytes,
             "default-timeout-sec": self.default_timeout_sec,
             "max-output-bytes": self.max_output_bytes,
             "provider-name-limit": self.provider_name_limit,
@@ -269,6 +273,7 @@ def load(
         file_root=_string(table.get("file-root", "."), "file-root"),
         db_path=_string(table.get("db-path", "data.sqlite"), "db-path"),
         max_read_bytes=_positive(table, "max-read-bytes", DEFAULT_MAX_READ_BYTES),
+        max_write_bytes=_positive(table, "max-write-bytes", DEFAULT_MAX_WRITE_BYTES),
         default_timeout_sec=_positive(
             table, "default-timeout-sec", DEFAULT_TIMEOUT_SEC
         ),

@@ -23,6 +23,7 @@ CODES: dict[str, str] = {
     # files and parsing
     "file-unreadable": "the file could not be read",
     "file-not-utf8": "the file is not valid UTF-8",
+    "name-not-utf8": "a file or folder name is not valid UTF-8",
     "file-empty": "the file is empty",
     "file-too-large": "the file is larger than max-file-bytes",
     "symlink-loop": "a symbolic link leads back into a folder already being scanned",
@@ -31,7 +32,7 @@ CODES: dict[str, str] = {
     "frontmatter-not-mapping": "the frontmatter is not a YAML mapping",
     "yaml-syntax": "the YAML does not parse",
     "yaml-duplicate-key": "a key appears twice in one mapping",
-    "yaml-alias-bomb": "YAML anchors and aliases expand past the node limit",
+    "yaml-alias-bomb": "YAML anchors and aliases expand past the node or size limit",
     "yaml-too-deep": "YAML or JSON collections are nested more than 64 levels deep",
     "non-finite-number": "a number is infinite or not a number (.inf, .nan, 1e999)",
     "symlink-outside-project": "an input file is a symbolic link to a file outside the project",

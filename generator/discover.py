@@ -16,7 +16,11 @@
 
 One walk does it all. Symbolic links to folders are followed; a link back into its own
 ancestry is reported and skipped. Hidden folders are skipped, except ``.claude`` and
-``.agents`` (where Claude Code and other clients keep skills and subagents).
+``.agents`` (where Claude Code and other clients keep skills and subagents). Nothing is
+dropped silently: an entry named ``SKILL.md`` or like a tool manifest that is not a
+readable file (a link to nothing or to itself, a FIFO, a folder), and an entry whose
+name is not UTF-8, are errors at their place, so the build fails and the last output,
+with the tools they were, stays.
 
 The walk records the stamp of every folder it lists (``Discovery.folders``), so that a
 build with nothing to do can tell, from those stamps alone, that the walk would find the
@@ -323,11 +327,35 @@ class _Walker:
         for entry in entries:
             if entry.is_symlink():
                 self.replayable = False  # its target may change, not this folder
+            if not self._readable_name(entry):
+                continue
             if _is_file(entry):
                 files.append(entry.name)
+            elif _is_input(entry.name):  # where a skill or manifest was expected
+                self._error(entry.path, "file-unreadable", _not_a_file(entry.path))
             elif _is_dir(entry):
                 folders.append(entry)
         return entries, files, folders
+
+    def _readable_name(self, entry: os.DirEntry[str]) -> bool:
+        """Whether the entry's name is UTF-8 (a name that is not cannot name a tool,
+        nor be written into the output): an error where it could hold an input."""
+        name = entry.name
+        try:
+            name.encode("utf-8")
+            return True
+        except UnicodeEncodeError:
+            pass
+        if not (name.startswith(".") or name in SKIP_DIRS):
+            self._error(
+                entry.path,
+                "name-not-utf8",
+                f"the name '{_shown(name)}' is not valid UTF-8; rename it",
+            )
+        return False
+
+    def _error(self, path: str, code: str, message: str) -> None:
+        self.report.error(_shown(relative(path, self.project)), 1, 1, code, message)
 
     def _plugin(
         self, folder: str, entries: list[os.DirEntry[str]], plugin: _Plugin | None
@@ -534,6 +562,33 @@ def has_tools(files: tuple[str, ...]) -> bool:
 
 def _bundled(name: str) -> bool:
     return not name.startswith(".") and not name.endswith(".pyc")
+
+
+def _is_input(name: str) -> bool:
+    """Whether a file of this name is read as a skill or a tool manifest."""
+    return name in (SKILL_FILE, TOOL_MANIFEST, AI_TOOL) or (
+        name.endswith(TOOLS_SUFFIX) and len(name) > len(TOOLS_SUFFIX)
+    )
+
+
+def _not_a_file(path: str) -> str:
+    """Why ``path``, where a file was expected, is none (for an error)."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "a symbolic link to nothing, not a file: its tools cannot be read"
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror}): its tools cannot be read"
+    kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO, socket or device"
+    return f"{kind}, not a file: its tools cannot be read"
+
+
+def _shown(text: str) -> str:
+    """A path or name as text that can be printed and stored: bytes that are not UTF-8
+    (surrogates in Python's file names) written as ``\\xff``."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 # A folder's entries by name, the names of its files and the entries of its folders.

@@ -115,6 +115,7 @@ class ScriptExecutor:
     args_template: tuple[str, ...]
     cwd: str
     free_argv: bool = False  # the script's own command line: options pass through
+    env: tuple[str, ...] = ()  # environment variables given besides the allowlisted
     type: Literal["script"] = "script"
 
     @property
@@ -126,6 +127,8 @@ class ScriptExecutor:
         }
         if self.free_argv:
             result["free_argv"] = True
+        if self.env:
+            result["env"] = list(self.env)
         return result
 
 
@@ -135,11 +138,18 @@ class CliExecutor:
 
     command: tuple[str, ...]
     positional: tuple[str, ...]
+    env: tuple[str, ...] = ()  # environment variables given besides the allowlisted
     type: Literal["cli"] = "cli"
 
     @property
     def settings(self) -> dict[str, Any]:
-        return {"command": list(self.command), "positional": list(self.positional)}
+        result: dict[str, Any] = {
+            "command": list(self.command),
+            "positional": list(self.positional),
+        }
+        if self.env:
+            result["env"] = list(self.env)
+        return result
 
 
 @record()

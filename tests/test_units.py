@@ -244,8 +244,8 @@ def test_the_executors_settings_are_what_the_runtime_reads() -> None:
     read = set(re.findall(r'(?:executor|settings)(?:\.get\(|\[)"([a-z_]+)"', source))
     every = (
         PythonExecutor("tools.x:run"),
-        ScriptExecutor("scripts/x.py", ("{args}",), "skills/x", free_argv=True),
-        CliExecutor(("gh", "issue"), ("repo",)),
+        ScriptExecutor("scripts/x.py", ("{args}",), "skills/x", True, ("TOKEN",)),
+        CliExecutor(("gh", "issue"), ("repo",), ("GH_TOKEN",)),
         HttpExecutor("POST", "https://example.com", {"A": "b"}, True, {"q": "{q}"}),
     )
     written = {key for e in every for key in ("type", *e.settings)}

@@ -5,7 +5,9 @@ without a colon goes under the tool's name). Its parameters become an input sche
 ``cli_command`` a cli executor: an argument list, positional parameters in order, the
 others as ``--name value``. Nothing here runs a command: neither ``cli_command`` nor the
 install commands are executed at build time, and an install source outside the configured
-allowlist is an error.
+allowlist is an error. ``install.pip`` must be one PEP 508 requirement (its source is
+``pypi:<name>``, or its direct URL's) or one URL: pip options (``--index-url``), several
+requirements and anything else pip would read otherwise are refused.
 """
 
 from __future__ import annotations
@@ -64,11 +66,20 @@ def read(
         )
         return "", []
     pip = (data.get("install") or {}).get("pip")
-    if pip is not None and not _allowed(pip, allowlist):
+    source = None if pip is None else install_source(pip)
+    if pip is not None and source is None:
         doc.error(
             ("install", "pip"),
             "install-not-allowed",
-            f"install source {install_source(pip)!r} is not in the install-allowlist "
+            f"install.pip {pip[:200]!r} is not one PEP 508 requirement or one URL "
+            "(pip options such as --index-url are not allowed)",
+        )
+        return "", []
+    if source is not None and not _allowed(source, allowlist):
+        doc.error(
+            ("install", "pip"),
+            "install-not-allowed",
+            f"install source {source[:200]!r} is not in the install-allowlist "
             f"({', '.join(allowlist) or 'empty'})",
         )
         return "", []
@@ -149,18 +160,31 @@ def _schema(parameters: list[dict[str, Any]]) -> tuple[dict[str, Any], list[str]
     return schema, positional
 
 
-def install_source(pip: str) -> str:
-    """Where ``pip install <pip>`` fetches from: ``pypi:<name>`` or the URL without scheme."""
+def install_source(pip: str) -> str | None:
+    """Where ``pip install <pip>`` fetches from: ``pypi:<name>`` for a PEP 508
+    requirement, the URL without its scheme for a direct reference (``name @ url``) or
+    a URL alone; None for anything else pip would read (options, several requirements).
+    """
+    from packaging.requirements import InvalidRequirement, Requirement
+
     text = pip.strip()
-    if not _URL.match(text):
-        name = re.split(r"[\s\[<>=!~;@]", text, maxsplit=1)[0]
-        return f"pypi:{name}"
-    text = re.sub(r"^git\+", "", text)
+    try:
+        requirement = Requirement(text)
+    except InvalidRequirement:
+        if not _URL.match(text) or any(char.isspace() for char in text):
+            return None
+        return _without_scheme(text)
+    if requirement.url is not None:
+        return _without_scheme(requirement.url)
+    return f"pypi:{requirement.name}"
+
+
+def _without_scheme(url: str) -> str:
+    text = re.sub(r"^git\+", "", url)
     text = re.sub(r"^[a-z+]+://", "", text)
     text = re.sub(r"^[^@/]+@", "", text)  # user@ of ssh URLs
     return text.replace(":", "/", 1) if ":" in text.split("/", 1)[0] else text
 
 
-def _allowed(pip: str, allowlist: Sequence[str]) -> bool:
-    source = install_source(pip)
+def _allowed(source: str, allowlist: Sequence[str]) -> bool:
     return any(fnmatch.fnmatchcase(source, pattern) for pattern in allowlist)

@@ -4,7 +4,10 @@ Every ``{name}`` in ``args_template``, ``url``, ``headers_template`` and ``body_
 must name a declared parameter (``${NAME}`` is an environment variable, read at call
 time), and every ``positional`` of a cli executor must be one. A ``{{name}}`` written for
 another template language would render as ``{value}`` with its braces kept, so it is an
-error too. Each error is reported at the template it is in; a tool with one is left out.
+error too. An http request that carries a value from the environment (a credential, in
+its URL, headers or body) goes only to the origin its manifest writes: a ``{name}`` in
+the URL's scheme, host or port is an error (the runtime refuses such a call too). Each
+error is reported at the template it is in; a tool with one is left out.
 """
 
 from __future__ import annotations
@@ -18,6 +21,9 @@ from generator.loaders import manifest
 # The runtime's placeholder syntax (templates/runtime/_executors.py): ${ENV} or {name}.
 _PLACEHOLDER = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\{([^{}\s]+)\}")
 _DOUBLE = re.compile(r"\{\{[^{}]*\}\}")
+# A URL's scheme and authority: up to the first "/", "?" or "#" after "://" (or from
+# the start, where the template does not write "://" itself).
+_AUTHORITY = re.compile(r"^(?:[^/?#]*?://)?[^/?#]*")
 
 
 def check(
@@ -49,6 +55,7 @@ def check(
                     f"{{{name}}} names no declared parameter (declared: {known})",
                 )
                 ok = False
+    ok = _origin_fixed(doc, executor, at) and ok
     for index, name in enumerate(executor.get("positional") or []):
         if name not in declared:
             doc.error(
@@ -58,6 +65,30 @@ def check(
             )
             ok = False
     return ok
+
+
+def _origin_fixed(
+    doc: manifest.Manifest, executor: Mapping[str, Any], at: manifest.JsonPath
+) -> bool:
+    """Whether an http request that carries an ``${ENV}`` value has its scheme, host
+    and port written by the manifest (an error at the URL otherwise)."""
+    key = "url" if "url" in executor else "endpoint"
+    url = executor.get(key)
+    authority = _AUTHORITY.match(url) if isinstance(url, str) else None
+    if authority is None:
+        return True
+    carries = any("${" in text for _, text in _templates(executor, at))
+    found = [name for env, name in _PLACEHOLDER.findall(authority.group()) if not env]
+    if not carries or not found:
+        return True
+    doc.error(
+        (*at, key),
+        "executor-invalid",
+        f"{{{found[0]}}} fills in the URL's scheme, host or port, and the request "
+        "carries a value from the environment: a credential would go to a host an "
+        "argument picks; write the origin in the URL (or take it from ${ENV})",
+    )
+    return False
 
 
 def _templates(

@@ -29,7 +29,7 @@ class Split:
 def read(path: Path, rel: str, report: Report, max_bytes: int) -> str | None:
     """A source file's text, within ``max_bytes``; report and return None when unusable.
     Every input file is read here, whatever its kind."""
-    _check_link(path, rel, report)
+    check_link(path, rel, report)
     raw = None if _contents is None else _contents.get(os.fspath(path))
     try:
         size = path.stat().st_size if raw is None else len(raw)
@@ -52,7 +52,7 @@ def read(path: Path, rel: str, report: Report, max_bytes: int) -> str | None:
     return decode(raw, rel, report)
 
 
-def _check_link(path: Path, rel: str, report: Report) -> None:
+def check_link(path: Path, rel: str, report: Report) -> None:
     """A file that is (or sits below) a symbolic link to a place outside the project is
     compiled in, as Claude Code follows such links too, with a warning: the build then
     depends on a file the repository does not hold."""

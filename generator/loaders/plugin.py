@@ -73,6 +73,8 @@ def load_plugin(
     if text is None:
         return None
     data = frontmatter.parse_json(text, rel, report)
+    if data is None:  # not JSON skillc reads: said where, not again as a missing name
+        return None
     folder = discover.relative(path.parent.parent, project)
     return plugin_from(data, rel, folder, report)
 

@@ -22,7 +22,7 @@ from generator import discover
 from generator.diagnostics import Report
 from generator.loaders import Context, Loaded
 from generator.ir import Function, Position, ScriptExecutor
-from generator.loaders import tool_manifest
+from generator.loaders import frontmatter, tool_manifest
 from generator.names import script_name, skill_name
 
 PROVIDER_ID = re.compile(r"^[a-z0-9-]+__[a-z0-9_]+$")
@@ -89,6 +89,7 @@ def read(
             continue  # a helper module the skill's scripts import
         stem = script_name(posixpath.splitext(posixpath.basename(script))[0])
         where = Position(posixpath.join(folder, script))
+        frontmatter.check_link(path, where.path, report)  # as every other input
         provider_id = _tool_id(skill, stem, where, report, script)
         if provider_id is None:
             continue

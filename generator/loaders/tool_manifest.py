@@ -170,7 +170,8 @@ def script_executor(
         template = manifest.split_words(doc, template, (*at, "args_template"))
         if template is None:
             return None
-    return ScriptExecutor(normal, tuple(template), folder)
+    env = tuple(sorted(set(value.get("env") or ())))
+    return ScriptExecutor(normal, tuple(template), folder, env=env)
 
 
 def http_executor(

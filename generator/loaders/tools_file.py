@@ -109,4 +109,5 @@ def _executor(
         command = manifest.split_words(doc, command, (*at, "command"))
         if command is None:
             return None
-    return CliExecutor(tuple(command), tuple(value.get("positional") or ()))
+    env = tuple(sorted(set(value.get("env") or ())))
+    return CliExecutor(tuple(command), tuple(value.get("positional") or ()), env)

@@ -32,9 +32,11 @@ _Loader.add_constructor(
     "tag:yaml.org,2002:timestamp", lambda loader, node: loader.construct_scalar(node)
 )
 
-# A YAML alias bomb expands a handful of lines into billions of nodes. Real documents
-# repeat a few anchored nodes; the walk stops once aliases add this many visits.
+# A YAML alias bomb expands a handful of lines into billions of nodes, or a few long
+# texts into gigabytes. Real documents repeat a few small anchored nodes; the walk stops
+# once aliases add this many nodes, or this many characters of text.
 MAX_NODE_VISITS = 20_000
+MAX_ALIAS_CHARS = 1_000_000
 # Collections nested deeper than this are refused before they are composed: libyaml's
 # composer recurses on the C stack and crashes the process at about 25,000 levels, and
 # Python's recursion limit stops later stages far earlier. Real schemas stay under 20.
@@ -212,22 +214,29 @@ def _check_nodes(
     # Count what aliases add, not the document's own nodes: a big manifest with no
     # alias is fine (its size is bounded by max-file-bytes); a node met again is an alias.
     seen_nodes: set[int] = set()
-    expanded = 0
+    expanded = characters = 0
     stack = [root]
     ok = True
     while stack:
         node = stack.pop()
         if id(node) in seen_nodes:
             expanded += 1
+            if isinstance(node, yaml.ScalarNode):
+                characters += len(node.value)
         seen_nodes.add(id(node))
-        if expanded > MAX_NODE_VISITS:
+        if expanded > MAX_NODE_VISITS or characters > MAX_ALIAS_CHARS:
             line, col = node_position(root, line_offset)
             report.error(
                 path,
                 line,
                 col,
                 "yaml-alias-bomb",
-                f"YAML anchors and aliases expand to more than {MAX_NODE_VISITS} nodes",
+                "YAML anchors and aliases expand to more than "
+                + (
+                    f"{MAX_NODE_VISITS:,} nodes"
+                    if expanded > MAX_NODE_VISITS
+                    else f"{MAX_ALIAS_CHARS:,} characters of text"
+                ),
             )
             return False
         if isinstance(node, yaml.MappingNode):

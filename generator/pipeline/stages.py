@@ -413,6 +413,7 @@ def layout(config: Config) -> Layout:
         file_root=config.file_root,
         db_path=config.db_path,
         max_read_bytes=config.max_read_bytes,
+        max_write_bytes=config.max_write_bytes,
         default_timeout_sec=config.default_timeout_sec,
         max_output_bytes=config.max_output_bytes,
         module=config.module,

@@ -40,6 +40,7 @@ class Layout:
     file_root: str = "."
     db_path: str = "data.sqlite"
     max_read_bytes: int = 1 << 20
+    max_write_bytes: int = 1 << 20
     default_timeout_sec: int = 30
     max_output_bytes: int = 256 << 10
     # How agents reach it: its import path, the folder it is imported from, and the

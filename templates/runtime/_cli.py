@@ -1,4 +1,6 @@
-"""``python -m <package>``: the tools for agents that work through a shell."""
+"""``python -m <package>``: the tools for agents that work through a shell. What a call
+prints passes through ``_secrets.redact``, as every text that leaves the package does.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +9,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ._runtime import PACKAGE, entries, namespace_help, package_help
+from ._secrets import redact
 from ._tasks import Invocation
-from ._tools import CallableTool
+from ._tools import CallableTool, shortened
 
 if TYPE_CHECKING:
     import argparse
@@ -25,7 +28,9 @@ def find(name: str) -> Any:
         if name in (qualname, original, f"{ns}.{original}"):
             module = importlib.import_module(f"{PACKAGE}.{ns}")
             return getattr(module, qualname.rpartition(".")[2])
-    raise LookupError(f"no tool named {name!r}; see: python -m {PACKAGE} list")
+    raise LookupError(
+        redact(f"no tool named {shortened(name)!r}; see: python -m {PACKAGE} list")
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -128,6 +133,7 @@ def _main(argv: Sequence[str] | None) -> int:
         output = result.to_dict() if args.json else result.text
     else:
         output = result
+    output = redact(output)
     print(output if isinstance(output, str) else json.dumps(output, indent=2))
     return 0
 
@@ -152,33 +158,48 @@ def _call_tool(tool: CallableTool[Any, Any], rest: Sequence[str], as_json: bool)
 
     named, positional = _options(rest, keep_dashes=True)
     if positional:
-        print(f"unexpected arguments: {' '.join(positional)}; use --name value")
+        words = shortened(" ".join(positional))
+        print(redact(f"unexpected arguments: {words}; use --name value"))
         return 2
     properties = tool.spec.input_schema.get("properties", {})
     arguments: dict[str, Any] = {}
     for key, texts in named.items():
         name = tool.spec.parameters.get(key.replace("-", "_"), key)
         schema = properties.get(name, {})
-        if schema.get("type") != "array":
-            arguments[name] = _value(schema, texts[-1])
-            continue
-        whole = _value(schema, texts[0]) if len(texts) == 1 else None
-        items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
-        arguments[name] = (
-            whole if isinstance(whole, list) else [_value(items, t) for t in texts]
-        )
+        try:
+            arguments[name] = _argument(schema, texts)
+        except RecursionError:  # JSON nested deeper than Python reads
+            print(
+                redact(f"error[invalid-arguments]: --{shortened(key)}: nested too deep")
+            )
+            return 2
     result = tool.call_raw(arguments)
-    if as_json:
-        print(json.dumps(result._asdict(), indent=2, default=str))
-    elif result.ok:
-        data = result.data
-        print(
-            data if isinstance(data, str) else json.dumps(data, indent=2, default=str)
-        )
-    else:
-        assert result.error is not None
-        print(f"error[{result.error.code}]: {result.error.message}")
+    try:
+        if as_json:
+            text = json.dumps(result._asdict(), indent=2, default=str)
+        elif result.ok:
+            data = result.data
+            text = (
+                data
+                if isinstance(data, str)
+                else json.dumps(data, indent=2, default=str)
+            )
+        else:
+            assert result.error is not None
+            text = f"error[{result.error.code}]: {result.error.message}"
+    except RecursionError:
+        text = "error[internal-error]: the result nests too deep to print"
+    print(redact(text))
     return 0 if result.ok else 1
+
+
+def _argument(schema: Any, texts: Sequence[str]) -> Any:
+    """An argument's value from its option's texts (every one given, for a list)."""
+    if schema.get("type") != "array":
+        return _value(schema, texts[-1])
+    whole = _value(schema, texts[0]) if len(texts) == 1 else None
+    items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
+    return whole if isinstance(whole, list) else [_value(items, t) for t in texts]
 
 
 def _print_help(name: str | None) -> int:

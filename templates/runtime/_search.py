@@ -74,6 +74,9 @@ _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")  # camelCase, HTTPSer
 DENSE_WEIGHT = 0.6
 COSINE_FLOOR = 0.1
 EXACT_NAME = 0.5  # relevance added when the purpose names the tool
+# Only a purpose's first characters are read: a purpose is a sentence or two, and
+# ranking costs time in its length (a megabyte took 15 s).
+MAX_PURPOSE = 1000
 _SUFFIXES = (
     "ations",
     "ation",
@@ -172,7 +175,8 @@ def find(
     Each ``Match`` has the tool's dotted ``name``, its import ``path``, its ``original``
     name, its ``providers`` names, a ``relevance`` in 0..1 that is comparable across
     queries, and a ``reason`` (the fields that matched, or "semantic"). When the first
-    results do not clearly fit, ask for more (a larger ``k``) rather than guess.
+    results do not clearly fit, ask for more (a larger ``k``) rather than guess. Only
+    the first ``MAX_PURPOSE`` (1,000) characters of ``purpose`` are read.
 
     ``method``: "lexical", "dense" or "hybrid"; by default the one the package was built
     for. ``tags`` and ``capabilities``: only tools that have each of them (seed 000's
@@ -184,6 +188,7 @@ def find(
         raise ValueError(f"method must be one of {', '.join(METHODS)}")
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise ValueError("k must be a positive integer")
+    purpose = purpose[:MAX_PURPOSE]
     lexical, matched = _lexical(purpose)
     cosines = _cosines(purpose) if chosen != "lexical" else None
     if tags or capabilities:

@@ -4,13 +4,16 @@ templates decide the argument list, arguments only fill its slots."""
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
-from conftest import run_skillc
-from security_kit import PWNED, canary, guarded, one_tool_project  # noqa: F401
-
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import run_python, run_skillc
+from security_kit import PWNED, canary, guarded, one_tool_project, returns  # noqa: F401
 
 
 def _argv(result: Any) -> list[str]:
@@ -108,3 +111,48 @@ def test_template_placeholder_of_no_parameter_is_a_build_error(
     status, err = run_skillc(capsys, "-C", str(project), "build")
     assert status == 1 and message in err, err
     assert not (project / "out").exists()
+
+
+def test_long_skill_arguments_are_split_in_linear_time(guarded: Any) -> None:
+    # shlex builds a word a character at a time: minutes for three megabytes.
+    word = "a" * 3_000_000
+    invocation = returns(lambda: guarded.task.echo.prepare(f"{word} \"b c\" 'd'"))
+    assert invocation.arguments == (word, "b c", "d")
+    # batch.run splits its command so too (a word may not pass 128 KiB on Linux)
+    words = " ".join(["b" * 100_000] * 15)
+    command = guarded.batch.run.using(confirm=True)
+    result = returns(lambda: command(command=f"true {words}"))
+    assert result.ok and result.data["exit_code"] == 0, result
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=" \t\r\n\x0b'\"\\ab", max_size=16))
+def test_arguments_split_as_shlex_splits_them(guarded: Any, text: str) -> None:
+    try:
+        expected: Any = shlex.split(text)
+    except ValueError as exc:
+        expected = str(exc)
+    try:
+        split: Any = guarded._tasks.split_words(text)
+    except ValueError as exc:
+        split = str(exc)
+    assert split == expected
+
+
+def test_arguments_nested_past_pythons_limit_from_a_shell_are_an_error(
+    guarded: Any,
+) -> None:
+    project = Path(guarded.__file__).parent.parent
+    deep = "[" * 60_000 + "]" * 60_000  # one word of a command line: under 128 KiB
+    done = run_python(
+        "", project, "-m", "guarded", "call", "hostile.argv", "--words", deep
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "error[invalid-arguments]: --words: nested too deep" in done.stdout
+
+
+def test_find_tool_reads_only_the_first_thousand_characters(guarded: Any) -> None:
+    purpose = "read a file " * 100
+    assert len(purpose) >= 1000
+    first = guarded.find_tool(purpose)
+    assert guarded.find_tool(purpose + " grep search text " * 200_000) == first

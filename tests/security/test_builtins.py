@@ -3,7 +3,9 @@ unbounded patterns, and a database the model can read but not write around."""
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import socket
 import sqlite3
 from collections.abc import Iterator
@@ -12,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from conftest import run_python
 from security_kit import PWNED, canary, guarded, returns, workspace  # noqa: F401
 
 
@@ -116,3 +119,129 @@ def test_db_recursive_query_stops_at_the_calls_deadline(
     assert (
         result.error.code == "OperationalError" and "interrupt" in result.error.message
     )
+
+
+@pytest.fixture
+def nested(guarded: Any) -> Iterator[str]:
+    """60 folders, each inside the last, with a file in each: what a model can write
+    with file.write(create_dirs=True) in one call."""
+    top = workspace(guarded) / "nest"
+    folder = top
+    for _ in range(60):
+        folder = folder / "d"
+        folder.mkdir(parents=True)
+        (folder / "f.txt").write_text("x\n")
+    yield "nest"
+    shutil.rmtree(top)
+
+
+@pytest.mark.parametrize("tool", ["glob", "grep"])
+def test_a_walk_ends_at_the_calls_deadline(
+    guarded: Any, nested: str, tool: str
+) -> None:
+    # pathlib's glob tries every way five ** can split 60 folders: hours, and no
+    # deadline reaches into it. The walk lists each folder once, under the deadline.
+    stars = "/".join(["**"] * 5) + "/f.txt"
+    if tool == "glob":
+        call = guarded.file.glob.using(timeout_sec=2)
+        result = returns(lambda: call(pattern=stars, path=nested))
+    else:
+        call = guarded.file.grep.using(timeout_sec=2)
+        result = returns(lambda: call(pattern="x", path=nested, include=stars))
+    assert result.ok or result.error.code == "TimeoutError", result.error
+    if result.ok:
+        assert len(result.data) == 60
+
+
+def test_a_walk_stops_at_its_entry_budget(
+    guarded: Any, nested: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(guarded._builtin_file, "MAX_WALK_ENTRIES", 50)
+    result = guarded.file.glob(pattern="**/*.txt", path=nested)
+    grep = guarded.file.grep(pattern="x", path=nested)
+    assert result.error.code == "LimitError" and grep.error.code == "LimitError"
+    assert "50" in result.error.message
+
+
+def test_file_write_and_edit_stop_at_max_write_bytes(guarded: Any) -> None:
+    target = workspace(guarded) / "written.txt"
+    big = guarded.file.write(path="written.txt", content="é" * 2100)  # 4,200 bytes
+    assert big.error.code == "SizeError" and not target.exists()
+    assert guarded.file.write(path="written.txt", content="ab" * 1000).ok
+    try:
+        grown = guarded.file.edit(
+            path="written.txt", old="a", new="aaaa", replace_all=True
+        )
+        assert grown.error.code == "SizeError"
+        assert target.read_text() == "ab" * 1000
+    finally:
+        target.unlink()
+
+
+def test_db_answer_is_cut_at_max_output_bytes(guarded: Any, database: Path) -> None:
+    rows = (
+        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 100000) "
+        "SELECT x, printf('%.100c', 'y') AS pad FROM c"
+    )
+    result = guarded.db.query(sql=rows, max_rows=100_000)
+    assert result.ok and result.truncated
+    assert 0 < len(result.data) < 100 and len(json.dumps(result.data)) <= 4096
+
+
+def test_db_never_makes_a_huge_value(guarded: Any, database: Path) -> None:
+    # In a fresh process, to read its peak memory (VmHWM: ru_maxrss would count the
+    # pytest process it was forked from): each value is refused by SQLite before it
+    # is made (an error, or SQL's NULL), never made (300 MB) and then cut.
+    status = Path("/proc/self/status")
+    if not status.is_file():
+        pytest.skip("reads the peak memory from /proc (Linux)")
+    code = (
+        "import json, guarded\n"
+        "for sql in ('SELECT randomblob(300000000) AS big',\n"
+        "            \"SELECT printf('%.*c', 300000000, 'x') AS big\"):\n"
+        "    r = guarded.db.query(sql=sql)\n"
+        "    rows = [{k: v if v is None else len(v) for k, v in row.items()}\n"
+        "            for row in r.data or []]\n"
+        "    print(json.dumps([r.data and rows, r.error and r.error.message]))\n"
+        "peak = [l for l in open('/proc/self/status') if l.startswith('VmHWM:')]\n"
+        "print(peak[0].split()[1])\n"
+    )
+    project = Path(guarded.__file__).parent.parent
+    done = run_python(code, project)
+    assert done.returncode == 0, done.stderr
+    blob, text, peak_kib = done.stdout.splitlines()
+    assert json.loads(blob) == [None, "string or blob too big"]
+    assert json.loads(text) == [[{"big": None}], None]
+    assert int(peak_kib) < 200 * 1024
+
+
+def test_error_texts_never_echo_a_whole_argument(guarded: Any) -> None:
+    huge = guarded.file.read(path="p" * 20_000_000)
+    answer = guarded.dispatch(
+        "anthropic",
+        {
+            "id": "1",
+            "name": "hostile__clone",
+            "input": {"repo": "r", **{f"k{i}": 1 for i in range(200_000)}},
+        },
+    )
+    assert huge.error is not None and len(huge.error.message) < 3000
+    assert answer["is_error"] and len(answer["content"]) < 3000
+    assert "k0: unknown argument" in answer["content"]
+
+
+def test_a_file_name_that_is_not_utf8_comes_back_encodable(guarded: Any) -> None:
+    name = os.fsencode(workspace(guarded)) + b"/odd-\xfe.txt"
+    os.close(os.open(name, os.O_CREAT | os.O_WRONLY, 0o644))
+    try:
+        listed = guarded.file.dir()
+        found = guarded.file.glob(pattern="*.txt")
+        answers = [
+            guarded.dispatch("anthropic", {"id": "1", "name": tool, "input": {}})
+            for tool in ("file__dir", "file__read")
+        ]
+    finally:
+        os.unlink(name)
+    assert "odd-\\xfe.txt" in listed.data and "odd-\\xfe.txt" in found.data
+    for answer in answers:  # a lone surrogate would not encode
+        json.dumps(answer, ensure_ascii=False).encode("utf-8")

@@ -5,6 +5,9 @@ returned at all; the process group is gone; the server wrote only part of its bo
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import socket
 import sys
 import threading
@@ -134,3 +137,18 @@ def test_batch_timeout_kills_the_whole_process_group(
     result = returns(lambda: run(command=[sys.executable, "-c", spawn], timeout_sec=1))
     assert result.error.code == "timeout"
     assert gone(_pid(pidfile))
+
+
+def test_a_grandchild_in_a_session_of_its_own_does_not_hold_the_call(
+    guarded: Any, tmp_path: Path
+) -> None:
+    # The script exits at once; its grandchild (setsid: beyond the group kill) keeps
+    # stdout open. The tool's deadline is 600 s: the call must not wait for it.
+    pidfile = tmp_path / "pid"
+    try:
+        result = returns(lambda: guarded.hostile.detached(pidfile=str(pidfile)))
+    finally:
+        if pidfile.exists():  # the test's own process: ended here, by its id
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(_pid(pidfile), signal.SIGKILL)
+    assert result.ok and result.data == "parent done\n"

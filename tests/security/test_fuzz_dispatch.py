@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from security_kit import canary, guarded  # noqa: F401 - fixtures
 from test_dispatch import is_error
 
-# Tools left out: sleeper takes a file path to write and waits for its timeout on
-# purpose; drip waits for a server. Both have attack tests of their own.
-SKIP = {"hostile.sleeper", "hostile.drip"}
+# Tools left out: sleeper and detached take a file path to write, and leave a process
+# that sleeps on purpose; drip waits for a server. Each has attack tests of its own.
+SKIP = {"hostile.sleeper", "hostile.detached", "hostile.drip"}
 PROVIDERS = ["anthropic", "openai-chat", "openai-responses", "gemini", "mcp", "bedrock"]
 DASHED = st.sampled_from(["-", "--", "-rf", "--version", "--upload-pack=touch x", "-c"])
 TEXT = st.text(max_size=12) | DASHED

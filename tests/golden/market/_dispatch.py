@@ -18,6 +18,7 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from . import _secrets
 from ._runtime import PACKAGE
 
 if TYPE_CHECKING:
@@ -62,10 +63,12 @@ def dispatch(
         call = Call("", "", {}, "the tool call does not have the provider's shape")
     try:
         ok, text, data = _run(provider, call, confirm)
-        return _answer(provider, call, ok, text, data)
+        answer = _answer(provider, call, ok, text, data)
     except Exception as exc:
         text = f"internal-error: the call failed ({type(exc).__name__})"
-        return _answer(provider, call, False, text, None)
+        answer = _answer(provider, call, False, text, None)
+    redacted: dict[str, Any] = _secrets.redact(answer)  # what leaves, in one place
+    return redacted
 
 
 def read_call(provider: str, tool_call: Any) -> Call:
@@ -119,6 +122,7 @@ def _run(
     if _too_deep(call.arguments):
         return False, f"arguments nested deeper than {MAX_DEPTH} levels", None
     from ._tasks import Invocation
+    from ._tools import MESSAGE_LIMIT, problems_text, shortened
 
     spec = tool.spec
     if hasattr(spec, "input_schema"):  # a callable tool
@@ -137,7 +141,8 @@ def _run(
     named = {k: v for k, v in call.arguments.items() if v is not None}
     problems = task_problems(tool, named)
     if problems:
-        return False, f"invalid-arguments: {'; '.join(problems)}", None
+        text = shortened(problems_text(problems), MESSAGE_LIMIT)
+        return False, f"invalid-arguments: {text}", None
     outcome = tool(**named) if spec.kind == "skill" else tool(named["prompt"])
     if isinstance(outcome, Invocation):
         return True, outcome.text, None

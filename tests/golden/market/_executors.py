@@ -6,10 +6,12 @@ executors uses a shell: scripts and commands run as argument lists built from th
 templates, so an argument holding ``; rm -rf /`` or ``$(id)`` arrives as one literal
 word, and a value can never become an option. Each call has one ``Deadline``: connect,
 reads, retries and backoff all draw on it. Every ``${ENV}`` value read for a call is a
-secret: it goes only to the origin of the rendered URL and is redacted from whatever the
-executor returns or raises. Each executor returns ``Output`` or raises ``Failure``;
-``transient`` failures (timeouts, connection errors, HTTP 429 and 5xx) are the only ones
-retried.
+secret: a request that carries one goes only to the origin its manifest wrote (an
+argument never fills in its scheme, host or port), and ``_secrets`` redacts it from
+whatever the call returns or raises. Scripts and commands see only an allowlisted part
+of the environment, and the variables their executor's ``env`` names. Each executor
+returns ``Output`` or raises ``Failure``; ``transient`` failures (timeouts, connection
+errors, HTTP 429 and 5xx) are the only ones retried.
 """
 
 from __future__ import annotations
@@ -32,12 +34,13 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from . import _settings
+from . import _secrets, _settings
 from ._runtime import PACKAGE
+from ._tools import shortened
 
 if TYPE_CHECKING:
     from ._tools import ToolSpec
@@ -48,8 +51,38 @@ TRANSIENT_HTTP = frozenset({408, 425, 429, 500, 502, 503, 504})
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _PLACEHOLDER = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\{([^{}\s]+)\}")
 TRUNCATED = "\n[... output cut at {limit} bytes by skillc ...]"
-REDACTED = "[redacted]"
 CHUNK = 65536
+# What a script or command sees of this process's environment: enough to run (find
+# programs, a home, a locale, a temporary folder), never a credential. Its executor's
+# ``env`` adds the variables it names.
+ENVIRONMENT = frozenset(
+    {
+        "PATH",
+        "HOME",
+        "USER",
+        "LOGNAME",
+        "SHELL",
+        "LANG",
+        "LANGUAGE",
+        "TZ",
+        "TERM",
+        "TMPDIR",
+        "TEMP",
+        "TMP",
+        "SYSTEMROOT",
+        "COMSPEC",
+        "PATHEXT",
+        "WINDIR",
+        "PYTHONPATH",
+        "PYTHONHOME",
+        "PYTHONIOENCODING",
+        "PYTHONUTF8",
+        "PYTHONDONTWRITEBYTECODE",
+        "VIRTUAL_ENV",
+        "NODE_PATH",
+        "SKILLC_SOURCE_ROOT",
+    }
+)
 
 
 class Failure(Exception):
@@ -85,32 +118,29 @@ class Deadline:
 
 
 class Secrets:
-    """The environment values read for one call, and their removal from any text."""
-
-    def __init__(self) -> None:
-        self.values: set[str] = set()
+    """The environment variables a call reads: each value is a secret from then on."""
 
     def read(self, name: str) -> str:
         if name not in os.environ:
             raise Failure("missing-environment-variable", f"${{{name}}} is not set")
         value = os.environ[name]
-        if value:
-            self.values |= {value, urllib.parse.quote(value, safe="")}
+        _secrets.remember(value)
         return value
 
-    def redact(self, value: Any) -> Any:
-        """``value`` (text, or JSON data) with every secret replaced."""
-        if not self.values:
-            return value
-        if isinstance(value, str):
-            for secret in sorted(self.values, key=len, reverse=True):
-                value = value.replace(secret, REDACTED)
-            return value
-        if isinstance(value, list):
-            return [self.redact(item) for item in value]
-        if isinstance(value, dict):
-            return {self.redact(k): self.redact(v) for k, v in value.items()}
-        return value
+    def environment(self, names: Sequence[str]) -> dict[str, str]:
+        """A script's or command's environment, with ``names`` (its executor's
+        ``env``) read as secrets."""
+        return environment() | {str(name): self.read(str(name)) for name in names}
+
+
+def environment() -> dict[str, str]:
+    """What a process started for a call sees of this one's environment: the variables
+    of ``ENVIRONMENT`` and the locale's ``LC_*``."""
+    return {
+        name: value
+        for name, value in os.environ.items()
+        if name in ENVIRONMENT or name.startswith("LC_")
+    }
 
 
 _current: contextvars.ContextVar[Deadline | None] = contextvars.ContextVar(
@@ -125,22 +155,9 @@ def current_deadline() -> Deadline:
 
 
 def run(spec: ToolSpec, arguments: dict[str, Any], deadline: Deadline) -> Output:
-    """Run the tool's executor; nothing it returns or raises holds a secret."""
-    secrets = Secrets()
-    try:
-        output = EXECUTORS[str(spec.executor["type"])](
-            spec, arguments, deadline, secrets
-        )
-    except Failure as failure:
-        raise Failure(
-            failure.code,
-            secrets.redact(failure.message),
-            failure.transient,
-            secrets.redact(failure.stderr),
-        ) from None
-    return Output(
-        secrets.redact(output.data), output.truncated, secrets.redact(output.stderr)
-    )
+    """Run the tool's executor. What it returns or raises may hold a secret: the call
+    (``_tools``) passes it through ``_secrets.redact`` before anyone sees it."""
+    return EXECUTORS[str(spec.executor["type"])](spec, arguments, deadline, Secrets())
 
 
 def _python(
@@ -153,9 +170,11 @@ def _python(
     function = getattr(importlib.import_module(module, PACKAGE), name)
     token = _current.set(deadline)
     try:
-        return Output(function(**arguments))
+        data = function(**arguments)
     finally:
         _current.reset(token)
+    # a built-in that cut its answer at the output limit says so with an Output
+    return data if isinstance(data, Output) else Output(data)
 
 
 def _script(
@@ -170,7 +189,8 @@ def _script(
     free = bool(spec.executor.get("free_argv"))  # a skill script's own command line
     argv += render_arguments(template, arguments, secrets, options_allowed=free)
     cwd = _settings.source_dir(spec.executor.get("cwd", spec.skill_dir))
-    return _process(argv, cwd, deadline, json.dumps(arguments).encode())
+    env = secrets.environment(spec.executor.get("env") or ())
+    return _process(argv, cwd, deadline, json.dumps(arguments).encode(), env)
 
 
 def _cli(
@@ -198,15 +218,27 @@ def _cli(
         argv += ["--", *words]
     if shutil.which(argv[0]) is None:
         raise Failure("command-not-found", f"{argv[0]} is not installed or not on PATH")
-    return _process(argv, None, deadline, None)
+    env = secrets.environment(spec.executor.get("env") or ())
+    return _process(argv, None, deadline, None, env)
 
 
 def _http(
     spec: ToolSpec, arguments: dict[str, Any], deadline: Deadline, secrets: Secrets
 ) -> Output:
     settings = spec.executor
+    template = str(settings["url"])
+    # Where the manifest sends the request (its ${ENV} parts read, its arguments left
+    # as written): a request that carries a secret goes there and nowhere else.
+    home = _authority(template, secrets)
+    carries = _carries_secrets(settings)
+    if carries and _PLACEHOLDER.search(home):
+        raise Failure(
+            "credentials-refused",
+            "an argument fills in the URL's scheme, host or port, so a request that "
+            "carries credentials from the environment is not sent",
+        )
     used: set[str] = set()
-    url = render(str(settings["url"]), arguments, secrets, used, urllib.parse.quote)
+    url = render(template, arguments, secrets, used, urllib.parse.quote)
     credentials: set[str] = set()  # headers that carry an ${ENV} value
     headers: dict[str, str] = {}
     for name, text in (settings.get("headers_template") or {}).items():
@@ -231,12 +263,11 @@ def _http(
         settings.get("body_template", "")
     )
     origin = _origin(url)
-    authority = _authority(str(settings["url"]), secrets)
-    if (credentials or body_has_secret) and _PLACEHOLDER.search(authority):
+    if carries and origin != _origin(home):  # the check above, seen from the result
         raise Failure(
             "credentials-refused",
-            "the URL's host comes from an argument, so credentials from the "
-            "environment are not sent",
+            "the request would go to another origin than its manifest's, so "
+            "credentials from the environment are not sent",
         )
     for _ in range(_settings.MAX_REDIRECTS + 1):
         status, location, raw, kind, truncated = _request(
@@ -247,7 +278,9 @@ def _http(
         target = urllib.parse.urljoin(url, location)
         if _origin(target) != origin:
             if _settings.CROSS_ORIGIN_REDIRECTS == "refuse" or body_has_secret:
-                raise Failure("redirect-refused", f"{url} redirects to another origin")
+                raise Failure(
+                    "redirect-refused", f"{shortened(url)} redirects to another origin"
+                )
             headers = {k: v for k, v in headers.items() if k not in credentials}
             origin = _origin(target)  # credentials are gone: the next hop is free
             credentials = set()
@@ -263,7 +296,7 @@ def _http(
     if status >= 400:
         raise Failure(
             f"http-{status}",
-            f"{method} {url}: {status}; {text[:2000]}".rstrip("; "),
+            f"{method} {shortened(url)}: {status}; {text[:2000]}".rstrip("; "),
             transient=status in TRANSIENT_HTTP,
         )
     if "json" in kind and not (truncated or cut):
@@ -272,6 +305,12 @@ def _http(
         except ValueError:
             pass
     return Output(text, truncated or cut)
+
+
+def _carries_secrets(settings: Mapping[str, Any]) -> bool:
+    """Whether a request's URL, headers or body take a value from the environment."""
+    parts = (settings["url"], settings.get("headers_template"))
+    return "${" in json.dumps([*parts, settings.get("body_template")])
 
 
 def _authority(template: str, secrets: Secrets) -> str:
@@ -289,7 +328,7 @@ def _origin(url: str) -> tuple[str, str, int | None]:
     parts = urllib.parse.urlsplit(url)
     scheme = parts.scheme.lower()
     if scheme not in ("http", "https"):
-        raise Failure("invalid-url", f"{url!r} is not an http or https URL")
+        raise Failure("invalid-url", f"{shortened(url)!r} is not an http or https URL")
     port = parts.port or (443 if scheme == "https" else 80)
     return scheme, (parts.hostname or "").lower(), port
 
@@ -383,7 +422,7 @@ def _request(
         timed_out = watch.cut_off or isinstance(reason, TimeoutError)
         raise Failure(
             "timeout" if timed_out else "connection-error",
-            f"{method} {url}: "
+            f"{method} {shortened(url)}: "
             + (f"no answer in {deadline.seconds} s" if timed_out else str(reason)),
             transient=True,
         ) from None
@@ -429,18 +468,22 @@ def stream(
     cwd: Path | str | None,
     deadline: Deadline,
     stdin: bytes | None,
+    env: Mapping[str, str],
     shell: bool = False,
 ) -> Streams:
-    """Run a process in its own process group. Its output is read as it comes; once
-    stdout passes ``max-output-bytes`` the process is stopped. At the deadline the whole
-    group is killed and the call returns, even when a grandchild still holds a pipe
-    open; whatever is left of the group when the call ends is killed too."""
+    """Run a process in its own process group, with the environment ``env``. Its output
+    is read as it comes; once stdout passes ``max-output-bytes`` the process is stopped.
+    Once it has exited, what it wrote is read and the call returns, even when a
+    descendant (one in a session of its own too) still holds a pipe open; at the
+    deadline the whole group is killed and the call returns. Whatever is left of the
+    group when the call ends is killed too."""
     limit = _settings.MAX_OUTPUT_BYTES
     try:
         process = subprocess.Popen(
             argv,
             cwd=cwd,
             shell=shell,
+            env=dict(env),
             stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -449,11 +492,12 @@ def stream(
     except (OSError, ValueError) as exc:  # ValueError: a NUL in an argument
         name = argv if isinstance(argv, str) else argv[0]
         raise Failure(
-            "cannot-run", f"{name}: {getattr(exc, 'strerror', exc)}"
+            "cannot-run", f"{shortened(name)}: {getattr(exc, 'strerror', exc)}"
         ) from None
     kept = {1: bytearray(), 2: bytearray()}
     truncated = False
     pending = memoryview(stdin or b"")
+    ended = _ended(process)  # readable once the process has exited (Linux)
     with selectors.DefaultSelector() as selector:
         assert process.stdout is not None and process.stderr is not None
         selector.register(process.stdout.fileno(), selectors.EVENT_READ, 1)
@@ -461,29 +505,62 @@ def stream(
         if process.stdin is not None:
             os.set_blocking(process.stdin.fileno(), False)
             selector.register(process.stdin.fileno(), selectors.EVENT_WRITE, 0)
+        if ended is not None:
+            selector.register(ended, selectors.EVENT_READ, 3)
+        pipes = {1, 2}
+
+        def read(key: selectors.SelectorKey) -> bool:
+            """Keep what a pipe has; whether stdout is now past the limit."""
+            chunk = os.read(key.fd, CHUNK)
+            if not chunk:
+                selector.unregister(key.fd)
+                pipes.discard(key.data)
+                return False
+            room = limit + 1 - len(kept[key.data])
+            kept[key.data] += chunk[: max(room, 0)]
+            return key.data == 1 and room < len(chunk)
+
         try:
-            while selector.get_map() and not truncated:
-                for key, _ in selector.select(min(deadline.left(), 0.5)):
+            exited = False
+            while selector.get_map() and not truncated and not exited:
+                wait = 0.5 if ended is not None else 0.05
+                for key, _ in selector.select(min(deadline.left(), wait)):
                     if key.data == 0:
                         pending = _feed(key.fd, pending, selector, process)
-                        continue
-                    chunk = os.read(key.fd, CHUNK)
-                    if not chunk:
-                        selector.unregister(key.fd)
-                        continue
-                    room = limit + 1 - len(kept[key.data])
-                    kept[key.data] += chunk[: max(room, 0)]
-                    truncated = truncated or (key.data == 1 and room < len(chunk))
+                    elif key.data == 3:
+                        exited = True
+                    else:
+                        truncated = read(key) or truncated
+                exited = exited or (ended is None and process.poll() is not None)
+            # Exited: its output is in the pipes; take what is there, and wait for no
+            # descendant that keeps them open.
+            for _ in range(2 * (limit // CHUNK + 2)):
+                ready = [k for k, _ in selector.select(0) if k.data in pipes]
+                if not ready or truncated or not exited:
+                    break
+                for key in ready:
+                    truncated = read(key) or truncated
             # past the limit, the rest of the output is not wanted: stop the process
             status = process.poll() if truncated else process.wait(deadline.left())
         except (Failure, subprocess.TimeoutExpired):
             status = process.poll()
         finally:
             _kill_group(process)
+            if ended is not None:
+                os.close(ended)
     for pipe in (process.stdin, process.stdout, process.stderr):
         if pipe is not None:
             pipe.close()
     return Streams(status, bytes(kept[1]), bytes(kept[2]), truncated)
+
+
+def _ended(process: subprocess.Popen[bytes]) -> int | None:
+    """A descriptor that becomes readable when ``process`` exits, where the system has
+    one (Linux's pidfd); None: the caller polls."""
+    try:
+        return os.pidfd_open(process.pid)
+    except (AttributeError, OSError):
+        return None
 
 
 def _feed(
@@ -517,9 +594,13 @@ def _kill_group(process: subprocess.Popen[bytes]) -> None:
 
 
 def _process(
-    argv: list[str], cwd: Path | None, deadline: Deadline, stdin: bytes | None
+    argv: list[str],
+    cwd: Path | None,
+    deadline: Deadline,
+    stdin: bytes | None,
+    env: Mapping[str, str],
 ) -> Output:
-    done = stream(argv, cwd, deadline, stdin)
+    done = stream(argv, cwd, deadline, stdin, env)
     limit = _settings.MAX_OUTPUT_BYTES
     text, truncated = _cut(done.stdout, limit)
     stderr, _ = _cut(done.stderr, limit)
@@ -661,8 +742,8 @@ def render_arguments(
             if word.startswith("-") and not options_ended:
                 raise Failure(
                     "invalid-arguments",
-                    f"{whole.group(2)}: {word!r} starts with '-' and would be read "
-                    "as an option",
+                    f"{whole.group(2)}: {shortened(word)!r} starts with '-' and would "
+                    "be read as an option",
                 )
             result.append(word)
     return result

@@ -6,7 +6,9 @@ sent as ``from``) and leaves out the ones that are ``None``. A call checks them 
 the tool's input schema, runs its executor with a timeout, retries timeouts and transient
 failures with exponential backoff, and returns a ``ToolResult`` whatever happens: a
 failure is an envelope (or ``ToolError`` when asked for), never a crash of the agent loop.
-Events go to the ``<package>.tools`` logger: call, retry, failed, degraded.
+Every result passes through ``_secrets.redact`` (whatever failed, of whatever exception
+type), and an error's message is cut at ``MESSAGE_LIMIT`` characters. Events go to the
+``<package>.tools`` logger: call, retry, failed, degraded.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, ParamSpec, TypeVar, cast
 
-from . import _settings
+from . import _secrets, _settings
 from ._runtime import PACKAGE, HelpText, shown
 
 if TYPE_CHECKING:
@@ -28,6 +30,10 @@ log = logging.getLogger(f"{PACKAGE}.tools")
 log.addHandler(
     logging.NullHandler()
 )  # a library: the application decides what is shown
+# An error's message never carries a whole argument back: it is cut here, and lists
+# this many of the arguments' problems.
+MESSAGE_LIMIT = 2000
+PROBLEMS_SHOWN = 20
 
 
 class ErrorInfo(NamedTuple):
@@ -135,7 +141,7 @@ class _Call:
         problems = _validate.problems(self.spec.input_schema, self.arguments)
         problems += _validate.undeclared(self.spec.input_schema, self.arguments)
         if problems:
-            return self._failed("invalid-arguments", "; ".join(problems), 0)
+            return self._failed("invalid-arguments", problems_text(problems), 0)
         if self.spec.executor.get("dangerous") and not self._approved():
             return self._failed(
                 "confirmation-required",
@@ -176,12 +182,12 @@ class _Call:
             return ToolResult(
                 self.spec.qualname,
                 True,
-                output.data,
+                _secrets.redact(output.data),
                 None,
                 attempt,
                 self._latency(),
                 output.truncated,
-                output.stderr,
+                _secrets.redact(output.stderr),
             )
         raise AssertionError("unreachable: the last attempt returns")
 
@@ -207,6 +213,9 @@ class _Call:
     def _failed(
         self, code: str, message: str, attempts: int, stderr: str = ""
     ) -> ToolResult[Any]:
+        code, message, stderr = _secrets.redact(
+            [shortened(code), shortened(message, MESSAGE_LIMIT), stderr]
+        )
         self._event("failed", attempts, "error", code)
         self._event("degraded", attempts, "degraded", code)
         return ToolResult(
@@ -240,6 +249,21 @@ class _Call:
             "error_code": code,
         }
         log.log(level, "tool.%s %s %s", event, self.spec.qualname, status, extra=fields)
+
+
+def problems_text(problems: list[str]) -> str:
+    """The first ``PROBLEMS_SHOWN`` problems of a call's arguments, and how many more."""
+    shown = problems[:PROBLEMS_SHOWN]
+    if len(problems) > PROBLEMS_SHOWN:
+        shown.append(f"and {len(problems) - PROBLEMS_SHOWN:,} more problems")
+    return "; ".join(shown)
+
+
+def shortened(text: str, limit: int = 200) -> str:
+    """``text`` for a message: an argument may be megabytes long, a message is not."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}[... {len(text) - limit:,} more characters]"
 
 
 class Arguments(dict[str, Any], Generic[R]):
@@ -327,6 +351,8 @@ class CallableTool(Generic[P, R]):
 def callable_tool(
     spec: ToolSpec,
 ) -> Callable[[Callable[P, Arguments[R]]], CallableTool[P, R]]:
+    _secrets.register(spec.executor)  # its ${ENV} values are secrets from now on
+
     def wrap(build: Callable[P, Arguments[R]]) -> CallableTool[P, R]:
         return CallableTool(spec, build)
 

@@ -8,18 +8,27 @@ lists them: input and output schemas, ``title`` and the read-only, destructive a
 open-world hints. Every call goes through ``dispatch("mcp", ...)``, which validates the
 arguments; a tool marked dangerous runs only when ``confirm`` approves it (``--allow-
 dangerous`` approves every call). Skills and subagents are offered as prompts too.
+
+No handler blocks the event loop: calls and prompts run in worker threads. A request
+nested deeper than the SDK's JSON parser reads (about 200 levels) would get no answer
+at all, so over stdio such a line is read here first: its parameters are replaced by a
+marker and the request answered as too deep, under its own id.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
-from collections.abc import Mapping
+import os
+import re
+from collections.abc import AsyncIterator, Iterator, Mapping
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import IO, Any, TypeAlias
 
 from ._runtime import PACKAGE
-from ._tools import ConfirmPolicy
+from ._secrets import redact
+from ._tools import ConfirmPolicy, shortened
 
 # Whether a tool marked dangerous may run: True approves every call, a policy sees each
 # call's ConfirmRequest, None asks the package's set_confirm_policy (else refuses).
@@ -28,6 +37,11 @@ MISSING_SDK = (
     f"python -m {PACKAGE} mcp needs the MCP SDK: pip install 'mcp>=2.3' "
     "(or pip install 'skillc[mcp]')"
 )
+# A stdio line nested deeper than this is answered as too deep (the SDK's parser stops
+# at about 200 levels; dispatch refuses arguments past 64 with its own answer).
+MAX_LINE_DEPTH = 128
+TOO_DEEP = "skillc:nested-too-deep"  # the marker that replaces such a line's params
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[{]|[\]}]', re.S)
 
 
 def structured_content(output_schema: Mapping[str, Any] | None, data: Any) -> Any:
@@ -113,12 +127,23 @@ def server(profile: str | None = None, confirm: Confirm = None) -> Any:
     async def list_tools(ctx: Any, params: Any) -> Any:
         return types.ListToolsResult.model_validate({"tools": tools})
 
+    def unknown(what: str, name: str) -> Any:
+        return errors.MCPError(
+            types.INVALID_PARAMS, redact(f"unknown {what} {shortened(name)!r}")
+        )
+
     async def call_tool(ctx: Any, params: Any) -> Any:
         if params.name not in names:  # a protocol error, as the specification says
-            raise errors.MCPError(types.INVALID_PARAMS, f"unknown tool {params.name!r}")
-        params = {"name": params.name, "arguments": params.arguments or {}}
+            raise unknown("tool", params.name)
+        arguments = params.arguments or {}
+        if TOO_DEEP in arguments:
+            text = f"arguments nested deeper than {MAX_LINE_DEPTH} levels"
+            return types.CallToolResult.model_validate(
+                {"content": [{"type": "text", "text": text}], "isError": True}
+            )
         # A worker thread: a slow tool (or a confirm that asks someone) must not hold
         # up the other requests.
+        params = {"name": params.name, "arguments": arguments}
         answer = await threads.run_sync(call, params, confirm)
         return types.CallToolResult.model_validate(answer)
 
@@ -127,10 +152,14 @@ def server(profile: str | None = None, confirm: Confirm = None) -> Any:
 
     async def get_prompt(ctx: Any, params: Any) -> Any:
         if not any(prompt["name"] == params.name for prompt in prompts):
+            raise unknown("prompt", params.name)
+        if TOO_DEEP in (params.arguments or {}):
             raise errors.MCPError(
-                types.INVALID_PARAMS, f"unknown prompt {params.name!r}"
+                types.INVALID_PARAMS,
+                f"arguments nested deeper than {MAX_LINE_DEPTH} levels",
             )
-        answer = call({"name": params.name, "arguments": params.arguments}, None)
+        request = {"name": params.name, "arguments": params.arguments}
+        answer = await threads.run_sync(call, request, None)  # long arguments too
         text = answer["content"][0]["text"]
         if answer["isError"]:
             raise errors.MCPError(types.INVALID_PARAMS, text)
@@ -165,11 +194,72 @@ def serve(
     stdio = importlib.import_module("mcp.server.stdio")
 
     async def run() -> None:
-        async with stdio.stdio_server() as (read, write):
-            options = mcp_server.create_initialization_options()
-            await mcp_server.run(read, write, options)
+        with _claimed_stdin() as stdin:
+            lines = _shallow_lines(anyio.wrap_file(stdin))
+            async with stdio.stdio_server(stdin=lines) as (read, write):
+                options = mcp_server.create_initialization_options()
+                await mcp_server.run(read, write, options)
 
     anyio.run(run)
+
+
+@contextlib.contextmanager
+def _claimed_stdin() -> Iterator[IO[str]]:
+    """The wire's stdin, for the server alone: meanwhile descriptor 0 reads the null
+    device, so nothing else (a tool, a child) takes a request off the wire, as the
+    SDK's own stdio transport arranges when it opens stdin itself."""
+    wire = os.dup(0)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    try:
+        with open(wire, encoding="utf-8", errors="replace", closefd=False) as stdin:
+            yield stdin
+    finally:
+        os.dup2(wire, 0)
+        os.close(wire)
+
+
+async def _shallow_lines(lines: Any) -> AsyncIterator[str]:
+    """The wire's lines, each nested too deep for the SDK's parser made shallow."""
+    async for line in lines:
+        yield shallow(line)
+
+
+def shallow(line: str) -> str:
+    """A JSON-RPC request nested deeper than ``MAX_LINE_DEPTH``, with its params
+    replaced by the ``TOO_DEEP`` marker (a tool's or prompt's name kept), so that the
+    server answers it under its id; any other line as it is."""
+    if line.count("[") + line.count("{") <= MAX_LINE_DEPTH:
+        return line
+    pieces, depth, start, skipped_from, deepest = [], 0, 0, -1, 0
+    for token in _JSON_TOKEN.finditer(line):
+        char = token.group()[0]
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+            if depth == 3 and skipped_from < 0:  # below params: cut out
+                pieces.append(line[start : token.start()])
+                skipped_from = token.start()
+        elif char in "]}":
+            if depth == 3 and skipped_from >= 0:
+                pieces.append("null")
+                start, skipped_from = token.end(), -1
+            depth -= 1
+    if deepest <= MAX_LINE_DEPTH or skipped_from >= 0:
+        return line  # shallow enough, or not JSON the SDK could read anyway
+    try:
+        message = json.loads("".join(pieces) + line[start:])
+    except ValueError:
+        return line
+    if not isinstance(message, dict):
+        return line
+    old = message.get("params")
+    name = old.get("name") if isinstance(old, dict) else None
+    params: dict[str, Any] = {"arguments": {TOO_DEEP: str(deepest)}}
+    if isinstance(name, str):
+        params["name"] = name
+    return json.dumps({**message, "params": params}) + "\n"
 
 
 def main(profile: str | None, allow_dangerous: bool, http_port: int | None) -> int:

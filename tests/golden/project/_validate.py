@@ -69,7 +69,7 @@ def undeclared(schema: Any, arguments: Mapping[str, Any]) -> list[str]:
     declared = schema.get("properties") or {}
     patterns = schema.get("patternProperties") or {}
     return [
-        f"{name}: unknown argument"
+        f"{_join('', name)}: unknown argument"
         for name in arguments
         if name not in declared and not _matching(patterns, name, name, [])
     ]
@@ -288,6 +288,9 @@ def _equal(a: Any, b: Any) -> bool:
 
 
 def _join(path: str, name: str) -> str:
+    """A value's path; a long name (a model's invention) is cut."""
+    if len(name) > 100:
+        name = name[:100] + "..."
     return f"{path}.{name}" if path else name
 
 

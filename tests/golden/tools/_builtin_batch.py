@@ -2,7 +2,8 @@
 """The built-in ``batch`` tools: commands run as argument lists, never through a shell
 unless the caller asks for one, in a folder inside the configured root. They run as the
 script executor runs its processes: in a process group of their own, killed as a group
-at the timeout, with output cut at ``max-output-bytes`` as it is read."""
+at the timeout, with output cut at ``max-output-bytes`` as it is read, and with only
+the allowlisted part of the environment (``_executors.ENVIRONMENT``)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from typing import Any
 
 from ._builtin_file import PathError, inside
 from . import _settings
-from ._executors import Deadline, Failure, _cut, current_deadline, stream
+from ._executors import Deadline, Failure, _cut, current_deadline, environment, stream
+from ._tasks import split_words
 
 INTERPRETERS = {".py": (sys.executable,), ".sh": ("bash",), ".js": ("node",)}
 
@@ -28,7 +30,7 @@ def run(
     if shell:
         text = command if isinstance(command, str) else shlex.join(command)
         return _run(text, str(folder), timeout_sec, shell=True)
-    argv = shlex.split(command) if isinstance(command, str) else list(command)
+    argv = split_words(command) if isinstance(command, str) else list(command)
     if not argv:
         raise ValueError("the command is empty")
     return _run(argv, str(folder), timeout_sec)
@@ -52,7 +54,7 @@ def _run(
 ) -> dict[str, Any]:
     # the command's own timeout, within what is left of the call's
     deadline = Deadline(min(timeout_sec, current_deadline().left()))
-    done = stream(command, cwd, deadline, None, shell=shell)
+    done = stream(command, cwd, deadline, None, environment(), shell=shell)
     if done.status is None and not done.truncated:
         raise Failure("timeout", f"the command ran past {timeout_sec} s")
     return {

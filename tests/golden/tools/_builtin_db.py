@@ -5,11 +5,16 @@ A query is SQL a model wrote, so its connection is read-only three times over: o
 with ``mode=ro``, with ``PRAGMA query_only``, and with an authorizer that allows reading
 and nothing else. Every connection denies ``ATTACH`` (which ``VACUUM INTO`` needs too),
 ``load_extension`` and changing a ``PRAGMA``, so nothing is written outside the
-database, and every statement is stopped at the call's deadline.
+database, and every statement is stopped at the call's deadline. A query's answer is
+cut at ``max-output-bytes`` (``truncated``), and no string or blob it makes or reads
+may be longer than that or ``max-read-bytes``, whichever is larger: SQLite refuses
+it before it is made (``randomblob(100000000)``).
 """
 
 from __future__ import annotations
 
+import itertools
+import json
 import re
 import sqlite3
 import time
@@ -18,7 +23,7 @@ from contextlib import closing
 from typing import Any
 
 from . import _settings
-from ._executors import current_deadline
+from ._executors import Output, current_deadline
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _READING = frozenset(
@@ -30,13 +35,25 @@ def query(
     sql: str,
     params: Sequence[Any] | Mapping[str, Any] | None = None,
     max_rows: int = 1000,
-) -> list[dict[str, Any]]:
-    """Rows as objects. The database is opened read-only, so a query cannot change it."""
+) -> list[dict[str, Any]] | Output:
+    """Rows as objects. The database is opened read-only, so a query cannot change it.
+    The rows that fit in ``max-output-bytes`` (as JSON), and whether some were cut."""
     uri = _settings.database().as_uri() + "?mode=ro"
+    limit = _settings.MAX_OUTPUT_BYTES
     with closing(_connect(uri, read_only=True)) as connection:
+        connection.setlimit(
+            sqlite3.SQLITE_LIMIT_LENGTH, max(limit, _settings.MAX_READ_BYTES)
+        )
         connection.row_factory = sqlite3.Row
-        cursor = connection.execute(sql, params or ())
-        return [dict(row) for row in cursor.fetchmany(max_rows)]
+        rows: list[dict[str, Any]] = []
+        size = len("[]")
+        for row in itertools.islice(connection.execute(sql, params or ()), max_rows):
+            item = dict(row)
+            size += len(json.dumps(item, default=str)) + len(", ") * bool(rows)
+            if size > limit:
+                return Output(rows, truncated=True)
+            rows.append(item)
+        return rows
 
 
 def insert(table: str, rows: Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> int:

@@ -2,19 +2,32 @@
 """The built-in ``file`` tools: every path stays inside the configured root folder.
 
 Only regular files are read or written: a FIFO, device or socket is refused before it
-can block the call, and a read stops at ``max-read-bytes`` however large the file has
-grown meanwhile. ``grep`` runs its pattern with a bound on time (``_patterns``).
+can block the call, a read stops at ``max-read-bytes`` however large the file has grown
+meanwhile, and a write or edit is refused past ``max-write-bytes``. ``grep`` runs its
+pattern with a bound on time (``_patterns``). ``glob`` and ``grep``'s ``include`` walk
+the folders themselves: at most ``MAX_WALK_ENTRIES`` entries, within the call's
+deadline, each folder once (``**`` however often it is written), never into a folder
+that is a symbolic link.
 """
 
 from __future__ import annotations
 
+import fnmatch
+import itertools
 import os
+import re
 import stat
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from . import _patterns, _settings
-from ._executors import current_deadline
+from ._executors import Deadline, current_deadline
+from ._tools import shortened
+
+# The entries one glob (or grep's include) looks at: a model can make a tree as deep
+# and wide as it likes.
+MAX_WALK_ENTRIES = 100_000
 
 
 class PathError(ValueError):
@@ -29,14 +42,21 @@ class EditError(ValueError):
     """Text to replace that is missing or ambiguous."""
 
 
+class LimitError(ValueError):
+    """A walk past ``MAX_WALK_ENTRIES``."""
+
+
 def inside(path: str, must_exist: bool = True) -> Path:
     """``path`` resolved below the root folder (symbolic links included)."""
     root = _settings.root()
-    target = (root / path).resolve()
+    try:
+        target = (root / path).resolve()
+    except (OSError, ValueError) as exc:  # a name too long, a NUL
+        raise PathError(f"{shortened(path)!r} cannot be a path: {exc}") from None
     if target != root and root not in target.parents:
-        raise PathError(f"{path!r} is outside the root folder")
+        raise PathError(f"{shortened(path)!r} is outside the root folder")
     if must_exist and not target.exists():
-        raise PathError(f"{path!r} does not exist")
+        raise PathError(f"{shortened(path)!r} does not exist")
     return target
 
 
@@ -68,9 +88,14 @@ def _read_bytes(target: Path) -> bytes:
 
 
 def _write_text(target: Path, text: str) -> None:
+    """Write ``text``, refused (``SizeError``) past ``max-write-bytes``."""
+    limit = _settings.MAX_WRITE_BYTES
+    data = text.encode("utf-8") if len(text) <= limit else b""
+    if len(text) > limit or len(data) > limit:
+        raise SizeError(f"the text is larger than the limit of {limit:,} bytes")
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
-    with os.fdopen(_open(target, flags), "w", encoding="utf-8") as handle:
-        handle.write(text)
+    with os.fdopen(_open(target, flags), "wb") as handle:
+        handle.write(data)
 
 
 def read(path: str, offset: int = 0, limit: int | None = None) -> str:
@@ -89,7 +114,8 @@ def write(path: str, content: str, create_dirs: bool = False) -> int:
         target.parent.mkdir(parents=True, exist_ok=True)
     elif not target.parent.is_dir():
         raise PathError(
-            f"the folder of {path!r} does not exist (create_dirs=True makes it)"
+            f"the folder of {shortened(path)!r} does not exist "
+            "(create_dirs=True makes it)"
         )
     _write_text(target, content)
     return len(content)
@@ -100,10 +126,16 @@ def edit(path: str, old: str, new: str, replace_all: bool = False) -> int:
     text = _read_bytes(target).decode("utf-8")
     count = text.count(old)
     if count == 0:
-        raise EditError(f"the text to replace does not occur in {path!r}")
+        raise EditError(f"the text to replace does not occur in {shortened(path)!r}")
     if count > 1 and not replace_all:
         raise EditError(
-            f"the text occurs {count} times in {path!r}; pass replace_all=True or more context"
+            f"the text occurs {count} times in {shortened(path)!r}; pass "
+            "replace_all=True or more context"
+        )
+    if len(text) + count * (len(new) - len(old)) > _settings.MAX_WRITE_BYTES:
+        raise SizeError(
+            f"the edited text would be larger than the limit of "
+            f"{_settings.MAX_WRITE_BYTES:,} bytes"
         )
     _write_text(target, text.replace(old, new))
     return count
@@ -112,7 +144,7 @@ def edit(path: str, old: str, new: str, replace_all: bool = False) -> int:
 def dir(path: str = ".", hidden: bool = False) -> list[str]:
     target = inside(path)
     if not target.is_dir():
-        raise PathError(f"{path!r} is not a folder")
+        raise PathError(f"{shortened(path)!r} is not a folder")
     return sorted(
         entry.name + ("/" if entry.is_dir() else "")
         for entry in target.iterdir()
@@ -123,7 +155,7 @@ def dir(path: str = ".", hidden: bool = False) -> list[str]:
 def glob(pattern: str, path: str = ".", max_results: int = 1000) -> list[str]:
     base = inside(path)
     found: list[str] = []
-    for match in sorted(base.glob(pattern)):
+    for match in walk(base, pattern, current_deadline()):
         resolved = match.resolve()
         if resolved.is_file() and _settings.root() in resolved.parents:
             found.append(_relative(resolved))
@@ -141,8 +173,8 @@ def grep(
 ) -> list[str]:
     search = _patterns.searcher(pattern, ignore_case)
     base = inside(path)
-    files = [base] if base.is_file() else sorted(base.glob(include))
     deadline = current_deadline()
+    files = [base] if base.is_file() else walk(base, include, deadline)
     matches: list[str] = []
     for file in files:
         resolved = file.resolve()
@@ -164,3 +196,86 @@ def grep(
                 if len(matches) >= max_results:
                     return matches
     return matches
+
+
+def walk(base: Path, pattern: str, deadline: Deadline) -> Iterator[Path]:
+    """The entries below ``base`` whose path from it matches the glob ``pattern``
+    (``**``: any folders, none included; ``*``, ``?`` and ``[...]`` within a name; a
+    ``..`` part matches nothing: the walk only goes down), in sorted order. Each folder is listed once, whatever the pattern: ``TimeoutError``
+    at the deadline, ``LimitError`` past ``MAX_WALK_ENTRIES`` entries."""
+    parts = [part for part in pattern.split("/") if part not in ("", ".")]
+    matchers: list[Callable[[str], object] | None] = [
+        None if part == "**" else re.compile(fnmatch.translate(part), re.S).match
+        for part in parts
+    ]
+    end = len(parts)
+
+    def after(states: frozenset[int], name: str) -> frozenset[int]:
+        """The pattern's positions once ``name`` is matched, with each ``**`` that
+        may match no folder passed over."""
+        moved = set()
+        for state in states:
+            if state < end:
+                matcher = matchers[state]
+                if matcher is None:
+                    moved.add(state)
+                elif matcher(name):
+                    moved.add(state + 1)
+        return _passed(moved, matchers)
+
+    seen = 0
+    stack = [(_listing(base), _passed({0}, matchers))]
+    while stack:
+        entries, states = stack[-1]
+        entry = next(entries, None)
+        if entry is None:
+            stack.pop()
+            continue
+        seen += 1
+        if seen > MAX_WALK_ENTRIES:
+            raise LimitError(
+                f"the walk passed {MAX_WALK_ENTRIES:,} entries; narrow the path or "
+                "the pattern"
+            )
+        if time.monotonic() > deadline.at:
+            raise TimeoutError(f"the walk ran past {deadline.seconds} s")
+        reached = after(states, entry.name)
+        if end in reached:
+            yield Path(entry.path)
+        if any(state < end for state in reached) and _is_folder(entry):
+            stack.append((_listing(Path(entry.path)), reached))
+
+
+def _passed(
+    states: set[int], matchers: list[Callable[[str], object] | None]
+) -> frozenset[int]:
+    """``states`` and the positions after each ``**`` they stand at (it may match no
+    folder at all)."""
+    result = set(states)
+    for state in sorted(states):
+        while state < len(matchers) and matchers[state] is None:
+            state += 1
+            result.add(state)
+    return frozenset(result)
+
+
+def _listing(folder: Path) -> Iterator[os.DirEntry[str]]:
+    """A folder's entries by name (none when it cannot be read); ``LimitError`` for a
+    folder of more than ``MAX_WALK_ENTRIES``, which is never all read."""
+    try:
+        with os.scandir(folder) as scan:
+            entries = list(itertools.islice(scan, MAX_WALK_ENTRIES + 1))
+    except OSError:
+        return iter(())
+    if len(entries) > MAX_WALK_ENTRIES:
+        raise LimitError(
+            f"a folder holds more than {MAX_WALK_ENTRIES:,} entries; narrow the path"
+        )
+    return iter(sorted(entries, key=lambda entry: entry.name))
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
