@@ -85,6 +85,10 @@ CODES: dict[str, str] = {
     "find-tool-lexical": "find-tool is hybrid but numpy or the token table is missing",
     # --check
     "stale-output": "a file of the output folder is not what a build would write",
+    # skillc check (generator/checks)
+    "listing-dropped": "a harness's listing would drop a skill's description, or the tool",
+    "listing-cut": "a harness's listing would cut or shorten a description",
+    "compaction-cut": "Claude Code re-attaches an invoked skill after compaction cut to 5,000 tokens",
 }
 
 
