@@ -148,6 +148,15 @@ parameter = _rewriting(
     "}",
     lambda rng: f"bucket: {{type: string, description: Bucket {rng.randrange(99)}.",
 )
+# A change of interface: the lock's line of the tool changes with its schema.
+enum = _rewriting(
+    "enum",
+    "manifests/s3.tools.yaml",
+    "class: {type: string, enum: [",
+    "]",
+    lambda rng: "class: {type: string, enum: ["
+    + ", ".join(rng.sample(["STANDARD", "GLACIER", "ONEZONE_IA"], rng.randint(1, 3))),
+)
 agent_description = _rewriting(
     "agent_description",
     "skills/.claude/agents/doc-writer.md",
@@ -222,6 +231,7 @@ EDITS: list[Edit] = [
     description,
     manifest_description,
     parameter,
+    enum,
     command_body,
     agent_description,
     comment,

@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Severity
+from generator.emitters import interfaces
 from generator.emitters.providers.schemas import Notes
 from generator.ir import to_json
 from generator.views import Layout, PackageView
@@ -115,6 +116,8 @@ def emit_lock(
             for tool in package.tools
             if tool.metadata.get("version")
         ],
+        # Each tool's interface, so skillc check can classify what a change breaks.
+        "interfaces": [interfaces.entry(tool) for tool in package.tools],
         "outputs": [
             {"path": f"{layout.out}/{path}", "sha256": digest}
             for path, digest in sorted(digests.items())

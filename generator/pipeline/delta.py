@@ -411,11 +411,24 @@ class _Splice:
         return self.texts[path]
 
     def _splice(self, old: Any, new: Any) -> None:
-        from generator.emitters import lock_report, provider_files, python_package
+        from generator.emitters import (
+            interfaces,
+            lock_report,
+            provider_files,
+            python_package,
+        )
 
         done, was = new.fragments, old.fragments
         if done.module != was.module:
             self.texts[new.module_path] = done.module
+        if interfaces.entry(old) != interfaces.entry(new):
+            self.texts[writer.LOCK] = _swap(
+                self._text(writer.LOCK),
+                lock_report.compact(interfaces.entry(old)),
+                lock_report.compact(interfaces.entry(new)),
+                "\n    ",
+                (",\n", "\n  ]"),
+            )
         if old.summary != new.summary:
             self.texts["_listing.py"] = _swap(
                 self._text("_listing.py"),
