@@ -89,6 +89,8 @@ CODES: dict[str, str] = {
     "listing-dropped": "a harness's listing would drop a skill's description, or the tool",
     "listing-cut": "a harness's listing would cut or shorten a description",
     "compaction-cut": "Claude Code re-attaches an invoked skill after compaction cut to 5,000 tokens",
+    "breaking-change": "a tool's interface changed in a way that breaks a caller, without a major version bump",
+    "version-not-bumped": "a tool's interface gained something without a minor version bump",
 }
 
 

@@ -49,6 +49,7 @@ Check = Callable[[Subject, Report], Any]
 # Each check's module, by the name ``skip`` and ``--report`` use; each has ``run``.
 CHECKS: dict[str, str] = {
     "listing": "generator.checks.listings",
+    "breaking": "generator.checks.breaking",
 }
 
 
