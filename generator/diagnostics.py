@@ -91,6 +91,7 @@ CODES: dict[str, str] = {
     "compaction-cut": "Claude Code re-attaches an invoked skill after compaction cut to 5,000 tokens",
     "breaking-change": "a tool's interface changed in a way that breaks a caller, without a major version bump",
     "version-not-bumped": "a tool's interface gained something without a minor version bump",
+    "overlapping-tools": "two tools' descriptions so alike that a model or find_tool can hardly tell them apart (--strict)",
 }
 
 

@@ -50,6 +50,7 @@ Check = Callable[[Subject, Report], Any]
 CHECKS: dict[str, str] = {
     "listing": "generator.checks.listings",
     "breaking": "generator.checks.breaking",
+    "overlap": "generator.checks.overlap",
 }
 
 
