@@ -186,6 +186,12 @@ def comment(project: Path, rng: random.Random) -> bool:
     return True
 
 
+def shell_line(project: Path, rng: random.Random) -> bool:
+    """A line Claude Code runs when the skill is invoked: bom.json changes with it."""
+    _append(project / "skills" / "trip-2" / "SKILL.md", f"!`git log -n {rng.randrange(9)}`\n")
+    return False  # what the skill reaches changed: the full build runs
+
+
 def plugin_body(project: Path, rng: random.Random) -> bool:
     path = project / "plugins" / "review-kit" / "agents" / "code-reviewer.md"
     _append(path, f"Look at line {rng.randrange(500)}.\n")
@@ -236,6 +242,7 @@ EDITS: list[Edit] = [
     agent_description,
     comment,
     plugin_body,
+    shell_line,
     tag,
     rename,
     add_remove,

@@ -271,6 +271,7 @@ class _Splice:
         changed: list[str],
         discovery: discover.Discovery,
     ) -> Rebuilt:
+        from generator.checks import bom
         from generator.emitters import search_index
         from generator.pipeline import stages
 
@@ -286,6 +287,10 @@ class _Splice:
                         raise Fallback(new.source.path)
                     old_tools.append(self._tool(old, name, self.dropped))
                     new_tools.append(self._tool(new, name, self.added))
+                    if bom.reach(old_tools[-1], self.config) != bom.reach(
+                        new_tools[-1], self.config
+                    ):
+                        raise Fallback(f"{new.source.path}: what it reaches")
 
         def views(tools: list[Tool], memo: Any) -> tuple[Any, ...]:
             model = Model("", (), tuple(tools), (), (), ())

@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 from generator import __version__, discover
 from generator.cache import Memo, content_key
+from generator.checks import bom
 from generator.config import Config
 from generator.diagnostics import Diagnostic, Report, Severity
 from generator import tokens
@@ -572,6 +573,7 @@ def emit(
         files = python_package.emit(package, where, report)
         files |= agent_docs.emit(package, where, config.profiles, config.conflicts)
         files |= ai_tools.emit(package)
+        files |= bom.emit(model, config, package.generator)
         provider_outputs, notes = provider_files.emit(offered, config, report)
         files |= provider_outputs
         files |= index()
