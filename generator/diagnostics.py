@@ -91,6 +91,10 @@ CODES: dict[str, str] = {
     "compaction-cut": "Claude Code re-attaches an invoked skill after compaction cut to 5,000 tokens",
     "breaking-change": "a tool's interface changed in a way that breaks a caller, without a major version bump",
     "version-not-bumped": "a tool's interface gained something without a minor version bump",
+    "download-and-execute": "a hook, script, MCP server or skill line downloads code and runs it (curl | sh)",
+    "secret-in-source": "a secret (a token or key of a known shape) is written into a source file",
+    "allowed-tools-wildcard": "a skill's allowed-tools pre-approve every use of a tool (*, Bash, Bash(*))",
+    "hidden-unicode": "invisible or bidirectional Unicode in a source: text a reviewer does not see",
     "overlapping-tools": "two tools' descriptions so alike that a model or find_tool can hardly tell them apart (--strict)",
 }
 

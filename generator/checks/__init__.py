@@ -51,6 +51,7 @@ CHECKS: dict[str, str] = {
     "listing": "generator.checks.listings",
     "breaking": "generator.checks.breaking",
     "overlap": "generator.checks.overlap",
+    "scan": "generator.checks.scan",
 }
 
 
