@@ -58,7 +58,9 @@ def emit_report(
     providers: Notes,
     budgets: dict[str, Any],
     find_tool: dict[str, str] | None = None,
+    sections: dict[str, Any] | None = None,
 ) -> dict[str, str]:
+    """``sections``: more keys, each made by its own module (strict eligibility)."""
     report = {
         "generator": package.generator,
         "tools": [dict(tool.report) for tool in package.tools],
@@ -81,7 +83,7 @@ def emit_report(
         find_tool is not None
     ):  # how find_tool ranks: "hybrid" (and its model) or "lexical"
         report["find_tool"] = find_tool
-    return {REPORT: dumps(report)}
+    return {REPORT: dumps(report | (sections or {}))}
 
 
 def warnings(diagnostics: list[Diagnostic]) -> list[dict[str, Any]]:

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from generator import __version__, discover
 from generator.cache import Memo, content_key
-from generator.checks import bom
+from generator.checks import bom, strict
 from generator.config import Config
 from generator.diagnostics import Diagnostic, Report, Severity
 from generator import tokens
@@ -585,7 +585,12 @@ def emit(
         report,
     )
     files |= lock_report.emit_report(
-        package, report.items, notes, budget, search_index.summary(table)
+        package,
+        report.items,
+        notes,
+        budget,
+        search_index.summary(table),
+        strict.eligibility(offered, notes),
     )
     digests = {path: lock_report.sha256(text) for path, text in files.items()}
     lock = lock_report.emit_lock(package, where, config.as_json(), digests)
