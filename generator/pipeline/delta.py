@@ -385,18 +385,12 @@ class _Splice:
 
     def _check(self, old: Any, new: Any) -> None:
         """The two views differ only where the splices reach."""
-        from generator.emitters import budgets
-
         if any(getattr(old, f) != getattr(new, f) for f in SAME):
             raise Fallback(new.qualname)
         if old.fragments.provider_notes != new.fragments.provider_notes:
             raise Fallback(new.qualname)
         for view in (old, new):
-            if (
-                view.schema_problem is not None
-                or view.tokens[0] > budgets.LEVEL1_LIMIT
-                or view.tokens[1] > budgets.LEVEL2_LIMIT
-            ):
+            if view.schema_problem is not None:
                 raise Fallback(new.qualname)  # warnings that name the whole file
 
     def _said(self, view: Any, bucket: set[Diagnostic]) -> None:

@@ -578,11 +578,7 @@ def emit(
         files |= provider_outputs
         files |= index()
     budget = budgets.measure(
-        package,
-        files,
-        tokens.counter(config.token_counter),
-        config.token_counter,
-        report,
+        package, files, tokens.counter(config.token_counter), config.token_counter
     )
     files |= lock_report.emit_report(
         package,
