@@ -200,7 +200,12 @@ def _object(
     for name in sorted(props_old.keys() | props_new.keys() | req_old | req_new):
         where = f"{path}/properties/{name}"
         if name in props_old and name not in props_new:
-            yield "parameter-removed", where, f"{name} removed"
+            extra = new.get("additionalProperties")
+            if extra is True or isinstance(extra, Mapping):  # still taken, as any other
+                rest = {} if extra is True else extra
+                yield from input_changes(props_old[name], rest, where)
+            else:
+                yield "parameter-removed", where, f"{name} removed"
             continue
         if name not in props_old and name in props_new:
             if name in req_new:
