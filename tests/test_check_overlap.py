@@ -67,6 +67,27 @@ def test_pairs(a: str, b: str, overlaps: bool) -> None:
     assert (["t0", "t1"] in flagged(a, b, *others)) is overlaps
 
 
+def test_a_difference_the_names_state_keeps_a_pair_apart() -> None:
+    """delete_policy and delete_policy_rule: the descriptions differ in the word the
+    names differ in, so a model reading both sees it (docker-mcp-registry)."""
+    a = "Delete a policy. The user will be asked for confirmation before it proceeds."
+    b = "Delete a policy rule. The user will be asked for confirmation before it proceeds."
+    others = ["Send an email.", "Resize an image.", "Translate text.", "Book a room."]
+    names = [
+        "okta.delete_policy",
+        "okta.delete_policy_rule",
+        "o.a",
+        "o.b",
+        "o.c",
+        "o.d",
+    ]
+    assert overlap.pairs(names, [a, b, *others], None) == []
+    names[:2] = ["okta.remove", "okta.drop"]
+    assert [p["tools"] for p in overlap.pairs(names, [a, b, *others], None)] == [
+        ["okta.remove", "okta.drop"]
+    ]
+
+
 def test_vectors_that_differ_keep_a_pair_apart() -> None:
     unit = numpy.array([[1.0, 0.0], [0.0, 1.0]], dtype=numpy.float32)
     same = "Calculate the sum of two numeric values, in full detail."

@@ -11,7 +11,10 @@ closing note of issue 28 for what they find there and how many are false alarms)
   shared at least ``WEIGHTED_JACCARD``: a difference in a word most tools use ("in a
   GitHub repository") counts for little, one in a rare word ("secret", "rule") much;
 - at least ``BIGRAMS`` of the shorter description's word pairs are in the other: the
-  same words in another order ("drug name by X", "X by drug name") say another thing.
+  same words in another order ("drug name by X", "X by drug name") say another thing;
+- no word that tells the descriptions apart is one that tells the tools' names apart
+  (``delete_policy`` and ``delete_policy_rule`` say "policy" and "policy rule": a
+  model reading both sees the difference it is told to look for).
 
 Reported in ``skillc check --report`` always, and as a warning under ``--strict``.
 """
@@ -74,8 +77,12 @@ def _words(text: str) -> list[str]:
 def pairs(names: list[str], descriptions: list[str], unit: Any) -> list[dict[str, Any]]:
     """The overlapping pairs of ``names`` (``unit``: their vectors, or None), with
     what made each one."""
+    from generator.emitters import search_index
+
     flat = [" ".join(d.split()).lower() for d in descriptions]
     words = [_words(d) for d in descriptions]
+    split = search_index.runtime().words
+    leaves = [set(_words(" ".join(split(n.rpartition(".")[2])))) for n in names]
     count = Counter(t for w in words for t in set(w))
     total = len(names)
 
@@ -100,6 +107,8 @@ def pairs(names: list[str], descriptions: list[str], unit: Any) -> list[dict[str
         if cosine < COSINE:
             continue
         a, b = sets[i], sets[j]
+        if _named(a ^ b, leaves[i] ^ leaves[j]):
+            continue
         weighted = sum(idf(t) for t in a & b) / sum(idf(t) for t in a | b)
         pa, pb = set(zip(words[i], words[i][1:])), set(zip(words[j], words[j][1:]))
         bigrams = len(pa & pb) / max(1, min(len(pa), len(pb)))
@@ -111,6 +120,16 @@ def pairs(names: list[str], descriptions: list[str], unit: Any) -> list[dict[str
                 "bigrams": round(bigrams, 3),
             }
     return [{"tools": [names[i], names[j]], **found[i, j]} for i, j in sorted(found)]
+
+
+def _named(told: set[str], naming: set[str]) -> bool:
+    """Whether a word telling two descriptions apart tells the names apart too (a
+    name's short form counts: "org" for "organization")."""
+    return any(
+        w == n or (min(len(w), len(n)) >= 3 and (w.startswith(n) or n.startswith(w)))
+        for w in told
+        for n in naming
+    )
 
 
 def _candidates(
