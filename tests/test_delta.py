@@ -188,7 +188,10 @@ def comment(project: Path, rng: random.Random) -> bool:
 
 def shell_line(project: Path, rng: random.Random) -> bool:
     """A line Claude Code runs when the skill is invoked: bom.json changes with it."""
-    _append(project / "skills" / "trip-2" / "SKILL.md", f"!`git log -n {rng.randrange(9)}`\n")
+    _append(
+        project / "skills" / "trip-2" / "SKILL.md",
+        f"!`git log -n {rng.randrange(9)}`\n",
+    )
     return False  # what the skill reaches changed: the full build runs
 
 
