@@ -4,12 +4,11 @@ on fixtures written for it and on the real marketplace."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from conftest import run_skillc, shared_corpus, write_skill
+from conftest import built_marketplace, run_skillc, write_skill
 
 MANIFEST = """namespace: api
 tools:
@@ -67,19 +66,12 @@ def test_bom_lists_reach_and_names_never_values(
 def test_wshobson_bom(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The real marketplace reaches little beyond its skills' scripts: no hosts, no
     hooks or MCP servers in this snapshot; subagents' tool lists are recorded."""
-    wshobson = shared_corpus("plugins", "wshobson-agents")
-    project = tmp_path / "project"
-    shutil.copytree(wshobson, project / "mk")
-    (project / "pyproject.toml").write_text(
-        '[tool.skillc]\nsources = ["mk"]\nout = "market"\nbuiltins = []\n'
-    )
-    assert run_skillc(capsys, "-C", str(project), "build")[0] == 0
+    project = built_marketplace(tmp_path, capsys)
     bom = json.loads((project / "market" / "bom.json").read_text())
     report = json.loads((project / "market" / "report.json").read_text())
     assert (
         bom["plugins"] == [] and report["hooks"] == [] and report["mcp_servers"] == []
     )
     assert bom["hosts"] == []
-    kinds = {t["tool"]: t for t in bom["tools"]}
-    assert any("tools" in t for t in kinds.values())  # subagents' tools
+    assert any("tools" in t for t in bom["tools"])  # subagents' tools
     assert all(t["source"].startswith("mk/") for t in bom["tools"])

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from conftest import run_skillc, shared_corpus, write_skill
+from conftest import built_marketplace, checked, run_skillc, write_skill
 from generator.checks import breaking
 
 S: dict[str, Any] = {"type": "string"}
@@ -419,35 +419,15 @@ def test_breaking_changes_against_a_git_ref(
 def test_wshobson_against_itself_and_a_changed_copy(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The real marketplace: no change against its own lock; a changed copy's changes
-    are found, each at its file."""
-    wshobson = shared_corpus("plugins", "wshobson-agents")
-    project = tmp_path / "project"
-    shutil.copytree(wshobson, project / "mk")
-    (project / "pyproject.toml").write_text(
-        '[tool.skillc]\nsources = ["mk"]\nout = "market"\nbuiltins = []\n'
-    )
-    assert run_skillc(capsys, "-C", str(project), "build")[0] == 0
-    args = [
-        "-C",
-        str(project),
-        "check",
-        "--skip",
-        "listing",
-        "--report",
-        str(tmp_path / "r.json"),
-    ]
-    status, err = run_skillc(capsys, *args)
-    assert (
-        json.loads((tmp_path / "r.json").read_text())["checks"]["breaking"]["changes"]
-        == []
-    )
+    """The real marketplace: no change against its own lock; a subagent removed is
+    found (unversioned: a warning)."""
+    project = built_marketplace(tmp_path, capsys)
+    status, err, found = checked(capsys, project, "--skip", "listing")
+    assert status == 0 and found["breaking"]["changes"] == []
     agents = sorted((project / "mk" / "plugins").glob("*/agents/*.md"))
-    agents[0].unlink()  # a subagent removed
-    run_skillc(capsys, *args)
-    changes = json.loads((tmp_path / "r.json").read_text())["checks"]["breaking"][
-        "changes"
-    ]
+    agents[0].unlink()
+    status, err, found = checked(capsys, project, "--skip", "listing")
+    changes = found["breaking"]["changes"]
     assert [(c["change"], c["verdict"]) for c in changes] == [
         ("tool-removed", "unversioned")
     ]

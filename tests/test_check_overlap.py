@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy
 import pytest
 
-from conftest import run_skillc, shared_corpus, write_skill
+from conftest import built_functions, checked, run_skillc, write_skill
 from generator.checks import overlap
 
 
@@ -132,31 +132,18 @@ def test_overlaps_are_warnings_under_strict_with_both_paths(
 def test_github_mcp_server(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The 117 real tools of github-mcp-server: the near twins are found, the tools that
     differ in what they act on are not."""
-    shared_corpus("functions")
-    import corpus_rates
-
-    project = tmp_path / "project"
-    corpus_rates.write_function_manifests(project / "src", "github-mcp-server")
-    (project / "pyproject.toml").write_text('[tool.skillc]\nsources = ["src"]\n')
-    assert run_skillc(capsys, "-C", str(project), "build", "--keep-going")[0] in (0, 1)
-    report = tmp_path / "r.json"
-    run_skillc(
-        capsys,
-        "-C",
-        str(project),
-        "check",
-        "--skip",
-        "listing",
-        "--report",
-        str(report),
-    )
-    found = {
-        tuple(p["tools"]) for p in json.loads(report.read_text())["checks"]["overlap"]
-    }
+    project = built_functions(tmp_path, capsys, "github-mcp-server")
+    _, _, checks = checked(capsys, project, "--skip", "listing")
+    found = {tuple(p["tools"]) for p in checks["overlap"]}
     prefix = "github_mcp_server_1."
     assert (prefix + "add_sub_issue", prefix + "sub_issue_write") in found
     assert (
         prefix + "get_code_scanning_alert",
         prefix + "list_code_scanning_alerts",
     ) not in found
-    assert len(found) <= 5
+    # "comment" tells the descriptions apart, and the names: not an overlap.
+    assert (
+        prefix + "add_issue_comment_reaction",
+        prefix + "add_issue_reaction",
+    ) not in found
+    assert len(found) == 2

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_skillc, shared_corpus
+from conftest import built_functions, run_skillc
 
 MANIFEST = """namespace: t
 tools:
@@ -61,15 +61,7 @@ def test_eligibility_per_tool_and_provider(
 def test_github_mcp_server_strict(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    shared_corpus("functions")
-    import corpus_rates
-
-    project = tmp_path / "project"
-    corpus_rates.write_function_manifests(project / "src", "github-mcp-server")
-    (project / "pyproject.toml").write_text(
-        '[tool.skillc]\nsources = ["src"]\nbuiltins = []\n'
-    )
-    run_skillc(capsys, "-C", str(project), "build", "--keep-going")
+    project = built_functions(tmp_path, capsys, "github-mcp-server")
     report = json.loads((project / "generated" / "report.json").read_text())
     assert len(report["strict"]) == len(report["tools"]) == 117
     refused = [e for e in report["strict"] if e["openai"] is not True]
