@@ -81,6 +81,25 @@ class Rule:
     path_root: str = ""  # what stands before a skill's path in {path}
 
 
+def _provider(
+    harness: str, most: int, *sources: str, entry_cap: int | None = None
+) -> Rule:
+    """An API provider's list: every tool offered, by its provider name, up to
+    ``most`` in one request."""
+    return Rule(
+        harness,
+        ALL,
+        "provider",
+        ("description",),
+        "{name}",
+        "{name}",
+        "count",
+        sources,
+        entry_cap=entry_cap,
+        max_entries=most,
+    )
+
+
 RULES: dict[str, Rule] = {
     rule.harness: rule
     for rule in (
@@ -136,51 +155,24 @@ RULES: dict[str, Rule] = {
             # a repository skill's path, as Codex shows it: absolute, so some root
             path_root="/home/user/project/",
         ),
-        Rule(
+        _provider(
             "anthropic-deferred",
-            ALL,
-            "provider",
-            ("description",),
-            "{name}",
-            "{name}",
-            "count",
-            sources=(
-                # at most 10,000 deferred tools per request (tool search)
-                "platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool",
-                "../shared/reference/providers.md 2.6",
-            ),
-            max_entries=10_000,
+            10_000,  # deferred tools per request (tool search)
+            "platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool",
+            "../shared/reference/providers.md 2.6",
         ),
-        Rule(
+        _provider(
             "openai-chat",
-            ALL,
-            "provider",
-            ("description",),
-            "{name}",
-            "{name}",
-            "count",
-            sources=(
-                # 128 tools (array_above_max_length), descriptions of 1,024 characters
-                # (string_above_max_length)
-                "../shared/reference/providers.md 3.2",
-                "github.com/getsentry/sentry-mcp/issues/106",
-            ),
+            128,  # tools (array_above_max_length)
+            "../shared/reference/providers.md 3.2",
+            # descriptions of 1,024 characters (string_above_max_length)
+            "github.com/getsentry/sentry-mcp/issues/106",
             entry_cap=1024,
-            max_entries=128,
         ),
-        Rule(
+        _provider(
             "gemini",
-            ALL,
-            "provider",
-            ("description",),
-            "{name}",
-            "{name}",
-            "count",
-            sources=(
-                # 512 function declarations (google-genai 3.4 docstring)
-                "../shared/reference/providers.md 1",
-            ),
-            max_entries=512,
+            512,  # function declarations (google-genai 3.4 docstring)
+            "../shared/reference/providers.md 1",
         ),
     )
 }
