@@ -50,9 +50,11 @@ def generate(session: nox.Session) -> None:
 
 @nox.session
 def check(session: nox.Session) -> None:
-    """Fail when generated/ is not what a build would write."""
+    """Fail when generated/ is not what a build would write, or when the catalogue's
+    health says so: skillc check with [tool.skillc.check]'s harness listings, breaking
+    changes against the lock, overlaps, the review scan."""
     session.install(".[tokens]")
-    session.run("skillc", "build", "--check", *session.posargs)
+    session.run("skillc", "check", *session.posargs)
 
 
 @nox.session

@@ -11,7 +11,15 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from generator import __version__, cache, cli_report, config, pipeline, writer
+from generator import (
+    __version__,
+    cache,
+    cli_check,
+    cli_report,
+    config,
+    pipeline,
+    writer,
+)
 from generator.collector import pausing
 from generator.diagnostics import Report, Severity
 
@@ -83,7 +91,11 @@ def _parser() -> argparse.ArgumentParser:
     validate_cmd = commands.add_parser(
         "validate", help="print diagnostics only; write nothing"
     )
-    for command in (build_cmd, validate_cmd):
+    check_cmd = commands.add_parser(
+        "check", help="build --check, then the catalogue's health; write nothing"
+    )
+    cli_check.add_arguments(check_cmd)
+    for command in (build_cmd, validate_cmd, check_cmd):
         command.add_argument(
             "-C",
             "--project",
@@ -152,6 +164,8 @@ def _run(args: argparse.Namespace) -> int:
         return _find(cfg, " ".join(args.purpose), args.k)
     if args.command == "budget":
         return _budget(cfg)
+    if args.command == "check":
+        return cli_check.main(args, cfg)
     _check_dump_ir(cfg, getattr(args, "dump_ir", None))
     if args.command == "build" and not args.check:
         with writer.exclusive(cfg.root.resolve(), cfg.lock_wait_sec):

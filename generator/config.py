@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 
 import tomllib
+from collections.abc import Mapping
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +66,7 @@ _KEYS = {
     "ignore",
     "warnings-as-errors",
     "find-tool",
+    "check",  # skillc check's settings, read by generator.checks.settings
 }
 # What the agent docs tell an agent to run after changing a source (`regenerate`).
 DEFAULT_REGENERATE = "skillc build"
@@ -145,6 +148,8 @@ class Config:
     ignore: tuple[str, ...] = ()  # warning codes not shown
     warnings_as_errors: bool = False
     find_tool: str = "hybrid"  # "lexical" without numpy or the token table
+    # [tool.skillc.check] as written (it shapes no output; generator.checks reads it)
+    check: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def out_dir(self) -> Path:
@@ -298,6 +303,7 @@ def load(
         ignore=_codes(table.get("ignore", [])),
         warnings_as_errors=_flag(table, "warnings-as-errors"),
         find_tool=_choice(table, "find-tool", FIND_TOOL_METHODS),
+        check=_subtable(table, "check"),
     )
 
 
@@ -357,16 +363,23 @@ def _default_sources(root: Path) -> list[str]:
 
 
 def _codes(value: Any) -> tuple[str, ...]:
-    from generator.diagnostics import CODES
+    from generator.diagnostics import CODES, RETIRED
 
     codes = _strings(value, "ignore", empty=True)
-    unknown = sorted(set(codes) - set(CODES))
+    unknown = sorted(set(codes) - set(CODES) - RETIRED)
     if unknown:
         raise ConfigError(
             "[tool.skillc] ignore: unknown diagnostic code(s) "
             + ", ".join(code + did_you_mean(code, CODES) for code in unknown)
         )
     return tuple(sorted(set(codes)))
+
+
+def _subtable(table: dict[str, Any], key: str) -> dict[str, Any]:
+    value = table.get(key, {})
+    if not isinstance(value, dict):
+        raise ConfigError(f"[tool.skillc.{key}] must be a table")
+    return value
 
 
 def _flag(table: dict[str, Any], key: str) -> bool:

@@ -19,6 +19,9 @@ class Severity(enum.Enum):
     WARNING = "warning"
 
 
+# Codes no build reports any more, still accepted in `ignore` so that a configuration
+# written for an older skillc keeps working (ignoring them changes nothing).
+RETIRED = frozenset({"budget-exceeded"})  # replaced by skillc check's listing budgets
 CODES: dict[str, str] = {
     # files and parsing
     "file-unreadable": "the file could not be read",
@@ -82,10 +85,20 @@ CODES: dict[str, str] = {
     "provider-name-collision": "two tools get the same provider name",
     "profile-invalid": "a profile enables both tools of an incompatible pair",
     "provider-schema": "a tool's input schema has a root no provider accepts",
-    "budget-exceeded": "a Level 1 entry is over 100 tokens or a Level 2 spec over 5,000",
     "find-tool-lexical": "find-tool is hybrid but numpy or the token table is missing",
     # --check
     "stale-output": "a file of the output folder is not what a build would write",
+    # skillc check (generator/checks)
+    "listing-dropped": "a harness's listing would drop a skill's description, or the tool",
+    "listing-cut": "a harness's listing would cut or shorten a description",
+    "compaction-cut": "Claude Code re-attaches an invoked skill after compaction cut to 5,000 tokens",
+    "breaking-change": "a tool's interface changed in a way that breaks a caller, without a major version bump",
+    "version-not-bumped": "a tool's interface gained something without a minor version bump",
+    "download-and-execute": "a hook, script, MCP server or skill line downloads code and runs it (curl | sh)",
+    "secret-in-source": "a secret (a token or key of a known shape) is written into a source file",
+    "allowed-tools-wildcard": "a skill's allowed-tools pre-approve every use of a tool (*, Bash, Bash(*))",
+    "hidden-unicode": "invisible or bidirectional Unicode in a source: text a reviewer does not see",
+    "overlapping-tools": "two tools' descriptions so alike that a model or find_tool can hardly tell them apart (--strict)",
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -37,6 +38,51 @@ def shared_corpus(*parts: str) -> Path:
             f"../shared/{folder.relative_to(SHARED).as_posix()} is not beside this checkout"
         )
     return folder
+
+
+def built_marketplace(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """../shared's wshobson/agents marketplace in a project of its own (output folder
+    ``market``), built; the test is skipped without ../shared."""
+    wshobson = shared_corpus("plugins", "wshobson-agents")
+    project = tmp_path / "project"
+    shutil.copytree(wshobson, project / "mk")
+    (project / "pyproject.toml").write_text(
+        '[tool.skillc]\nsources = ["mk"]\nout = "market"\nbuiltins = []\n'
+    )
+    status, err = run_skillc(capsys, "-C", str(project), "build")
+    assert status == 0, err
+    return project
+
+
+def built_functions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], source: str
+) -> Path:
+    """One catalogue of ../shared/corpus/functions in a project of its own, built (with
+    --keep-going: a real catalogue has a bad tool or two)."""
+    shared_corpus("functions")
+    import corpus_rates
+
+    project = tmp_path / "project"
+    corpus_rates.write_function_manifests(project / "src", source)
+    (project / "pyproject.toml").write_text(
+        '[tool.skillc]\nsources = ["src"]\nbuiltins = []\n'
+    )
+    run_skillc(capsys, "-C", str(project), "build", "--keep-going")
+    return project
+
+
+def checked(
+    capsys: pytest.CaptureFixture[str], project: Path, *options: str
+) -> tuple[int, str, dict[str, Any]]:
+    """``skillc check`` of ``project``: its exit status, stderr and what --report wrote
+    of each check."""
+    report = project.parent / "check-report.json"
+    report.unlink(missing_ok=True)
+    status, err = run_skillc(
+        capsys, "-C", str(project), "check", *options, "--report", str(report)
+    )
+    found = json.loads(report.read_text()) if report.exists() else {"checks": {}}
+    return status, err, found["checks"]
 
 
 def template_module(name: str) -> Any:

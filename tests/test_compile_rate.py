@@ -620,7 +620,18 @@ def test_level2_budget_counts_the_body(
     )
     code, err = build(skills_project, capsys)
     assert code == 0
-    assert "warning[budget-exceeded]: task.big: its Level 2 text is" in err
+    report = json.loads((skills_project / "generated" / "report.json").read_text())
+    [counts] = report["budgets"]["tools"]
+    assert (
+        counts["level2"] > len(body) // 4 - 100
+    )  # the body (estimate: 4 chars a token)
+    # What Claude Code does with so long a skill: skillc check says it, with the rule.
+    status, err = run_skillc(capsys, "-C", str(skills_project), "check")
+    assert status == 0
+    assert (
+        "warning[compaction-cut]: claude-code at 200k: task.big's instructions are"
+        in err
+    )
 
 
 def test_a_tool_and_a_namespace_may_share_a_name(
@@ -722,3 +733,22 @@ def test_ignore_lets_a_strict_build_pass_on_an_accepted_deviation(
     assert code == 0, err
     assert "description-too-long" not in err
     assert listing(skills_project) == ["task.s"]
+
+
+def test_ignore_accepts_a_code_no_build_reports_any_more(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A configuration written for an older skillc keeps building: `budget-exceeded`
+    gave way to skillc check's listing budgets, and ignoring it changes nothing."""
+    populate(
+        skills_project, {"good/SKILL.md": "---\nname: good\ndescription: D.\n---\nB.\n"}
+    )
+    (skills_project / "pyproject.toml").write_text(
+        '[tool.skillc]\nsources = ["skills"]\nignore = ["budget-exceeded"]\n'
+    )
+    code, err = build(skills_project, capsys)
+    assert code == 0, err
+    (skills_project / "pyproject.toml").write_text(
+        '[tool.skillc]\nsources = ["skills"]\nignore = ["budget-exceded"]\n'
+    )
+    assert build(skills_project, capsys)[0] == 2

@@ -148,6 +148,15 @@ parameter = _rewriting(
     "}",
     lambda rng: f"bucket: {{type: string, description: Bucket {rng.randrange(99)}.",
 )
+# A change of interface: the lock's line of the tool changes with its schema.
+enum = _rewriting(
+    "enum",
+    "manifests/s3.tools.yaml",
+    "class: {type: string, enum: [",
+    "]",
+    lambda rng: "class: {type: string, enum: ["
+    + ", ".join(rng.sample(["STANDARD", "GLACIER", "ONEZONE_IA"], rng.randint(1, 3))),
+)
 agent_description = _rewriting(
     "agent_description",
     "skills/.claude/agents/doc-writer.md",
@@ -175,6 +184,15 @@ def comment(project: Path, rng: random.Random) -> bool:
     notes = "".join(f"# note {n}\n" for n in range(abs(count)))
     path.write_text(notes + "".join(kept), encoding="utf-8")
     return True
+
+
+def shell_line(project: Path, rng: random.Random) -> bool:
+    """A line Claude Code runs when the skill is invoked: bom.json changes with it."""
+    _append(
+        project / "skills" / "trip-2" / "SKILL.md",
+        f"!`git log -n {rng.randrange(9)}`\n",
+    )
+    return False  # what the skill reaches changed: the full build runs
 
 
 def plugin_body(project: Path, rng: random.Random) -> bool:
@@ -222,10 +240,12 @@ EDITS: list[Edit] = [
     description,
     manifest_description,
     parameter,
+    enum,
     command_body,
     agent_description,
     comment,
     plugin_body,
+    shell_line,
     tag,
     rename,
     add_remove,

@@ -102,7 +102,7 @@ def test_find_from_the_shell(
     assert budget.stdout.rstrip().endswith("tokens counted with o200k_base")
 
 
-def test_budgets_are_recorded_and_warned(
+def test_budgets_are_recorded_not_warned(
     skills_project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (skills_project / "pyproject.toml").write_text(
@@ -116,10 +116,8 @@ def test_budgets_are_recorded_and_warned(
     )
     status, err = run_skillc(capsys, "-C", str(skills_project), "build")
     assert status == 0, err
-    assert (
-        "skills/huge/SKILL.md:1:1: warning[budget-exceeded]: task.huge: its Level 2 text is"
-        in err
-    )
+    # The counts are data; the limits a harness applies are skillc check's.
+    assert "0 error(s), 0 warning(s)" in err
     report = json.loads((skills_project / "generated" / "report.json").read_text())
     (entry,) = report["budgets"]["tools"]
     assert (

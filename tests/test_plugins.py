@@ -12,7 +12,7 @@ import pytest
 
 from conftest import (
     FIXTURES,
-    shared_corpus,
+    built_marketplace,
     run_mypy,
     run_python,
     run_skillc,
@@ -303,14 +303,8 @@ def test_a_source_that_holds_the_output_never_reads_it(
 def test_wshobson_marketplace_compiles_every_plugin(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    wshobson = shared_corpus("plugins", "wshobson-agents")
-    project = tmp_path / "project"
-    shutil.copytree(wshobson, project / "mk")
-    (project / "pyproject.toml").write_text(
-        '[tool.skillc]\nsources = ["mk"]\nout = "market"\nbuiltins = []\n'
-    )
-    status, err = run_skillc(capsys, "-C", str(project), "build")
-    assert status == 0, err
+    project = built_marketplace(tmp_path, capsys)
+    wshobson = project / "mk"
     report = _report(project)
     built = {
         (

@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from generator.diagnostics import Diagnostic, Severity
+from generator.emitters import interfaces
 from generator.emitters.providers.schemas import Notes
 from generator.ir import to_json
 from generator.views import Layout, PackageView
@@ -57,7 +58,9 @@ def emit_report(
     providers: Notes,
     budgets: dict[str, Any],
     find_tool: dict[str, str] | None = None,
+    sections: dict[str, Any] | None = None,
 ) -> dict[str, str]:
+    """``sections``: more keys, each made by its own module (strict eligibility)."""
     report = {
         "generator": package.generator,
         "tools": [dict(tool.report) for tool in package.tools],
@@ -80,7 +83,7 @@ def emit_report(
         find_tool is not None
     ):  # how find_tool ranks: "hybrid" (and its model) or "lexical"
         report["find_tool"] = find_tool
-    return {REPORT: dumps(report)}
+    return {REPORT: dumps(report | (sections or {}))}
 
 
 def warnings(diagnostics: list[Diagnostic]) -> list[dict[str, Any]]:
@@ -115,6 +118,8 @@ def emit_lock(
             for tool in package.tools
             if tool.metadata.get("version")
         ],
+        # Each tool's interface, so skillc check can classify what a change breaks.
+        "interfaces": [interfaces.entry(tool) for tool in package.tools],
         "outputs": [
             {"path": f"{layout.out}/{path}", "sha256": digest}
             for path, digest in sorted(digests.items())

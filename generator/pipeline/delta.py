@@ -271,6 +271,7 @@ class _Splice:
         changed: list[str],
         discovery: discover.Discovery,
     ) -> Rebuilt:
+        from generator.checks import bom
         from generator.emitters import search_index
         from generator.pipeline import stages
 
@@ -286,6 +287,10 @@ class _Splice:
                         raise Fallback(new.source.path)
                     old_tools.append(self._tool(old, name, self.dropped))
                     new_tools.append(self._tool(new, name, self.added))
+                    if bom.reach(old_tools[-1], self.config) != bom.reach(
+                        new_tools[-1], self.config
+                    ):
+                        raise Fallback(f"{new.source.path}: what it reaches")
 
         def views(tools: list[Tool], memo: Any) -> tuple[Any, ...]:
             model = Model("", (), tuple(tools), (), (), ())
@@ -380,18 +385,12 @@ class _Splice:
 
     def _check(self, old: Any, new: Any) -> None:
         """The two views differ only where the splices reach."""
-        from generator.emitters import budgets
-
         if any(getattr(old, f) != getattr(new, f) for f in SAME):
             raise Fallback(new.qualname)
         if old.fragments.provider_notes != new.fragments.provider_notes:
             raise Fallback(new.qualname)
         for view in (old, new):
-            if (
-                view.schema_problem is not None
-                or view.tokens[0] > budgets.LEVEL1_LIMIT
-                or view.tokens[1] > budgets.LEVEL2_LIMIT
-            ):
+            if view.schema_problem is not None:
                 raise Fallback(new.qualname)  # warnings that name the whole file
 
     def _said(self, view: Any, bucket: set[Diagnostic]) -> None:
@@ -411,11 +410,24 @@ class _Splice:
         return self.texts[path]
 
     def _splice(self, old: Any, new: Any) -> None:
-        from generator.emitters import lock_report, provider_files, python_package
+        from generator.emitters import (
+            interfaces,
+            lock_report,
+            provider_files,
+            python_package,
+        )
 
         done, was = new.fragments, old.fragments
         if done.module != was.module:
             self.texts[new.module_path] = done.module
+        if interfaces.entry(old) != interfaces.entry(new):
+            self.texts[writer.LOCK] = _swap(
+                self._text(writer.LOCK),
+                lock_report.compact(interfaces.entry(old)),
+                lock_report.compact(interfaces.entry(new)),
+                "\n    ",
+                (",\n", "\n  ]"),
+            )
         if old.summary != new.summary:
             self.texts["_listing.py"] = _swap(
                 self._text("_listing.py"),

@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 from generator import __version__, discover
 from generator.cache import Memo, content_key
+from generator.checks import bom, strict
 from generator.config import Config
 from generator.diagnostics import Diagnostic, Report, Severity
 from generator import tokens
@@ -573,18 +574,20 @@ def emit(
         files = python_package.emit(package, where, report)
         files |= agent_docs.emit(package, where, config.profiles, config.conflicts)
         files |= ai_tools.emit(package)
+        files |= bom.emit(model, config, package.generator)
         provider_outputs, notes = provider_files.emit(offered, config, report)
         files |= provider_outputs
         files |= index()
     budget = budgets.measure(
-        package,
-        files,
-        tokens.counter(config.token_counter),
-        config.token_counter,
-        report,
+        package, files, tokens.counter(config.token_counter), config.token_counter
     )
     files |= lock_report.emit_report(
-        package, report.items, notes, budget, search_index.summary(table)
+        package,
+        report.items,
+        notes,
+        budget,
+        search_index.summary(table),
+        strict.eligibility(offered, notes),
     )
     digests = {path: lock_report.sha256(text) for path, text in files.items()}
     lock = lock_report.emit_lock(package, where, config.as_json(), digests)

@@ -1,0 +1,65 @@
+"""Catalogue health: what ``skillc check`` finds in a build besides stale output.
+
+Each check is one module of pure functions over what a build already has (the model,
+the output files, the lock it replaces), listed in ``CHECKS``: adding a check is adding
+its module and one line there. A check reports problems into the ``Report`` it is given
+(so ``ignore`` and ``warnings-as-errors`` apply to them as to the build's own) and
+returns its findings as JSON data for ``skillc check --report``. Nothing here writes a
+file or runs what the project holds.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import field
+from typing import Any
+
+from generator.config import Config
+from generator.diagnostics import Report
+from generator.ir import Model
+from generator.records import record
+
+
+@record()
+class Options:
+    """What ``skillc check`` was asked for (flags over ``[tool.skillc.check]``)."""
+
+    # Harness listings to simulate, each with its context size in tokens (None: the
+    # harness's documented default).
+    budgets: tuple[tuple[str, int | None], ...] = ()
+    against: str = "lock"  # the baseline of breaking changes: "lock" or a git ref
+    skip: frozenset[str] = frozenset()  # checks not run
+
+
+@record()
+class Subject:
+    """One build, as the checks read it."""
+
+    config: Config
+    model: Model
+    files: Mapping[str, str]  # the output folder as the build would write it
+    baseline: Mapping[str, Any] | None  # the lock compared with (None: none found)
+    baseline_name: str  # where it came from, for messages: "the lock on disk", a ref
+    options: Options = field(default_factory=Options)
+
+
+Check = Callable[[Subject, Report], Any]
+
+# Each check's module, by the name ``skip`` and ``--report`` use; each has ``run``.
+CHECKS: dict[str, str] = {
+    "listing": "generator.checks.listings",
+    "breaking": "generator.checks.breaking",
+    "overlap": "generator.checks.overlap",
+    "scan": "generator.checks.scan",
+}
+
+
+def run(subject: Subject, report: Report) -> dict[str, Any]:
+    """Every check not skipped, in order: what each found, by name."""
+    found: dict[str, Any] = {}
+    for name, path in CHECKS.items():
+        if name not in subject.options.skip:
+            check: Check = importlib.import_module(path).run
+            found[name] = check(subject, report)
+    return found

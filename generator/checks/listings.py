@@ -1,0 +1,495 @@
+"""Listing budgets per harness: what Claude Code, Codex and the API providers show of
+this catalogue at a context size, and which entries they cut, truncate or drop.
+
+A harness is one ``Rule`` in ``RULES``, with the source of each number beside it; a
+rule's ``overflow`` names how it fits a listing that is too long ("rank": whole
+descriptions kept in rank order, the rest shown as bare names; "share": every
+description shortened alike, then skills left out; "count": entries past a maximum
+left out). A new harness that fits one of these is one entry.
+
+An entry whose description a harness would drop (a bare name, or no entry at all) is an
+error: a model cannot pick a skill by a description it never sees. One cut or
+shortened is a warning. Usage is unknown at build time: where a harness ranks by use,
+equal use is assumed, in the catalogue's order.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from generator import tokens
+from generator.checks import Subject
+from generator.config import ConfigError
+from generator.diagnostics import Report
+from generator.ir import Definition, Function, Position, Tool
+from generator.records import record
+from generator.views.builder import root_problem
+
+FULL, CUT, TRUNCATED, NAME_ONLY, OMITTED = (
+    "full",
+    "cut",
+    "truncated",
+    "name-only",
+    "omitted",
+)
+DROPPED = frozenset({NAME_ONLY, OMITTED})
+ALL = frozenset({"skill", "command", "agent", "tool"})
+
+
+@record()
+class Budget:
+    """A listing's share of the context window."""
+
+    fraction: float
+    unit: str  # "chars": the context's tokens times chars_per_token; "tokens"
+    chars_per_token: int = 4
+    fallback_chars: int | None = None  # the budget when the context size is unknown
+
+    def limit(self, context: int | None) -> tuple[int, str]:
+        """The budget and its unit at ``context`` tokens (None: unknown)."""
+        if context is None:
+            if self.fallback_chars is None:
+                raise ConfigError("this harness needs a context size (harness:200k)")
+            return self.fallback_chars, "chars"
+        if self.unit == "chars":
+            return (
+                max(1, math.floor(context * self.chars_per_token * self.fraction)),
+                "chars",
+            )
+        return max(1, math.floor(context * self.fraction)), "tokens"
+
+
+@record()
+class Rule:
+    harness: str
+    kinds: frozenset[
+        str
+    ]  # what it lists (of those offered): skill, command, agent, tool
+    naming: str  # "claude": plugin:name; "skill": the skill's name; "provider"
+    fields: tuple[str, ...]  # what makes an entry's text: description, when_to_use
+    line: str  # an entry as shown; {name}, {text}, {path}
+    bare: str  # an entry without its text
+    overflow: str  # "rank", "share" or "count"
+    sources: tuple[str, ...]  # where each number below is documented
+    budget: Budget | None = None
+    default_context: int | None = None  # tokens, when none is given
+    entry_cap: int | None = None  # characters of an entry's text
+    max_entries: int | None = None
+    reattach_tokens: int | None = None  # an invoked skill after compaction
+    path_root: str = ""  # what stands before a skill's path in {path}
+
+
+def _provider(
+    harness: str, most: int, *sources: str, entry_cap: int | None = None
+) -> Rule:
+    """An API provider's list: every tool offered, by its provider name, up to
+    ``most`` in one request."""
+    return Rule(
+        harness,
+        ALL,
+        "provider",
+        ("description",),
+        "{name}",
+        "{name}",
+        "count",
+        sources,
+        entry_cap=entry_cap,
+        max_entries=most,
+    )
+
+
+RULES: dict[str, Rule] = {
+    rule.harness: rule
+    for rule in (
+        Rule(
+            "claude-code",
+            frozenset({"skill", "command"}),
+            "claude",
+            ("description", "when_to_use"),
+            "- {name}: {text}",
+            "- {name}",
+            "rank",
+            sources=(
+                # budget = floor(context tokens x 4 x skillListingBudgetFraction 0.01),
+                # default context 200000 (constants read from the shipped binary);
+                # SLASH_COMMAND_TOOL_CHAR_BUDGET overrides it.
+                "github.com/melodic-software/claude-code-plugins/issues/1271",
+                "github.com/anthropics/claude-code/issues/64606",
+                # description + when_to_use cut at 1,536 characters
+                # (skillListingMaxDescChars); over budget, descriptions of the least
+                # used skills are dropped first, whole, the names kept.
+                "code.claude.com/docs/en/skills#skill-descriptions-are-cut-short",
+                "github.com/anthropics/claude-code/issues/68135",
+                "github.com/martinholovsky/SOTA-skills/pull/349",
+                # an invoked skill is re-attached after compaction at up to 5,000 tokens
+                "code.claude.com/docs/en/skills (../shared/reference/skills-format.md 4.2)",
+                # subagents are listed apart, in full, without a budget
+                "github.com/anthropics/claude-code/issues/87515",
+            ),
+            budget=Budget(0.01, "chars", 4),
+            default_context=200_000,
+            entry_cap=1536,
+            reattach_tokens=5000,
+        ),
+        Rule(
+            "codex",
+            frozenset({"skill"}),
+            "skill",
+            ("description",),  # when_to_use is not read (umputun/agterm#528)
+            "- {name}: {text} (file: {path})",
+            "- {name}: (file: {path})",
+            "share",
+            sources=(
+                # 2% of the context window in tokens (4 bytes a token), 8,000
+                # characters when the window is unknown; descriptions shortened alike,
+                # then every description removed and the skills past the budget left
+                # out, in scope then name order.
+                "github.com/openai/codex codex-rs/core-skills/src/render.rs",
+                "github.com/openai/codex/pull/18213",
+                "developers.openai.com/codex/skills",
+                "github.com/umputun/agterm/pull/528",
+            ),
+            budget=Budget(0.02, "tokens", 4, fallback_chars=8000),
+            # a repository skill's path, as Codex shows it: absolute, so some root
+            path_root="/home/user/project/",
+        ),
+        _provider(
+            "anthropic-deferred",
+            10_000,  # deferred tools per request (tool search)
+            "platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool",
+            "../shared/reference/providers.md 2.6",
+        ),
+        _provider(
+            "openai-chat",
+            128,  # tools (array_above_max_length)
+            "../shared/reference/providers.md 3.2",
+            # descriptions of 1,024 characters (string_above_max_length)
+            "github.com/getsentry/sentry-mcp/issues/106",
+            entry_cap=1024,
+        ),
+        _provider(
+            "gemini",
+            512,  # function declarations (google-genai 3.4 docstring)
+            "../shared/reference/providers.md 1",
+        ),
+    )
+}
+DEFAULT_HARNESSES = ("claude-code", "codex")
+
+
+@record()
+class Entry:
+    tool: str
+    name: str
+    text: str
+    path: str
+    source: Position
+    body: str = ""  # what an invocation loads (skills and commands)
+    plugin: str | None = None
+
+
+@record()
+class Shown:
+    entry: Entry
+    status: str
+    chars: int  # of its text shown
+
+
+def parse(value: str) -> tuple[str, int | None]:
+    """``claude-code:200k`` -> ("claude-code", 200000); ``codex`` -> ("codex", None)."""
+    harness, _, size = value.partition(":")
+    if harness not in RULES:
+        raise ConfigError(
+            f"--budget {value}: no harness {harness!r}; one of {', '.join(RULES)}"
+        )
+    if not size:
+        return harness, None
+    digits, scale = size.lower(), 1
+    if digits[-1:] in ("k", "m"):
+        digits, scale = digits[:-1], 1000 if digits[-1] == "k" else 1_000_000
+    if not digits.isdigit() or int(digits) == 0:
+        raise ConfigError(
+            f"--budget {value}: the context size is tokens: 200k, 1m, 272000"
+        )
+    return harness, int(digits) * scale
+
+
+def entries(rule: Rule, tools: tuple[Tool, ...]) -> list[Entry]:
+    """What ``rule``'s harness lists of the catalogue, in the catalogue's order."""
+    listed = []
+    for tool in tools:
+        d = tool.definition
+        if kind(d) not in rule.kinds or not tool.model_invocable:
+            continue
+        if rule.naming == "provider":
+            schema = _provider_schema(tool)
+            if root_problem(schema) is not None:
+                continue  # in no provider file (the build says why)
+            name = tool.provider_name
+        elif rule.naming == "claude" and isinstance(d, Definition) and d.plugin:
+            name = f"{d.plugin}:{d.name}"
+        else:
+            name = d.name
+        parts = [d.description]
+        if isinstance(d, Definition):
+            parts += [str(d.extra.get(f) or "") for f in rule.fields[1:]]
+        text = " ".join(" ".join(p.split()) for p in parts if p and p.strip())
+        body = d.body if isinstance(d, Definition) else ""
+        path = rule.path_root + d.source.path
+        plugin = d.plugin if isinstance(d, Definition) else None
+        listed.append(Entry(tool.qualname, name, text, path, d.source, body, plugin))
+    return listed
+
+
+def kind(d: Definition | Function) -> str:
+    """skill, command (a Markdown command is a skill that a skill of its name beats),
+    agent or tool."""
+    return "command" if d.command else d.kind.value
+
+
+def installs(listed: list[Entry]) -> list[tuple[str | None, list[Entry]]]:
+    """What a user installs at once: the project's own entries, and each plugin with
+    them (a marketplace's plugins are installed one by one). Each with the plugin whose
+    entries it is about (None: the project's)."""
+    own = [e for e in listed if e.plugin is None]
+    plugins = sorted({e.plugin for e in listed if e.plugin is not None})
+    return [(None, own)] + [
+        (p, own + [e for e in listed if e.plugin == p]) for p in plugins
+    ]
+
+
+def _provider_schema(tool: Tool) -> dict[str, Any]:
+    d = tool.definition
+    return {"type": "object"} if isinstance(d, Definition) else dict(d.input_schema)
+
+
+def simulate(rule: Rule, listed: list[Entry], context: int | None) -> list[Shown]:
+    """What the harness shows of each entry."""
+    capped = [_capped(rule, e) for e in listed]
+    if rule.overflow == "count":
+        limit = rule.max_entries or len(capped)
+        return [
+            shown if i < limit else Shown(shown.entry, OMITTED, 0)
+            for i, shown in enumerate(capped)
+        ]
+    assert rule.budget is not None
+    limit, unit = rule.budget.limit(context)
+    fit = _ranked if rule.overflow == "rank" else _shared
+    return fit(rule, capped, limit, unit)
+
+
+def _capped(rule: Rule, entry: Entry) -> Shown:
+    if rule.entry_cap is not None and len(entry.text) > rule.entry_cap:
+        return Shown(entry, CUT, rule.entry_cap)
+    return Shown(entry, FULL, len(entry.text))
+
+
+def _line(rule: Rule, shown: Shown, chars: int | None = None) -> str:
+    e = shown.entry
+    text = e.text[: shown.chars if chars is None else chars]
+    form = rule.line if text else rule.bare
+    return form.format(name=e.name, text=text, path=e.path)
+
+
+def _ranked(rule: Rule, capped: list[Shown], limit: int, unit: str) -> list[Shown]:
+    """Claude Code: every name is listed; descriptions are granted whole, in rank
+    order, while the listing stays within the budget (in characters)."""
+    full = [len(_line(rule, s)) + 1 for s in capped]
+    if sum(full) <= limit:
+        return capped
+    used = sum(len(_line(rule, s, 0)) + 1 for s in capped)
+    result = []
+    for shown, cost in zip(capped, full):
+        extra = cost - len(_line(rule, shown, 0)) - 1
+        if shown.chars == 0 or used + extra <= limit:
+            used += extra
+            result.append(shown)
+        else:
+            result.append(Shown(shown.entry, NAME_ONLY, 0))
+    return result
+
+
+def _shared(rule: Rule, capped: list[Shown], limit: int, unit: str) -> list[Shown]:
+    """Codex: every description whole if all fit; else each shortened alike, a
+    character at a time in turn (a short one's unused share goes to the others); else
+    no descriptions, and the entries past the budget left out."""
+    cost = _cost(unit)
+    if sum(cost(_line(rule, s) + "\n") for s in capped) <= limit:
+        return capped
+    minimum = [cost(_line(rule, s, 0) + "\n") for s in capped]
+    if sum(minimum) > limit:
+        used, result = 0, []
+        for shown, size in zip(capped, minimum):
+            kept = used + size <= limit
+            used += size if kept else 0
+            status = (NAME_ONLY if shown.chars else shown.status) if kept else OMITTED
+            result.append(Shown(shown.entry, status, 0))
+        return result
+    extra = [_extra_costs(rule, s, unit) for s in capped]
+    given = [0] * len(capped)
+    spent = [0] * len(capped)
+    remaining = limit - sum(minimum)
+    changed = True
+    while changed:
+        changed = False
+        for i, shown in enumerate(capped):
+            if given[i] >= shown.chars:
+                continue
+            delta = extra[i][given[i] + 1] - spent[i]
+            if delta <= remaining:
+                given[i] += 1
+                spent[i] += delta
+                remaining -= delta
+                changed = True
+    return [
+        s if n == s.chars else Shown(s.entry, TRUNCATED if n else NAME_ONLY, n)
+        for s, n in zip(capped, given)
+    ]
+
+
+def _cost(unit: str) -> Callable[[str], int]:
+    if unit == "chars":
+        return len
+    return lambda text: -(-len(text.encode("utf-8")) // 4)
+
+
+def _extra_costs(rule: Rule, shown: Shown, unit: str) -> list[int]:
+    """What each length of the entry's text adds to its bare line (and a space)."""
+    bare = _line(rule, shown, 0) + "\n"
+    if unit == "chars":
+        return [0] + [n + 1 for n in range(1, shown.chars + 1)]
+    start = len(bare.encode("utf-8"))
+    costs, size = [0], start + 1
+    for char in shown.entry.text[: shown.chars]:
+        size += len(char.encode("utf-8"))
+        costs.append(-(-size // 4) - -(-start // 4))
+    return costs
+
+
+def run(subject: Subject, report: Report) -> list[dict[str, Any]]:
+    """Each harness asked for: its budget, what it shows, and a diagnostic per entry it
+    cuts or drops."""
+    asked = subject.options.budgets or tuple((h, None) for h in DEFAULT_HARNESSES)
+    count = tokens.counter(subject.config.token_counter)
+    results = []
+    for harness, size in asked:
+        rule = RULES[harness]
+        context = size if size is not None else rule.default_context
+        listed = entries(rule, subject.model.tools)
+        limit = rule.budget.limit(context) if rule.budget else None
+        shown = []
+        for plugin, installed in installs(listed):
+            where = _where(rule, context, plugin)
+            for item in simulate(rule, installed, context):
+                if item.entry.plugin == plugin:
+                    shown.append(item)
+                    _say(report, rule, where, item, limit, len(installed))
+        where = _where(rule, context, None)
+        compaction = list(_after_compaction(rule, listed, count))
+        for entry, size_ in compaction:
+            report.warning(
+                entry.source.path,
+                entry.source.line,
+                entry.source.col,
+                "compaction-cut",
+                f"{where}: {entry.tool}'s instructions are {size_:,} tokens "
+                f"({subject.config.token_counter}); after compaction Claude Code "
+                f"re-attaches an invoked skill at up to {rule.reattach_tokens:,}",
+            )
+        results.append(
+            {
+                "harness": harness,
+                "context": context,
+                "budget": (
+                    None if limit is None else {"limit": limit[0], "unit": limit[1]}
+                ),
+                "sources": list(rule.sources),
+                "entries": [
+                    {
+                        "tool": s.entry.tool,
+                        "name": s.entry.name,
+                        "plugin": s.entry.plugin,
+                        "status": s.status,
+                        "chars": len(s.entry.text),
+                        "shown": s.chars,
+                    }
+                    for s in shown
+                ],
+                "compaction_cut": [entry.tool for entry, _ in compaction],
+            }
+        )
+    return results
+
+
+def _where(rule: Rule, context: int | None, plugin: str | None) -> str:
+    """The harness, at which context size, with which plugin installed."""
+    if context is None:
+        size = " (context size unknown)"
+    elif context % 1000 == 0:
+        size = f" at {context // 1000:,}k"
+    else:
+        size = f" at {context:,} tokens"
+    return rule.harness + size + (f" with plugin {plugin}" if plugin else "")
+
+
+def _say(
+    report: Report,
+    rule: Rule,
+    where: str,
+    item: Shown,
+    limit: tuple[int, str] | None,
+    total: int,
+) -> None:
+    e = item.entry
+    at = (e.source.path, e.source.line, e.source.col)
+    size = f"{len(e.text):,} characters"
+    if item.status == CUT:
+        report.warning(
+            *at,
+            "listing-cut",
+            f"{where} shows {rule.entry_cap:,} of the {size} of {e.tool}'s "
+            f"{' + '.join(rule.fields)}; the rest is never seen",
+        )
+    elif item.status == TRUNCATED:
+        report.warning(
+            *at,
+            "listing-cut",
+            f"{where} shortens {e.tool}'s description to {item.chars:,} of its "
+            f"{size} to fit the listing's {_budget(limit)}",
+        )
+    elif item.status in DROPPED:
+        lost = (
+            f"leaves {e.tool} out"
+            if item.status == OMITTED
+            else f"drops {e.tool}'s description and shows its name alone"
+        )
+        why = (
+            f"{rule.max_entries:,} entries at most, {total:,} offered"
+            if limit is None
+            else f"its {_budget(limit)} is spent"
+        )
+        report.error(
+            *at,
+            "listing-dropped",
+            f"{where} {lost} ({why}); shorten descriptions or list fewer tools",
+        )
+
+
+def _budget(limit: tuple[int, str] | None) -> str:
+    assert limit is not None
+    return f"budget of {limit[0]:,} {limit[1]}"
+
+
+def _after_compaction(
+    rule: Rule, listed: list[Entry], count: Callable[[str], int]
+) -> Iterator[tuple[Entry, int]]:
+    """The skills whose instructions Claude Code cuts when it re-attaches them."""
+    if rule.reattach_tokens is None:
+        return
+    for entry in listed:
+        if entry.body and len(entry.body) > rule.reattach_tokens:  # cheap bound first
+            size = count(entry.body)
+            if size > rule.reattach_tokens:
+                yield entry, size

@@ -1,0 +1,71 @@
+"""Diagnostics as one SARIF 2.1.0 log, for code scanning (GitHub's upload-sarif):
+one rule per diagnostic code, one result per diagnostic, sorted as the report sorts
+them, so the same build gives the same bytes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from generator import __version__
+from generator.diagnostics import CODES, Diagnostic, Severity
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+STALE = "stale-output"
+
+
+def document(items: Sequence[Diagnostic], stale: Sequence[str] = ()) -> str:
+    """The log of ``items`` and of the ``stale`` output files (each an error)."""
+    results = [
+        _result(d.code, _level(d), d.message, d.path, d.line, d.col) for d in items
+    ]
+    results += [
+        _result(
+            STALE, "error", "not what a build writes; run: skillc build", path, 1, 1
+        )
+        for path in stale
+    ]
+    codes = sorted({r["ruleId"] for r in results})
+    log = {
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "skillc",
+                        "version": __version__,
+                        "rules": [
+                            {"id": code, "shortDescription": {"text": CODES[code]}}
+                            for code in codes
+                        ],
+                    }
+                },
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(log, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _level(item: Diagnostic) -> str:
+    return "error" if item.severity is Severity.ERROR else "warning"
+
+
+def _result(
+    code: str, level: str, message: str, path: str, line: int, col: int
+) -> dict[str, Any]:
+    return {
+        "ruleId": code,
+        "level": level,
+        "message": {"text": message},
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": {"uri": path},
+                    "region": {"startLine": line, "startColumn": col},
+                }
+            }
+        ],
+    }

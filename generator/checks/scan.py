@@ -1,0 +1,205 @@
+"""What a reviewer should see before a skill, hook or script takes effect: lines that
+download and run code (``curl ... | sh`` and its kin) in hooks, scripts, MCP server
+commands and the lines a skill has Claude Code run; secrets written into a source
+(named by kind, never shown); ``allowed-tools`` that pre-approve every use of a tool;
+invisible or bidirectional Unicode, which hides text from a reviewer but not from a
+model. Each a warning at its line; files are read, never run.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from generator.checks import Subject
+from generator.checks.bom import SCRIPT_SUFFIXES
+from generator.diagnostics import Report
+from generator.ir import Definition, Function, ScriptExecutor
+
+FETCH = r"(?:curl|wget)\b[^\n|;&]*"
+RUN = r"(?:sudo\s+)?(?:env\s+\S+\s+)?(?:ba|z|da|k|c|fi)?sh|python[0-9.]*|node|perl|ruby|php"
+DOWNLOAD_AND_RUN = re.compile(
+    rf"\b{FETCH}\|\s*(?:{RUN})\b"
+    rf"|\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b"
+    rf"|\b(?:ba|z)?sh\s+-c\s+[\"']?\$\(\s*(?:curl|wget)\b"
+    rf"|\beval\s+[\"']?\$\(\s*(?:curl|wget)\b"
+    rf"|\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^\n]*\|\s*(?:iex|Invoke-Expression)\b"
+    rf"|\b(?:iex|Invoke-Expression)\b[^\n]*\b(?:iwr|irm|Invoke-WebRequest|DownloadString)\b",
+    re.I,
+)
+# Each kind of secret by the shape its issuer gives it.
+SECRETS = {
+    "an AWS access key": re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
+    "a GitHub token": re.compile(
+        r"\b(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{60,})\b"
+    ),
+    "a Slack token": re.compile(r"\bxox[abprs]-[A-Za-z0-9-]{10,}"),
+    "an OpenAI key": re.compile(
+        r"\bsk-(?:proj-)?[A-Za-z0-9_-]{16,}T3BlbkFJ[A-Za-z0-9_-]{16,}"
+    ),
+    "an Anthropic key": re.compile(r"\bsk-ant-[a-z]+\d{2}-[A-Za-z0-9_-]{40,}"),
+    "a Google API key": re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b"),
+    "a Stripe live key": re.compile(r"\b[rs]k_live_[0-9A-Za-z]{24,}\b"),
+    # the header alone is how documentation names the format: the key follows it
+    "a private key": re.compile(
+        r"-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----[ \t]*\r?\n[A-Za-z0-9+/=]{40,}"
+    ),
+}
+# Documentation's stand-ins, not secrets.
+PLACEHOLDERS = re.compile(r"EXAMPLE|x{6,}|X{6,}|0{8,}|1234567890", re.I)
+BIDI = {*range(0x202A, 0x202F), *range(0x2066, 0x206A)}
+# Zero-width and invisible characters that no text needs (the joiners U+200C and
+# U+200D, which emoji and Indic scripts use, are left alone), and the tag characters.
+INVISIBLE = {0x200B, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0x180E, 0xFEFF}
+INVISIBLE |= {0x115F, 0x1160, 0x3164, 0xFFA0, *range(0xE0000, 0xE0080)}
+# An allowed-tools rule that pre-approves every use of a tool (Claude Code's
+# permission rules: a bare tool name or a * specifier matches everything).
+EVERYTHING = re.compile(
+    r"^\*$|^[A-Za-z]+\((?:\*|:\*|\*:\*)\)$|^mcp__\*|^mcp__[^_]+__\*$|^(?:Bash|PowerShell)$"
+)
+
+
+def _at(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+class _Scan:
+    def __init__(self, subject: Subject, report: Report) -> None:
+        self.root = subject.config.root.resolve()
+        self.limit = subject.config.max_file_bytes
+        self.report = report
+        self.found: list[dict[str, Any]] = []
+        self.texts: dict[str, str | None] = {}
+
+    def text(self, path: str) -> str | None:
+        """A project file's text (None: outside it, missing or too large)."""
+        if path not in self.texts:
+            full = (self.root / path).resolve()
+            self.texts[path] = None
+            if self.root in full.parents and full.is_file():
+                if full.stat().st_size <= self.limit:
+                    self.texts[path] = full.read_text(
+                        encoding="utf-8", errors="replace"
+                    )
+        return self.texts[path]
+
+    def say(self, path: str, offset: int, code: str, message: str) -> None:
+        text = self.text(path) or ""
+        line, col = _at(text, offset) if offset >= 0 else (1, 1)
+        self.report.warning(path, line, col, code, message)
+        self.found.append(
+            {"path": path, "line": line, "col": col, "code": code, "message": message}
+        )
+
+    def where(self, path: str, needle: str) -> int:
+        text = self.text(path)
+        return -1 if text is None else text.find(needle)
+
+    def secrets_and_unicode(self, path: str) -> None:
+        text = self.text(path)
+        if text is None:
+            return
+        for kind, pattern in SECRETS.items():
+            for match in pattern.finditer(text):
+                if not PLACEHOLDERS.search(match.group()):
+                    self.say(
+                        path,
+                        match.start(),
+                        "secret-in-source",
+                        f"{kind} is written here; keep it in the environment and read it by name",
+                    )
+                    break
+        if text.isascii():
+            return
+        for kinds, what in (
+            (BIDI, "bidirectional control"),
+            (INVISIBLE, "invisible character"),
+        ):
+            hits = [
+                i
+                for i, c in enumerate(text)
+                if ord(c) in kinds and (i or c != "\ufeff")
+            ]
+            if hits:
+                self.say(
+                    path,
+                    hits[0],
+                    "hidden-unicode",
+                    f"{len(hits)} {what}(s), the first U+{ord(text[hits[0]]):04X}: text a "
+                    "reviewer does not see and a model reads",
+                )
+
+    def runs(self, path: str, text: str, what: str) -> None:
+        """Whether ``text`` (a command, a script, instructions) downloads and runs
+        code; ``path``: the file it is written in."""
+        match = DOWNLOAD_AND_RUN.search(text)
+        if match:
+            self.say(
+                path,
+                self.where(path, match.group()),
+                "download-and-execute",
+                f"{what} downloads code and runs it: {match.group()[:80]}",
+            )
+
+
+def run(subject: Subject, report: Report) -> list[dict[str, Any]]:
+    scan = _Scan(subject, report)
+    scanned: set[str] = set()
+    for tool in subject.model.tools:
+        d = tool.definition
+        for path in _files(d):
+            if path not in scanned:
+                scanned.add(path)
+                scan.secrets_and_unicode(path)
+                text = scan.text(path)
+                if text is not None and path.endswith(SCRIPT_SUFFIXES):
+                    scan.runs(path, text, "this script")
+        if isinstance(d, Definition):
+            # Its !`cmd` lines, which Claude Code runs, and what it tells the agent to.
+            scan.runs(
+                d.source.path, d.body, f"a line of {tool.qualname}'s instructions"
+            )
+            if d.kind.value != "agent":
+                for rule in d.allowed_tools:
+                    if EVERYTHING.search(rule.strip()):
+                        scan.say(
+                            d.source.path,
+                            scan.where(d.source.path, rule),
+                            "allowed-tools-wildcard",
+                            f"{tool.qualname} pre-approves {rule!r}: every use of the tool "
+                            "runs without asking while the skill is active",
+                        )
+    for hook in subject.model.hooks:
+        if hook.type == "command":
+            scan.runs(
+                hook.source, hook.action, f"a {hook.event} hook of plugin {hook.plugin}"
+            )
+        if hook.source not in scanned:
+            scanned.add(hook.source)
+            scan.secrets_and_unicode(hook.source)
+    for server in subject.model.mcp_servers:
+        command = " ".join([server.target, *server.args])
+        scan.runs(
+            server.source,
+            command,
+            f"MCP server {server.name} of plugin {server.plugin}",
+        )
+        if server.source not in scanned:
+            scanned.add(server.source)
+            scan.secrets_and_unicode(server.source)
+    return scan.found
+
+
+def _files(d: Definition | Function) -> Iterator[str]:
+    """The source files a tool is made of: its definition, and its scripts."""
+    if not d.source.path.startswith("<"):
+        yield d.source.path
+    if isinstance(d, Definition) and d.skill_dir:
+        for name in d.files:
+            if name.startswith("scripts/") or name.endswith(SCRIPT_SUFFIXES):
+                yield f"{d.skill_dir}/{name}"
+    if isinstance(d, Function) and isinstance(d.executor, ScriptExecutor):
+        yield str(Path(d.executor.cwd, d.executor.entry).as_posix())

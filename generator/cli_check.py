@@ -1,0 +1,133 @@
+"""``skillc check``: what ``skillc build --check`` checks (the output folder is what a
+build writes), then the catalogue's health (``generator.checks``): listing budgets per
+harness, breaking changes against the lock or a git ref, overlapping tools, what the
+build can reach. Exit 1 on any error, 0 otherwise; nothing is written but the files
+``--report`` and ``--sarif`` name."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from generator import cache, cli_report, config, pipeline, writer
+from generator.collector import pausing
+from generator.diagnostics import Report
+
+
+def add_arguments(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--budget",
+        action="append",
+        metavar="HARNESS[:CONTEXT]",
+        help="simulate a harness's listing at a context size in tokens "
+        "(claude-code:200k, codex:272k, openai-chat); repeat it "
+        "(default: [tool.skillc.check] budget, else claude-code and codex)",
+    )
+    command.add_argument(
+        "--against",
+        metavar="lock|REF",
+        help="the baseline of breaking changes: the lock on disk (default) or a git ref",
+    )
+    command.add_argument(
+        "--skip", action="append", metavar="CHECK", help="leave a check out; repeat it"
+    )
+    command.add_argument(
+        "--report", metavar="FILE", help="also write every finding as JSON"
+    )
+    command.add_argument(
+        "--sarif", metavar="FILE", help="also write the diagnostics as SARIF 2.1.0"
+    )
+    command.add_argument(
+        "--diff", action="store_true", help="print the full diff of a stale output"
+    )
+    command.add_argument(
+        "--no-cache",
+        action="store_true",
+        help=f"do not read the build cache ({cache.CACHE_DIR}/)",
+    )
+
+
+@pausing
+def main(args: argparse.Namespace, cfg: config.Config) -> int:
+    # Imported here: the model's classes are not for a build with nothing to do.
+    from generator import checks
+    from generator.checks import baseline, sarif, settings
+
+    options = settings.options(cfg.check, args.budget, args.against, args.skip)
+    written = [Path(p).resolve() for p in (args.report, args.sarif) if p]
+    for target in written:
+        if target == cfg.out_dir or cfg.out_dir in target.parents:
+            raise config.ConfigError(
+                f"{target.name}: inside the output folder {cfg.out}/, which skillc owns"
+            )
+    output = cli_report.Output.of(args)
+    store = cache.Cache(cfg.root.resolve(), enabled=not args.no_cache)
+    report = Report(
+        strict=cfg.strict,
+        ignore=frozenset(cfg.ignore),
+        warnings_as_errors=cfg.warnings_as_errors,
+    )
+    # A full build every time (read-only cache): the checks read its model and files.
+    result = pipeline.run(cfg, report, store, reuse=False, write_cache=False)
+    assert result.model is not None
+    stale: list[str] = []  # what build --check prints of a stale output folder
+    stale_files: list[str] = []
+    found: dict[str, Any] = {}
+    if not report.has_errors:
+        writer.check_owned(cfg.out_dir)
+        changes = writer.plan(
+            cfg.out_dir, result.files, result.digests, store.state.outputs
+        )
+        if changes.stale:
+            stale_files = [
+                f"{cfg.out}/{path}"
+                for path in (*changes.created, *changes.changed, *changes.extra)
+            ]
+            stale = cli_report.stale(
+                cfg.out_dir,
+                result.files,
+                changes,
+                cfg.out,
+                output.error_format,
+                output.diff,
+            )
+        lock, name = baseline.lock(cfg, options.against)
+        subject = checks.Subject(cfg, result.model, result.files, lock, name, options)
+        found = checks.run(subject, report)
+    for line in stale:
+        print(line, file=sys.stderr)
+    if args.report:
+        _write(args.report, _json_report(found, report, bool(stale)))
+    if args.sarif:
+        _write(args.sarif, sarif.document(report.items, stale_files))
+    return _finish(report, output, stale, cfg.out)
+
+
+def _finish(
+    report: Report, output: cli_report.Output, stale: list[str], out: str
+) -> int:
+    from generator.cli import _finish as finish
+
+    summary = (
+        f"{out}/ is stale; run: skillc build" if stale else f"{out}/ is up to date"
+    )
+    status = finish(report, output, summary)
+    return 1 if stale else status
+
+
+def _json_report(found: dict[str, Any], report: Report, stale: bool) -> str:
+    data = {
+        "stale": stale,
+        "checks": found,
+        "diagnostics": [
+            json.loads(cli_report.diagnostic(d, "json")) for d in report.items
+        ],
+    }
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _write(path: str, text: str) -> None:
+    Path(path).write_text(text, encoding="utf-8")

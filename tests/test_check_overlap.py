@@ -1,0 +1,149 @@
+"""skillc check's overlapping tools: pairs a model or find_tool cannot tell apart, on
+pairs written for it and on the real MCP tools of ../shared/corpus."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy
+import pytest
+
+from conftest import built_functions, checked, run_skillc, write_skill
+from generator.checks import overlap
+
+
+def flagged(*descriptions: str) -> list[list[str]]:
+    names = [f"t{i}" for i in range(len(descriptions))]
+    return [p["tools"] for p in overlap.pairs(names, list(descriptions), None)]
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "overlaps"),
+    [
+        (
+            "Add a sub-issue to a parent issue.",
+            "Add a sub-issue to a parent issue.",
+            True,
+        ),
+        (
+            "Add a sub-issue to a parent issue.",
+            "add a  sub-issue to a parent ISSUE.",
+            True,
+        ),
+        (
+            "Retrieves the current weather for a specified city.",
+            "Retrieve the current weather for a specified city.",
+            True,
+        ),
+        (
+            "Calculates the sum of two numeric values.",
+            "Calculate the sum of two numeric values.",
+            True,
+        ),
+        # a word that tells them apart
+        (
+            "Get details of a specific code scanning alert.",
+            "List code scanning alerts in a repository.",
+            False,
+        ),
+        # the same words, in another order: another meaning
+        (
+            "Retrieve the drug name based on pharmacodynamics information.",
+            "Retrieve pharmacodynamics information based on the drug name.",
+            False,
+        ),
+        ("Read a file.", "Write a file.", False),
+    ],
+)
+def test_pairs(a: str, b: str, overlaps: bool) -> None:
+    # Unrelated tools beside them, so that the words' rarity means something.
+    others = [
+        "Send an email to a recipient.",
+        "Resize an image to a width.",
+        "Translate text into another language.",
+        "Schedule a meeting in a calendar.",
+    ]
+    assert (["t0", "t1"] in flagged(a, b, *others)) is overlaps
+
+
+def test_a_difference_the_names_state_keeps_a_pair_apart() -> None:
+    """delete_policy and delete_policy_rule: the descriptions differ in the word the
+    names differ in, so a model reading both sees it (docker-mcp-registry)."""
+    a = "Delete a policy. The user will be asked for confirmation before it proceeds."
+    b = "Delete a policy rule. The user will be asked for confirmation before it proceeds."
+    others = ["Send an email.", "Resize an image.", "Translate text.", "Book a room."]
+    names = [
+        "okta.delete_policy",
+        "okta.delete_policy_rule",
+        "o.a",
+        "o.b",
+        "o.c",
+        "o.d",
+    ]
+    assert overlap.pairs(names, [a, b, *others], None) == []
+    names[:2] = ["okta.remove", "okta.drop"]
+    assert [p["tools"] for p in overlap.pairs(names, [a, b, *others], None)] == [
+        ["okta.remove", "okta.drop"]
+    ]
+
+
+def test_vectors_that_differ_keep_a_pair_apart() -> None:
+    unit = numpy.array([[1.0, 0.0], [0.0, 1.0]], dtype=numpy.float32)
+    same = "Calculate the sum of two numeric values, in full detail."
+    near = "Calculates the sum of two numeric values, in full detail."
+    assert overlap.pairs(["a", "b"], [same, near], unit) == []
+    unit = numpy.array([[1.0, 0.0], [0.99, 0.141]], dtype=numpy.float32)
+    [pair] = overlap.pairs(["a", "b"], [same, near], unit)
+    assert pair["tools"] == ["a", "b"] and pair["cosine"] >= overlap.COSINE
+
+
+def test_overlaps_are_warnings_under_strict_with_both_paths(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in ("deploy-app", "ship-app", "greet"):
+        text = "Greet a person." if name == "greet" else "Deploy the app to staging."
+        write_skill(
+            skills_project / "skills",
+            name,
+            f"---\nname: {name}\ndescription: {text}\n---\nGo.\n",
+        )
+    assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
+    report = skills_project / "r.json"
+    status, err = run_skillc(
+        capsys, "-C", str(skills_project), "check", "--report", str(report)
+    )
+    assert status == 0 and "overlapping-tools" not in err
+    [pair] = json.loads(report.read_text())["checks"]["overlap"]
+    assert pair["tools"] == ["task.deploy_app", "task.ship_app"]
+    assert pair["paths"] == ["skills/deploy-app/SKILL.md", "skills/ship-app/SKILL.md"]
+    (skills_project / "pyproject.toml").write_text(
+        '[tool.skillc]\nsources = ["skills"]\nstrict = true\n'
+    )
+    assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
+    status, err = run_skillc(capsys, "-C", str(skills_project), "check")
+    assert status == 0
+    assert (
+        "skills/deploy-app/SKILL.md:1:1: warning[overlapping-tools]: task.deploy_app and "
+        "task.ship_app (skills/ship-app/SKILL.md): the same description" in err
+    )
+
+
+def test_github_mcp_server(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The 117 real tools of github-mcp-server: the near twins are found, the tools that
+    differ in what they act on are not."""
+    project = built_functions(tmp_path, capsys, "github-mcp-server")
+    _, _, checks = checked(capsys, project, "--skip", "listing")
+    found = {tuple(p["tools"]) for p in checks["overlap"]}
+    prefix = "github_mcp_server_1."
+    assert (prefix + "add_sub_issue", prefix + "sub_issue_write") in found
+    assert (
+        prefix + "get_code_scanning_alert",
+        prefix + "list_code_scanning_alerts",
+    ) not in found
+    # "comment" tells the descriptions apart, and the names: not an overlap.
+    assert (
+        prefix + "add_issue_comment_reaction",
+        prefix + "add_issue_reaction",
+    ) not in found
+    assert len(found) == 2
