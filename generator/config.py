@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import os
 
 import tomllib
@@ -10,7 +12,6 @@ from typing import Any
 
 from generator.names import DEFAULT_PROVIDER_NAME_LIMIT
 from generator.provider_registry import PROVIDERS
-from generator.records import record
 
 # Without a sources setting: whichever of these exist, lowest precedence first.
 DEFAULT_SOURCES = (
@@ -81,7 +82,7 @@ class ConfigError(Exception):
     """A usage or configuration error: exit status 2."""
 
 
-@record(slots=True)
+@dataclass(frozen=True, slots=True)
 class Profile:
     """Which tools one consumer sees (seed 002). CLI agents (claude_code, codex) drop the
     ``file_ops`` and ``shell`` categories by default: they have native file tools and a
@@ -95,7 +96,7 @@ class Profile:
     always_loaded: tuple[str, ...] = ()  # never deferred behind Anthropic's tool search
 
 
-@record(slots=True)
+@dataclass(frozen=True, slots=True)
 class Conflict:
     """Two tools (a generated one or a CLI agent's native one) declared to clash."""
 
@@ -104,7 +105,7 @@ class Conflict:
     hint: str = ""
 
 
-@record(slots=True)
+@dataclass(frozen=True, slots=True)
 class Config:
     root: Path  # the project folder; every path in output is relative to it
     sources: tuple[str, ...]  # lowest precedence first

@@ -48,7 +48,6 @@ from generator.loaders.plugin import (
     read_manifest,
 )
 from generator.loaders.plugin_extras import read_extras
-from generator.records import record
 
 SKIP_DIRS = frozenset({"node_modules", "__pycache__", "venv"})
 VISIBLE_DOT_DIRS = frozenset({".claude", ".agents"})
@@ -65,7 +64,7 @@ SCRIPTS = "scripts/"
 SCRIPT_SUFFIXES = (".py", ".sh", ".bash", ".js", ".mjs")
 
 
-@record(slots=True)
+@dataclass(frozen=True, slots=True)
 class Found:
     kind: Kind
     path: Path  # SKILL.md or the subagent file
@@ -103,7 +102,7 @@ def from_row(values: Row) -> Found:
     )
 
 
-@record(slots=True)
+@dataclass(frozen=True, slots=True)
 class Discovery:
     found: tuple[Found, ...]
     inputs: tuple[str, ...]  # every file the loaders will read, sorted
@@ -181,7 +180,7 @@ class _Skill:
     files: list[str] = field(default_factory=list)
 
 
-@record(slots=True)
+@dataclass(frozen=True, slots=True)
 class _Plugin:
     key: str  # its plugin.json, or marketplace.json#name for an entry-defined plugin
     folder: str

@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from collections.abc import Iterable
 from typing import Any
 
@@ -38,7 +40,6 @@ from generator.names import (
     identifier,
     provider_name,
 )
-from generator.records import record
 
 TASK = Identifier("task")
 # Built-in tools come from this pseudo source root; they win every name conflict.
@@ -53,7 +54,7 @@ LEVEL1_TOKENS = 80
 TASK_PARAMETERS = frozenset({"arguments", "prompt"})
 
 
-@record(slots=True)
+@dataclass(frozen=True, slots=True)
 class _Named:
     namespace: tuple[Identifier, ...]
     py_name: Identifier

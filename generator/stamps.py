@@ -19,10 +19,10 @@ finds it so records it again, older by then.
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 import hashlib
 import os
 
-from generator.records import record
 
 SETTLE_NS = 3_000_000_000
 Signature = tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode
@@ -30,7 +30,7 @@ FileStamp = tuple[int, int, int, int, str]  # a signature, then the sha256 of th
 UNREADABLE: FileStamp = (-1, -1, -1, -1, "unreadable")
 
 
-@record(slots=True)
+@dataclass(frozen=True, slots=True)
 class Stamps:
     time: int  # time.time_ns() when the build that recorded them started
     settings: str  # a digest of what else the walk depends on (pipeline._walk_digest)

@@ -27,6 +27,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import contextlib
 import errno
 import functools
@@ -41,7 +43,6 @@ from pathlib import Path
 from stat import S_ISDIR
 
 from generator.cache import Identity, Stat
-from generator.records import record
 
 LOCK = "skillc.lock.json"  # the output folder's lock, which marks it as skillc's
 IGNORED_DIRS = frozenset({"__pycache__", ".mypy_cache"})  # kept across a swap
@@ -58,7 +59,7 @@ class WriteFailed(Exception):
     the old tree intact."""
 
 
-@record(slots=True)
+@dataclass(frozen=True, slots=True)
 class Plan:
     created: tuple[str, ...]
     changed: tuple[str, ...]

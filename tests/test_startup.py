@@ -271,38 +271,6 @@ def test_a_rebuild_renames_no_file_over_another(
     assert _one_change(skills_project, capsys)["renamed_over"] == []
 
 
-# The classes of the model, views, settings and diagnostics (generator.records), made
-# in a fresh process once what they import is loaded: how many sources they compile.
-DEFINED = """
-import json, sys
-import dataclasses, enum, operator, pathlib, tomllib, types, typing
-from generator import names, provider_registry, records
-compiled = []
-def audit(event, args):
-    if event == "compile" and args[1] == "<string>":  # exec of a made-up source
-        compiled.append(1)
-sys.addaudithook(audit)
-from generator import config, diagnostics, ir, views
-classes = [
-    value
-    for module in (ir, views, config, diagnostics)
-    for value in vars(module).values()
-    if dataclasses.is_dataclass(value) and value.__module__ == module.__name__
-]
-print(json.dumps({"classes": len(classes), "compiled": len(compiled)}))
-"""
-
-
-def test_each_model_class_compiles_only_its_init(tmp_path: Path) -> None:
-    """A frozen dataclass compiles six functions (one source each), which were most of
-    a one-change rebuild's import time; a record compiles its __init__ alone."""
-    done = run_python(DEFINED, tmp_path)
-    assert done.returncode == 0, done.stderr
-    result = json.loads(done.stdout)
-    assert result["classes"] >= 25
-    assert result["compiled"] == result["classes"]
-
-
 def test_the_command_ends_without_the_interpreter_teardown(
     skills_project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

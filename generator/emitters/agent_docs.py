@@ -7,18 +7,19 @@ so CLAUDE.md does not repeat them."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 
 from generator.emitters import render
 from generator.config import Conflict, Profile
 from generator.emitters import profiles
 from generator.emitters.python_package import HEADER
 from generator.views import Layout, PackageView, ToolView
-from generator.records import record
 
 DOCS = {"claude_code": "CLAUDE.md", "codex": "AGENTS.md"}
 
 
-@record(slots=True)
+@dataclass(frozen=True, slots=True)
 class Equivalent:
     ours: str
     native: str

@@ -6,6 +6,8 @@ delimiter, so a ``---`` inside a value does not end the frontmatter early.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import contextlib
 import json
 import math
@@ -16,10 +18,9 @@ from typing import Any
 
 from generator.diagnostics import Report
 from generator.loaders.yamlpos import MAX_DEPTH
-from generator.records import record
 
 
-@record(slots=True)
+@dataclass(frozen=True, slots=True)
 class Split:
     frontmatter: str
     line_offset: int  # lines before the frontmatter's first line

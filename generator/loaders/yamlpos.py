@@ -7,6 +7,8 @@ constructs Python values. Lines and columns it reports are 1-based file position
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import math
 from dataclasses import field
 from typing import Any
@@ -14,7 +16,6 @@ from typing import Any
 import yaml
 
 from generator.diagnostics import Report
-from generator.records import record
 
 try:
     _Base: type[Any] = yaml.CSafeLoader
@@ -45,7 +46,7 @@ COMPOSABLE = 1_000 if _Base is not yaml.SafeLoader else MAX_DEPTH
 _FLOAT = "tag:yaml.org,2002:float"
 
 
-@record(slots=True)
+@dataclass(frozen=True, slots=True)
 class Located:
     """A parsed YAML document and where each of its top-level keys stands."""
 

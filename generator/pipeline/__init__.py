@@ -10,6 +10,8 @@ discovery walk and without reading an input.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import hashlib
 import json
 import pickle
@@ -22,7 +24,6 @@ from generator import cache
 from generator.collector import pausing
 from generator.config import Config
 from generator.diagnostics import Diagnostic, Report
-from generator.records import record
 from generator.resources import table_key
 from generator.stamps import Stamps, hash_inputs, restamp, same_bytes, same_folders
 
@@ -40,7 +41,7 @@ CHUNK = 16
 Rows = tuple[bytes, ...]
 
 
-@record()
+@dataclass(frozen=True, slots=True)
 class Result:
     key: str  # the inputs key of this build (the cache's state records it)
     model: Model | None = None  # None: the output folder is up to date

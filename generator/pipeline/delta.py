@@ -36,7 +36,6 @@ from typing import Any
 from generator import cache, discover, writer
 from generator.config import Config
 from generator.diagnostics import Diagnostic, Report, Severity, ordered
-from generator.records import record
 from generator.ir import Definition, Function, Kind, Model, Tool
 from generator.resolve import naming, named_tool, said_alone
 
@@ -172,7 +171,7 @@ def remember(
     )
 
 
-@record()
+@dataclass(frozen=True, slots=True)
 class Rebuilt:
     files: dict[str, str]  # every output file; "" for those left as they are
     digests: dict[str, str]

@@ -9,6 +9,8 @@ tools; emitters read the view's fields and never ask which kind of tool it is.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from collections.abc import Mapping
 from typing import Any
 
@@ -25,10 +27,9 @@ from generator.ir import (
     Shadowed,
     SourceFile,
 )
-from generator.records import record
 
 
-@record(slots=True)
+@dataclass(frozen=True, slots=True)
 class Layout:
     """Where the package lives, to write bundled-file paths relative to it."""
 
@@ -52,7 +53,7 @@ class Layout:
 ClaudeValue = str | bool | tuple[str, ...]
 
 
-@record()
+@dataclass(frozen=True, slots=True)
 class TaskModule:
     """What ``tool_modules.task`` writes: a skill's, subagent's or command's module."""
 
@@ -77,7 +78,7 @@ class TaskModule:
     )
 
 
-@record()
+@dataclass(frozen=True, slots=True)
 class CallableModule:
     """What ``tool_modules.callable_`` writes: a callable tool's module."""
 
@@ -102,7 +103,7 @@ class CallableModule:
     needs_black: bool  # a line is too long: black's own splitting is the one to match
 
 
-@record()
+@dataclass(frozen=True, slots=True)
 class ProviderNotes:
     """What one provider file left out or removed for a tool (each note without its
     file, which the file's folder decides)."""
@@ -111,7 +112,7 @@ class ProviderNotes:
     removed: tuple[Mapping[str, str], ...] = ()
 
 
-@record()
+@dataclass(frozen=True, slots=True)
 class Fragments:
     """The tool's part of every output file, rendered once and joined by the emitters."""
 
@@ -132,7 +133,7 @@ class Fragments:
     vector: tuple[str, float] | None  # int8 row (base64) and scale; None: lexical
 
 
-@record()
+@dataclass(frozen=True, slots=True)
 class ToolView:
     qualname: str
     namespace: tuple[str, ...]
@@ -182,7 +183,7 @@ class ToolView:
     fragments: Fragments | None = None
 
 
-@record()
+@dataclass(frozen=True, slots=True)
 class PackageView:
     """The whole build as the emitters see it: the tools' views, and the rest of the
     model."""

@@ -21,7 +21,6 @@ from typing import Any
 
 from generator.views import pylit, pytypes_simple
 from generator.cache import content_key
-from generator.records import record
 
 ROOT = "Arguments"
 # Keywords that only shape names or formats in the generated models; arguments are JSON.
@@ -35,7 +34,7 @@ class TypingError(Exception):
     """datamodel-code-generator could not type a schema (a message for the author)."""
 
 
-@record(slots=True)
+@dataclasses.dataclass(frozen=True, slots=True)
 class Typed:
     models: str  # module-level code of the nested models ("" when there are none)
     typing_names: tuple[str, ...]  # what it and the annotations import from typing

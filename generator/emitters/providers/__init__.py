@@ -11,12 +11,13 @@ declares:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from collections.abc import Callable
 from typing import Any
 
 from generator.emitters.providers.schemas import Notes
 from generator.views import ToolView
-from generator.records import record
 
 # One tool's entry in one file (None: left out of it): the tool, the notes to add to,
 # the file's name and whether the tool is always loaded.
@@ -30,7 +31,7 @@ def json_array(lines: list[str]) -> str:
     return "[\n  " + ",\n  ".join(lines) + "\n]\n"
 
 
-@record()
+@dataclass(frozen=True, slots=True)
 class File:
     name: str
     entry: Entry
