@@ -64,8 +64,6 @@ class Definition:
     metadata: Mapping[str, str] = dataclasses.field(
         default_factory=lambda: MappingProxyType({})
     )
-    # sha256 of everything its loader read; set by the pipeline.
-    digest: str = ""
     # disable-model-invocation: true -> False: in the package (a person runs it), not in
     # provider files, find_tool or agent docs. user-invocable: false is recorded.
     model_invocable: bool = True
@@ -192,7 +190,6 @@ class Function:
     # "install"}, for the ai-tools.json aggregate.
     cli_tool: Mapping[str, Any] | None = None
     kind: Kind = Kind.TOOL
-    digest: str = ""
     command: bool = False  # only a Markdown command is one
     plugin: None = None  # what a task tool has and a callable tool has not
 

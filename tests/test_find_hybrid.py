@@ -5,6 +5,7 @@ without numpy, and results an agent can use."""
 from __future__ import annotations
 
 import json
+import random
 import shutil
 import warnings
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 import find_eval
 from conftest import REPO, run_mypy, run_python, run_skillc
 from generator.emitters import search_index
+from generator.resources import TABLE
 
 needs_corpus = pytest.mark.skipif(
     not find_eval.PLUGINS.is_dir(),
@@ -220,3 +222,19 @@ def test_relevance_is_comparable_and_an_exact_name_wins(tmp_path: Path) -> None:
     assert first == "batch.run True"
     assert second.startswith("db.insert name: db.insert")
     assert third == "True"
+
+
+def test_numpys_vector_sums_the_rows_in_order() -> None:
+    """numpy's vectors (a cold build's, summed with add.reduce along the rows and
+    quantised in numpy) are the plain path's, byte for byte, for texts of every number
+    of tokens up to past the most a vector takes."""
+    plain = search_index.Table(TABLE)
+    with_numpy = search_index.Table(TABLE)
+    with_numpy.prepare(search_index.FEW_VECTORS)
+    # Whole words of the vocabulary (not "##" pieces), so that each is one known token.
+    vocab = sorted(w for w in plain.tokenize.ids if w.isalpha() and w.isascii())
+    rng = random.Random(17)
+    for length in range(1, search_index.VECTOR_TOKENS + 8):
+        text = " ".join(rng.choice(vocab) for _ in range(length))
+        made = search_index.vector(with_numpy, text)
+        assert made == search_index.vector(plain, text), text

@@ -173,23 +173,18 @@ print("ok")
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
 
 
-# What a build with nothing to do must not import: it only stats what the last build
-# recorded (generator.stamps).
+# What a build with nothing to do must not import: it walks the sources, hashes the
+# inputs and compares the output folder with the lock the last build wrote.
 NOT_FOR_A_NO_OP = (
     "yaml",
     "jinja2",
-    "generator.discover",
-    "generator.ir",
     "generator.loaders",
     "generator.views",
     "generator.emitters",
-    "generator.pipeline.stages",
     "generator.resolve",
 )
 NO_OP = """
 import json, sys
-from generator import stamps
-stamps.SETTLE_NS = 0  # as on a project left alone for a few seconds
 from generator import cli
 status = cli.main(["-C", sys.argv[1], "build"])
 print(json.dumps({"status": status, "modules": sorted(sys.modules)}))
@@ -214,119 +209,3 @@ def test_a_no_op_build_imports_no_loader_nor_emitter(
         if any(name == m or name.startswith(m + ".") for m in NOT_FOR_A_NO_OP)
     ]
     assert loaded == []
-
-
-# What a one-skill rebuild (spliced into the last build, generator.pipeline.delta)
-# does in a fresh process: the modules it loads, and the renames onto a file that exists.
-ONE_CHANGE = """
-import json, os, sys
-renamed_over = []
-def audit(event, args):
-    if event == "os.rename" and os.path.lexists(args[1]):
-        renamed_over.append(os.path.basename(args[1]))
-sys.addaudithook(audit)
-from generator import cli
-status = cli.main(["-C", sys.argv[1], "build", "-v"])
-print(json.dumps({
-    "status": status, "modules": sorted(sys.modules), "renamed_over": renamed_over
-}))
-"""
-
-
-def _one_change(
-    skills_project: Path, capsys: pytest.CaptureFixture[str]
-) -> dict[str, Any]:
-    for name in ("a", "b", "c"):
-        write_skill(
-            skills_project / "skills",
-            name,
-            f"---\nname: {name}\ndescription: Does {name}.\n---\nStep one.\n",
-        )
-    assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
-    with open(skills_project / "skills" / "b" / "SKILL.md", "a") as handle:
-        handle.write("Step two.\n")
-    done = run_python(ONE_CHANGE, skills_project, str(skills_project))
-    assert done.returncode == 0, done.stderr
-    assert "spliced the changed tools into the last build" in done.stderr
-    result: dict[str, Any] = json.loads(done.stdout)
-    assert result["status"] == 0
-    return result
-
-
-def test_a_one_change_rebuild_does_not_import_multiprocessing(
-    skills_project: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """It never splits its work over two cores: loading multiprocessing (and socket,
-    tempfile, threading... with it) cost about what the splice itself does."""
-    modules = _one_change(skills_project, capsys)["modules"]
-    assert "generator.pipeline.parallel" in modules  # on the path, but not its split
-    assert "multiprocessing" not in modules and "socket" not in modules
-
-
-def test_a_rebuild_renames_no_file_over_another(
-    skills_project: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """The cache's files are removed, then renamed into place: renaming onto a file
-    makes ext4 write the new one to disk before the rename returns."""
-    assert _one_change(skills_project, capsys)["renamed_over"] == []
-
-
-def test_the_command_ends_without_the_interpreter_teardown(
-    skills_project: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """``python -m generator`` exits once its output is flushed: the teardown (freeing
-    every module and object, exit handlers) costs about a tenth of a one-skill rebuild.
-    An exit handler that a site module registers is skipped, and nothing is lost."""
-    write_skill(
-        skills_project / "skills", "a", "---\nname: a\ndescription: Does a.\n---\n"
-    )
-    assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
-    # On PYTHONPATH (run_python's), so the interpreter imports it at start-up.
-    (skills_project / "sitecustomize.py").write_text(
-        "import atexit, pathlib\n"
-        "atexit.register(pathlib.Path(__file__).with_name('torn-down').touch)\n"
-    )
-    done = run_python("", skills_project, "-m", "generator", "build", "--check")
-    assert done.returncode == 0, done.stderr
-    assert "generated/ is up to date" in done.stderr
-    assert not (skills_project / "torn-down").exists()
-    check = run_python("import sitecustomize", skills_project)  # the handler works
-    assert check.returncode == 0 and (skills_project / "torn-down").exists()
-
-
-# Imported at start-up from PYTHONPATH (run_python's): counts the collector's passes
-# once skillc runs (the interpreter's own start-up, runpy's imports, is not skillc's).
-COUNT_COLLECTIONS = """
-import gc, pathlib, sys
-def counted(phase, info, tally=pathlib.Path(__file__).with_name("collections")):
-    if phase == "start" and "generator.cli" in sys.modules:
-        with tally.open("a") as handle:
-            handle.write(".")
-gc.callbacks.append(counted)
-"""
-
-
-def test_the_command_runs_no_garbage_collection(
-    skills_project: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """The collector is off for the whole command (generator.__main__ and
-    generator.collector): a rebuild makes little garbage, and a full build's objects
-    live to its end, so its passes over them were wasted (a twentieth of a one-skill
-    rebuild, a tenth of a cold build)."""
-    for name in ("a", "b"):
-        write_skill(
-            skills_project / "skills",
-            name,
-            f"---\nname: {name}\ndescription: Does {name}.\n---\nStep one.\n",
-        )
-    (skills_project / "sitecustomize.py").write_text(COUNT_COLLECTIONS)
-    tally = skills_project / "collections"
-    full = run_python("", skills_project, "-m", "generator", "build", "-v")
-    assert full.returncode == 0, full.stderr
-    assert "skillc: 2 tools;" in full.stderr
-    with open(skills_project / "skills" / "b" / "SKILL.md", "a") as handle:
-        handle.write("Step two.\n")
-    spliced = run_python("", skills_project, "-m", "generator", "build", "-v")
-    assert spliced.returncode == 0, spliced.stderr
-    assert "spliced the changed tools into the last build" in spliced.stderr
-    assert not tally.exists()

@@ -9,7 +9,6 @@ import shlex
 from collections.abc import Callable
 from typing import Any
 
-from generator.cache import content_key
 from generator.ir import (
     CliExecutor,
     Definition,
@@ -27,6 +26,7 @@ from generator.views import (
     TaskModule,
     ToolView,
     callables,
+    pytypes,
     seed_metadata,
     tasks,
 )
@@ -34,33 +34,19 @@ from generator.views import (
 ROOT_UNIONS = ("anyOf", "oneOf", "allOf")
 
 
-# A tool's fields besides its definition: its names, summary and parameters.
-_NAMES = tuple(f.name for f in dataclasses.fields(Tool) if f.name != "definition")
-
-
-def keys(layout: Layout, *settings: object) -> Callable[[Tool], str]:
-    """What a tool's view depends on: its definition (by the digest of its inputs, when
-    the pipeline set one), its names, the layout and the build ``settings`` (these two
-    shown once, not once per tool)."""
-    shared = repr((layout, settings))
-
-    def made(tool: Tool) -> str:
-        if not tool.definition.digest:
-            return content_key(tool, shared)
-        names = [getattr(tool, name) for name in _NAMES]
-        return content_key(tool.definition.digest, names, shared)
-
-    return made
-
-
-def build(tool: Tool, layout: Layout, count: Callable[[str], int]) -> ToolView:
-    """The tool's view, without fragments; ``count`` counts tokens."""
+def build(
+    tool: Tool,
+    layout: Layout,
+    count: Callable[[str], int],
+    typing: callables.Typing = pytypes.type_loosely,
+) -> ToolView:
+    """The tool's view; ``count`` counts tokens, ``typing`` types an input schema."""
     d = tool.definition
     leaf = tool.qualname.rpartition(".")[2]
     body: TaskModule | CallableModule
     meta = seed_metadata.metadata(tool)
     if isinstance(d, Function):
-        body, loosened = callables.module(tool, d, layout.package)
+        body, loosened = callables.module(tool, d, layout.package, typing)
         loaded = body.help
         extra = _callable_fields(tool, d)
     else:

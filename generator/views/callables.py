@@ -10,7 +10,7 @@ them and returns a ``ToolResult``.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from generator.views import pylit, pytypes
@@ -21,12 +21,16 @@ from generator.views import CallableModule
 LINE_LENGTH = pylit.LINE_LENGTH
 
 
+Typing = Callable[[Mapping[str, Any]], tuple[pytypes.Typed, pytypes.Loosened]]
+
+
 def module(
-    tool: Tool, d: Function, package: str
+    tool: Tool, d: Function, package: str, typing: Typing = pytypes.type_loosely
 ) -> tuple[CallableModule, tuple[tuple[str, str], ...]]:
     """The module's data, and each property whose type was loosened (its JSON path and
-    why): a tool is never lost for typing."""
-    typed, loosened = pytypes.type_loosely(d.input_schema)
+    why): a tool is never lost for typing. ``typing``: ``pytypes.type_loosely``, or
+    the build cache's memo of it."""
+    typed, loosened = typing(d.input_schema)
     annotations = {p.name: _annotation(p, typed.annotations) for p in tool.parameters}
     signature = tuple(_parameter(p, annotations[p.name]) for p in tool.parameters)
     lines = [f"    {line}," for line in signature] + typed.models.splitlines()

@@ -1,20 +1,17 @@
-"""The cold build's fast paths give what the slower code they replaced gave, on the real
-corpora of ../shared/corpus (every skill, plugin and function definition, built once):
+"""What the build writes by hand gives what the slower code it replaced gave, on the
+real corpora of ../shared/corpus (every skill, plugin and function definition, built
+once):
 
 - each tool's module, written directly, against the Jinja templates it replaced
   (tests/oracles/);
-- the build's word splitting and token ids against the package's own ``_search`` and
-  ``_embed`` (also on every Unicode code point), and each vector against the sum it
-  replaced;
-- the provider files, which now share each tool's schema, never change it.
+- each vector, summed in plain Python or by numpy, against the sum it replaced;
+- the provider files, which share each tool's schema, never change it.
 """
 
 from __future__ import annotations
 
 import copy
 import math
-import random
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -23,18 +20,12 @@ import jinja2
 import numpy
 import pytest
 
-from conftest import TESTS, tree
+from conftest import TESTS
 from corpus_rates import CORPUS, build, lay_out
 from generator.diagnostics import Report
 from generator.resources import TABLE
-from generator.emitters import (
-    provider_files,
-    python_package,
-    render,
-    search_index,
-    search_words,
-)
-from generator.pipeline import parallel
+from generator.config import Config
+from generator.emitters import provider_files, python_package, render, search_index
 from generator.views import TaskModule, ToolView
 
 pytestmark = pytest.mark.skipif(
@@ -57,12 +48,11 @@ def views(corpus: Path) -> list[ToolView]:
     original = python_package.tool_module
 
     def recording(view: ToolView) -> str:
-        seen.append(copy.copy(view))  # the view itself loses its module data after
+        seen.append(view)
         return original(view)
 
     patch = pytest.MonkeyPatch()
     patch.setattr(python_package, "tool_module", recording)
-    patch.setattr(parallel, "MIN_ITEMS", 1 << 30)
     try:
         build(corpus)
     finally:
@@ -70,20 +60,6 @@ def views(corpus: Path) -> list[ToolView]:
     kinds = {view.kind for view in seen}
     assert len(seen) > 1000 and {"skill", "agent", "tool"} <= kinds, kinds
     return seen
-
-
-def test_views_built_on_two_cores_are_the_same(
-    corpus: Path, views: list[ToolView], tmp_path: Path
-) -> None:
-    """The corpus built again with its views split over two processes (when the
-    machine has two cores) writes the same bytes."""
-    alone = tree(corpus / "generated")
-    shutil.rmtree(corpus / "generated")
-    shutil.rmtree(corpus / ".skillc-cache", ignore_errors=True)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(parallel, "MIN_ITEMS", 2)
-        build(corpus)
-    assert tree(corpus / "generated") == alone
 
 
 def _old_module(view: ToolView) -> str:
@@ -117,40 +93,6 @@ def test_tool_modules_are_the_old_bytes(views: list[ToolView]) -> None:
     assert blacked > 20  # the corpus has long annotations to split
 
 
-def test_search_terms_are_the_runtimes(views: list[ToolView]) -> None:
-    search = search_index.runtime()
-    texts = [text for view in views for text in view.search_fields.values()]
-    rng = random.Random(17)
-    alphabet = "aZ09_-. xYzHTTPServer\t/ésé中文"
-    texts += ["".join(rng.choices(alphabet, k=rng.randint(0, 30))) for _ in range(3000)]
-    for text in texts:
-        assert search_words.terms(search, text) == search.terms(text), text
-
-
-def _tokenizer() -> Any:
-    table = search_index.load_table("hybrid", Report())
-    assert table is not None
-    return table.inner.tokenize
-
-
-def test_token_ids_are_the_runtimes(views: list[ToolView]) -> None:
-    embed = search_index.embedding()
-    tokenizer = _tokenizer()
-    for view in views:
-        text = search_index.embed_text(view.qualname, view.search_fields["d"])
-        assert search_words.token_ids(embed, tokenizer, text) == tokenizer(text)
-
-
-def test_basic_words_on_every_code_point() -> None:
-    """Each character is mapped alone, so one text per block of code points covers
-    every mapping (the NFD both sides apply first is the same)."""
-    embed = search_index.embedding()
-    tokenizer = _tokenizer()
-    for start in range(0, 0x110000, 0x1000):
-        text = "a".join(chr(c) for c in range(start, start + 0x1000))
-        assert search_words.token_ids(embed, tokenizer, text) == tokenizer(text)
-
-
 def _old_vector(table: Any, text: str) -> tuple[bytes, float]:
     """``search_index.vector`` as it was: the rows scaled and added one by one."""
     inner = table.inner
@@ -170,7 +112,7 @@ def test_vectors_are_the_old_sums(views: list[ToolView]) -> None:
     table = search_index.load_table("hybrid", Report())
     assert table is not None
     for view in views[::3]:
-        text = search_index.embed_text(view.qualname, view.search_fields["d"])
+        text = search_index.embed_text(view)
         assert search_index.vector(table, text) == _old_vector(table, text)
 
 
@@ -180,10 +122,7 @@ def test_plain_vectors_are_numpys(views: list[ToolView]) -> None:
     plain = search_index.Table(TABLE)
     with_numpy = search_index.Table(TABLE)
     with_numpy.prepare(search_index.FEW_VECTORS)
-    texts = [
-        search_index.embed_text(view.qualname, view.search_fields["d"])
-        for view in views
-    ] + ["", "[UNK] !!"]
+    texts = [search_index.embed_text(view) for view in views] + ["", "[UNK] !!"]
     for text in texts:
         made = search_index.vector(plain, text)
         assert made == search_index.vector(with_numpy, text), text
@@ -194,8 +133,9 @@ def test_plain_vectors_are_numpys(views: list[ToolView]) -> None:
 def test_provider_files_leave_the_shared_schema_alone(views: list[ToolView]) -> None:
     """Each provider file builds what it changes anew: after every file's line, the
     schema is what it was, and a second pass writes the same lines."""
-    for view in views:
-        before = copy.deepcopy(dict(view.input_schema))
-        first = provider_files.fragment(view)
-        assert dict(view.input_schema) == before, view.qualname
-        assert provider_files.fragment(view) == first, view.qualname
+    offered = tuple(view for view in views if view.offered and not view.schema_problem)
+    before = [copy.deepcopy(dict(view.input_schema)) for view in offered]
+    config = Config(Path("."), ("corpus",), "generated", "generated", False, 1 << 20)
+    first = provider_files.emit(offered, config, Report())
+    assert [dict(view.input_schema) for view in offered] == before
+    assert provider_files.emit(offered, config, Report()) == first
