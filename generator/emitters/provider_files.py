@@ -3,19 +3,19 @@ and one folder per configured profile (providers.md; seed 002)."""
 
 from __future__ import annotations
 
-import functools
 import importlib
 import json
+import re
 from types import ModuleType
 from typing import Any
 
 from generator.config import Config
 from generator.diagnostics import Report
-from generator.emitters import profiles
+from generator.emitters import profiles, tool_modules
 from generator.emitters.providers import File
 from generator.emitters.providers.schemas import Notes, gemini_mcp_name
 from generator.provider_registry import PROVIDERS
-from generator.views import ToolView
+from generator.views import ToolView, pylit
 
 FOLDER = "providers/"
 
@@ -27,13 +27,62 @@ def providers() -> dict[str, ModuleType]:
 
 def files() -> dict[str, File]:
     """Every provider's files, by name, in the registry's order (not to be changed)."""
-    return _files_of(tuple(PROVIDERS.items()))
+    return {f.name: f for module in providers().values() for f in module.FILES}
 
 
-@functools.cache  # asked once per tool: the registry's modules are looked up once
-def _files_of(registry: tuple[tuple[str, str], ...]) -> dict[str, File]:
-    modules = (importlib.import_module(path) for _, path in registry)
-    return {f.name: f for module in modules for f in module.FILES}
+# A line of a runtime module that the providers' part of that name replaces.
+_PART = re.compile(r"^( *)(?:\S.*)?# <providers: ([a-z ]+)>\n", re.MULTILINE)
+
+
+def runtime(text: str) -> str:
+    """A runtime module (templates/runtime/) with each ``# <providers: part>`` line
+    replaced by what the registered providers' modules say of that part: the names
+    ``dispatch()`` takes, how it reads each one's calls and answers them (``Dispatch``),
+    which of them keep dotted tool names, and each provider's name form for
+    ``find_tool``'s matches."""
+    modules = providers()
+    served = [d for module in modules.values() for d in getattr(module, "DISPATCH", ())]
+    columns: dict[str, list[str]] = {}
+    for name, module in modules.items():
+        if module.NAMES:
+            columns.setdefault(module.NAMES, []).append(name)
+    parts = {
+        "names": "".join(f"{json.dumps(d.name)},\n" for d in served),
+        "read": _branches([d.name for d in served], [d.read for d in served]),
+        "answer": _branches([d.name for d in served], [d.answer for d in served]),
+        "column": "column = 1 if provider in "
+        f"{_tuple([d.name for d in served if d.dotted])} else 0\n",
+        "name forms": "".join(
+            f"**dict.fromkeys({_tuple(names)}, {column}),\n"
+            for column, names in columns.items()
+        ),
+    }
+
+    def filled(match: re.Match[str]) -> str:
+        indent = match.group(1)
+        lines = parts[match.group(2)].splitlines(keepends=True)
+        return "".join(indent + line if line.strip() else line for line in lines)
+
+    text = _PART.sub(filled, text)
+    if any(pylit.width(line) > pylit.LINE_LENGTH for line in text.splitlines()):
+        text = tool_modules.black(text)  # a part moved under an ``if`` by a new one
+    return text
+
+
+def _branches(names: list[str], bodies: list[str]) -> str:
+    """One ``if provider == name:`` block per provider, the last one's body alone."""
+    text = ""
+    for number, (name, body) in enumerate(zip(names, bodies)):
+        if number == len(names) - 1:
+            return text + body.rstrip("\n") + "\n"
+        inner = "".join(f"    {line}" for line in body.splitlines(keepends=True))
+        text += f"if provider == {json.dumps(name)}:\n{inner.rstrip()}\n"
+    return text
+
+
+def _tuple(names: list[str]) -> str:
+    items = ", ".join(json.dumps(name) for name in names)
+    return f"({items},)" if len(names) == 1 else f"({items})"
 
 
 def profile_files(provider: str) -> tuple[str, ...]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import posixpath
 
-from generator.emitters import render, tool_modules
+from generator.emitters import provider_files, render, tool_modules
 from generator.diagnostics import Report
 from generator.ir import Namespace
 from generator.names import NAMESPACE_LIST, function_name
@@ -40,7 +40,8 @@ def emit(package: PackageView, layout: Layout, report: Report) -> dict[str, str]
     children = [ns.path[0] for ns in package.namespaces if len(ns.path) == 1]
     files: dict[str, str] = {
         **{
-            name: f"# {HEADER.format(source='')}\n" + render.static(name)
+            name: f"# {HEADER.format(source='')}\n"
+            + provider_files.runtime(render.static(name))
             for name in RUNTIME
         },
         "py.typed": "",

@@ -333,8 +333,7 @@ def _match(index: int, relevance: float, matched: list[Any]) -> Match:
         for line in NAMES:
             flat, dotted = line.split("\t")[:2]
             providers[dotted] = {
-                **dict.fromkeys(("anthropic", "openai", "bedrock"), flat),
-                **dict.fromkeys(("gemini", "mcp"), dotted),
+                # <providers: name forms>
             }
         _state["names"] = sources, providers
     sources, providers = _state["names"]
