@@ -135,7 +135,7 @@ def test_provider_files_leave_the_shared_schema_alone(views: list[ToolView]) -> 
     schema is what it was, and a second pass writes the same lines."""
     offered = tuple(view for view in views if view.offered and not view.schema_problem)
     before = [copy.deepcopy(dict(view.input_schema)) for view in offered]
-    config = Config(Path("."), ("corpus",), "generated", "generated", False, 1 << 20)
+    config = Config(Path("."), sources=("corpus",), package="generated")
     first = provider_files.emit(offered, config, Report())
     assert [dict(view.input_schema) for view in offered] == before
     assert provider_files.emit(offered, config, Report()) == first
