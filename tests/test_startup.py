@@ -5,6 +5,7 @@ generated.list()``, and a build with nothing to do. The speed itself is the benc
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -209,3 +210,37 @@ def test_a_no_op_build_imports_no_loader_nor_emitter(
         if any(name == m or name.startswith(m + ".") for m in NOT_FOR_A_NO_OP)
     ]
     assert loaded == []
+
+
+BUILD_REPORTING_MODULES = """
+import json, sys
+from generator import cli
+status = cli.main(["-C", sys.argv[1], "build"])
+print(json.dumps({"status": status, "modules": sorted(sys.modules)}))
+"""
+
+
+def test_a_build_that_needs_no_token_count_never_imports_the_counter(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With token-counter = "o200k_base", the counts are kept in the cache with each
+    text: a build whose texts were all counted before (here the output folder was
+    deleted) writes the same report without importing bpe-openai (seconds)."""
+    pytest.importorskip("bpe_openai")
+    (skills_project / "pyproject.toml").write_text(
+        '[tool.skillc]\nsources = ["skills"]\ntoken-counter = "o200k_base"\n'
+    )
+    for name in ("a", "b"):
+        write_skill(
+            skills_project / "skills",
+            name,
+            f"---\nname: {name}\ndescription: Does {name}.\n---\nStep one.\n",
+        )
+    assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
+    report = (skills_project / "generated" / "report.json").read_text()
+    shutil.rmtree(skills_project / "generated")
+    done = run_python(BUILD_REPORTING_MODULES, skills_project, str(skills_project))
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["status"] == 0 and "bpe_openai" not in result["modules"]
+    assert (skills_project / "generated" / "report.json").read_text() == report
