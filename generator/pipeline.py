@@ -385,7 +385,6 @@ def _emit(
     from generator.emitters import provider_files, python_package, search_index
     from generator.views import builder, pytypes
 
-    where = layout(config)
     table = search_index.load_table(config.find_tool, report)
     counter = tokens.counter(config.token_counter)
     count = _memoised(
@@ -398,12 +397,12 @@ def _emit(
             return typed(dict(schema))
         return pytypes.type_loosely(schema)
 
-    views = tuple(builder.build(t, where, count, typing) for t in model.tools)
+    views = tuple(builder.build(t, config.package, count, typing) for t in model.tools)
     package = builder.package(model, views)
     python_package.check(package, config.package, report)
     offered = package.offered
-    files = python_package.emit(package, where, report)
-    files |= agent_docs.emit(package, where, config.profiles, config.conflicts)
+    files = python_package.emit(package, config, report)
+    files |= agent_docs.emit(package, config)
     files |= ai_tools.emit(package)
     provider_outputs, notes = provider_files.emit(offered, config, report)
     files |= provider_outputs
@@ -414,7 +413,7 @@ def _emit(
     )
     output = {path: text.encode("utf-8") for path, text in files.items()}
     digests = {path: hashlib.sha256(data).hexdigest() for path, data in output.items()}
-    lock = lock_report.emit_lock(package, where, config.as_json(), digests)
+    lock = lock_report.emit_lock(package, config.out, config.as_json(), digests)
     output |= {path: text.encode("utf-8") for path, text in lock.items()}
     return dict(sorted(output.items()))
 
@@ -431,22 +430,3 @@ def _vectors(tools: Iterable[Any], table: Any, memo: cache.Memo) -> Any:
     table.prepare(sum(memo.get(cache.key(kind, text)) is None for text in texts))
     made = _memoised(memo, kind, lambda text: search_index.vector_fragment(table, text))
     return made
-
-
-def layout(config: Config) -> Any:
-    from generator.views import Layout
-
-    return Layout(
-        package=config.package,
-        out=discover.relative(config.out_dir, config.root.resolve()),
-        sources=config.sources,
-        builtins=config.builtins,
-        file_root=config.file_root,
-        db_path=config.db_path,
-        max_read_bytes=config.max_read_bytes,
-        default_timeout_sec=config.default_timeout_sec,
-        max_output_bytes=config.max_output_bytes,
-        module=config.module,
-        import_root=config.import_root,
-        regenerate=config.regenerate,
-    )

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 
 
 from generator.emitters import render
-from generator.config import Conflict, Profile
+from generator.config import Config, Conflict, Profile
 from generator.emitters import profiles
 from generator.emitters.python_package import HEADER
-from generator.views import Layout, PackageView, ToolView
+from generator.views import PackageView, ToolView
 
 DOCS = {"claude_code": "CLAUDE.md", "codex": "AGENTS.md"}
 
@@ -28,20 +28,19 @@ class Equivalent:
 
 def emit(
     package: PackageView,
-    layout: Layout,
-    configured: tuple[Profile, ...],
-    conflicts: tuple[Conflict, ...],
+    config: Config,
 ) -> dict[str, str]:
+    configured, conflicts = config.profiles, config.conflicts
     files = {}
     for name, file in DOCS.items():
         profile = next(
             (p for p in configured if p.name == name), profiles.BUILTIN[name]
         )
-        files[file] = _doc(package, layout, profile, conflicts)
+        files[file] = _doc(package, config, profile, conflicts)
     for profile in configured:
         if profiles.is_cli(profile) and profile.name not in DOCS:
             path = f"providers/{profile.name}/{DOCS[profile.provider]}"
-            files[path] = _doc(package, layout, profile, conflicts)
+            files[path] = _doc(package, config, profile, conflicts)
     return files
 
 
@@ -64,7 +63,7 @@ def _equivalents(
 
 def _doc(
     package: PackageView,
-    layout: Layout,
+    config: Config,
     profile: Profile,
     conflicts: tuple[Conflict, ...],
 ) -> str:
@@ -75,20 +74,20 @@ def _doc(
     top = sorted({t.namespace[0] for t in tools})
     task_call = next((t.task_call for t in tools if t.task_call), "")
     tool_call = next((t.tool_call for t in tools if t.tool_call), "")
-    path = "" if layout.import_root == "." else f"PYTHONPATH={layout.import_root} "
+    path = "" if config.import_root == "." else f"PYTHONPATH={config.import_root} "
     return render.render(
         "CLAUDE.md.jinja",
         header=HEADER.format(source=""),
-        out=layout.out,
-        run=f"{path}python -m {layout.module}",
+        out=config.out,
+        run=f"{path}python -m {config.module}",
         count=len(tools),
         namespaces=", ".join(f"`{name}`" for name in top) or "(none)",
         example=tools[0].qualname if tools else "",
         task_call=task_call,
         tool_call=tool_call,
         native=native,
-        sources=", ".join(f"`{source}/`" for source in layout.sources),
-        regenerate=layout.regenerate,
+        sources=", ".join(f"`{source}/`" for source in config.sources),
+        regenerate=config.regenerate,
         equivalents=_equivalents(tools, profile, conflicts),
         # Claude Code installs a plugin's hooks; both clients start MCP servers.
         hooks=package.hooks if profile.provider == "claude_code" else (),

@@ -14,7 +14,7 @@ from typing import Any
 from generator.diagnostics import Diagnostic, Severity
 from generator.emitters.providers.schemas import Notes
 from generator.ir import to_json
-from generator.views import Layout, PackageView
+from generator.views import PackageView
 from generator.writer import LOCK
 
 REPORT = "report.json"
@@ -100,7 +100,7 @@ def warnings(diagnostics: list[Diagnostic]) -> list[dict[str, Any]]:
 
 def emit_lock(
     package: PackageView,
-    layout: Layout,
+    out: str,
     config: dict[str, Any],
     digests: dict[str, str],
 ) -> dict[str, str]:
@@ -116,7 +116,7 @@ def emit_lock(
             if tool.metadata.get("version")
         ],
         "outputs": [
-            {"path": f"{layout.out}/{path}", "sha256": digest}
+            {"path": f"{out}/{path}", "sha256": digest}
             for path, digest in sorted(digests.items())
         ],
     }

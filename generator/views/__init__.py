@@ -28,28 +28,6 @@ from generator.ir import (
     SourceFile,
 )
 
-
-@dataclass(frozen=True, slots=True)
-class Layout:
-    """Where the package lives and what its runtime settings are (``Config``'s)."""
-
-    package: str
-    out: str  # repo-relative output folder
-    sources: tuple[str, ...]
-    builtins: tuple[str, ...]
-    # Built-in tool settings: repo-relative paths, and the limits.
-    file_root: str
-    db_path: str
-    max_read_bytes: int
-    default_timeout_sec: int
-    max_output_bytes: int
-    # How agents reach it: its import path, the folder it is imported from, and the
-    # command that rebuilds it.
-    module: str
-    import_root: str
-    regenerate: str
-
-
 ClaudeValue = str | bool | tuple[str, ...]
 
 

@@ -21,7 +21,6 @@ from generator.ir import (
 from generator.names import function_name
 from generator.views import (
     CallableModule,
-    Layout,
     PackageView,
     TaskModule,
     ToolView,
@@ -36,7 +35,7 @@ ROOT_UNIONS = ("anyOf", "oneOf", "allOf")
 
 def build(
     tool: Tool,
-    layout: Layout,
+    package: str,
     count: Callable[[str], int],
     typing: callables.Typing = pytypes.type_loosely,
 ) -> ToolView:
@@ -46,11 +45,11 @@ def build(
     body: TaskModule | CallableModule
     meta = seed_metadata.metadata(tool)
     if isinstance(d, Function):
-        body, loosened = callables.module(tool, d, layout.package, typing)
+        body, loosened = callables.module(tool, d, package, typing)
         loaded = body.help
         extra = _callable_fields(tool, d)
     else:
-        body, loosened = tasks.module(tool, d, layout.package, meta), ()
+        body, loosened = tasks.module(tool, d, package, meta), ()
         loaded = "\n".join([body.help, d.body, *d.files])  # what a call loads
         extra = _task_fields(tool, d, meta)
     schema = extra.pop("input_schema")
