@@ -61,9 +61,9 @@ class Codec:
 
     def __init__(self, types: dict[str, str]) -> None:
         self._modules = types
-        self._types: dict[str, type] = {}
+        self._types: dict[str, type[Any]] = {}
 
-    def _type(self, name: str) -> type | None:
+    def _type(self, name: str) -> type[Any] | None:
         kind = self._types.get(name)
         if kind is None and name in self._modules:
             found = getattr(importlib.import_module(self._modules[name]), name, None)
@@ -97,7 +97,10 @@ class Codec:
         if isinstance(value, enum.Enum):
             return {TAG: kind.__name__, "v": value.value}
         assert dataclasses.is_dataclass(value)
-        fields = {f.name: self._plain(getattr(value, f.name)) for f in _fields(kind)}
+        fields = {
+            f.name: self._plain(getattr(value, f.name))
+            for f in dataclasses.fields(value)
+        }
         return {TAG: kind.__name__, "v": fields}
 
     def _mapping(self, value: dict[Any, Any] | MappingProxyType[Any, Any]) -> object:
@@ -120,26 +123,17 @@ class Codec:
         if tag == "proxy":
             return MappingProxyType(value)
         if tag in ("pairs", "proxy-pairs"):
-            pairs = {_hashable(k): v for k, v in value}
+            pairs = dict(value)  # a key that was a tuple is one again
             return MappingProxyType(pairs) if tag == "proxy-pairs" else pairs
         kind = self._type(tag)
         if kind is None:
             raise ValueError(f"an unknown type in the build cache: {tag!r}")
         if issubclass(kind, enum.Enum):
             return kind(value)
-        names = {f.name for f in _fields(kind)}
+        names = {f.name for f in dataclasses.fields(kind)}
         if not isinstance(value, dict) or set(value) != names:
             raise ValueError(f"{tag}: not its fields")
         return kind(**value)
-
-
-def _fields(kind: type) -> tuple[dataclasses.Field[Any], ...]:
-    return dataclasses.fields(kind)
-
-
-def _hashable(value: Any) -> Any:
-    """A decoded mapping key: a list (a JSON array) as the tuple it was."""
-    return tuple(map(_hashable, value)) if isinstance(value, list) else value
 
 
 HEADER = "skillc-memo-1"
@@ -230,7 +224,7 @@ class Memo:
     def _read(self, folder: Path) -> None:
         if not _real_folder(folder):
             if os.path.lexists(folder):
-                self._ignore(f"{folder.name} is not a folder")
+                self._ignore("")  # the folder itself is not one
                 self.folder = None
             return
         for name in sorted(os.listdir(folder)):

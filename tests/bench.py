@@ -28,6 +28,9 @@ Sizes, each with the cold build, the no-op rebuild (<= 1.3) and one change (<= 3
 Compile rate: the share of each real source in ../shared/corpus that compiles.
 find_tool: recall, MRR, query and load times and the context saved (tests/find_eval.py).
 
+skillc's own modules are byte-compiled before any build is timed, as pip leaves an
+installed package (the floor's PyYAML has its .pyc files too).
+
 `--skillc DIR` builds with the skillc found in DIR (a checkout or an export of another
 commit) instead of this one, to compare. Quick runs: `-- --only skills --runs 3`.
 """
@@ -442,6 +445,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     if args.skillc:
         BUILD_ENV["PYTHONPATH"] = str(Path(args.skillc).resolve())
+    _byte_compile()
     rows: list[Line] = []
     runs = args.runs
     sections: dict[str, Callable[[], list[Line]]] = {
@@ -496,6 +500,34 @@ def _set_aside(*trees: Path) -> None:
     for tree in trees:
         if tree.exists():
             tree.rename(tempfile.mkdtemp(dir=TRASH))
+
+
+WHERE = """
+import generator, os
+from generator import resources
+print(os.path.dirname(generator.__file__))
+print(getattr(resources, "templates_dir", lambda: "")())
+"""
+
+
+def _byte_compile() -> None:
+    """skillc's modules and templates compiled once, as pip leaves an installed
+    package: every build then loads them rather than compiling them again (this
+    machine sets PYTHONDONTWRITEBYTECODE, so no build would keep what it compiled)."""
+    found = subprocess.run(
+        [sys.executable, "-c", WHERE],
+        env=BUILD_ENV,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    folders = [line for line in found.stdout.splitlines() if line]
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", *folders],
+        env=BUILD_ENV,
+        capture_output=True,
+        check=True,
+    )
 
 
 def _floor(project: Path) -> Callable[[], float]:
