@@ -58,15 +58,18 @@ def runtime(text: str) -> str:
         ),
     }
 
+    wide: list[bool] = []
+
     def filled(match: re.Match[str]) -> str:
         indent = match.group(1)
         lines = parts[match.group(2)].splitlines(keepends=True)
-        return "".join(indent + line if line.strip() else line for line in lines)
+        done = "".join(indent + line if line.strip() else line for line in lines)
+        wide.append(any(pylit.width(ln) > pylit.LINE_LENGTH for ln in done.split("\n")))
+        return done
 
     text = _PART.sub(filled, text)
-    if any(pylit.width(line) > pylit.LINE_LENGTH for line in text.splitlines()):
-        text = tool_modules.black(text)  # a part moved under an ``if`` by a new one
-    return text
+    # A part moved under an ``if`` (a provider registered after it) may be too wide.
+    return tool_modules.black(text) if any(wide) else text
 
 
 def _branches(names: list[str], bodies: list[str]) -> str:
