@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from generator import __version__, cache, discover, ir, tokens, writer
+from generator import __version__, cache, discover, tokens, writer
 from generator.config import Config
 from generator.diagnostics import Diagnostic, Report, Severity
 from generator.ir import Definition, Function, Invalid, Kind, Model, SourceFile

@@ -92,8 +92,6 @@ class ToolView:
     name: str  # as its source names it
     kind: str  # "skill", "agent", "command" or "tool"
     summary: str
-    level1: str  # the line help() and list show
-    level2: str  # .help(): the full spec
     source: Position
     offered: bool  # offered to models (not disable-model-invocation)
     aliases: tuple[str, ...]

@@ -66,8 +66,6 @@ def build(
         name=d.name,
         kind=d.kind.value,
         summary=tool.summary,
-        level1=level1,
-        level2=body.help,
         source=d.source,
         offered=tool.model_invocable,
         aliases=tool.aliases,
