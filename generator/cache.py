@@ -3,8 +3,8 @@
 ``Memo`` maps a key (a sha256 of everything a result depends on, made by ``key``) to a
 value, kept in one file of JSON lines, ``memo.jsonl``. It never changes output: a
 build with an empty memo writes the same bytes (tested). What the pipeline keeps in it:
-each input file's loader result, the typing of an input schema, token counts and
-vectors of texts, and what a finished build wrote (for the no-op check).
+each input file's loader result, the typing of an input schema, token counts of
+texts, and what a finished build wrote (for the no-op check).
 
 Nothing read from the project folder may run code, and anyone who can open a pull
 request can commit a cache folder. So:
@@ -330,25 +330,13 @@ def fingerprint(own: Iterable[Path], dependencies: Iterable[str]) -> str:
 
 
 def versions(names: Iterable[str]) -> dict[str, str]:
-    """Each installed distribution's version ("" when absent), from the names of the
-    ``.dist-info`` folders on ``sys.path``: reading them with importlib.metadata cost
-    a no-op build of this repository a quarter of its floor (``nox -s bench``)."""
-    wanted = {_normal(name): name for name in names}
-    found = dict.fromkeys(wanted.values(), "")
-    for folder in sys.path:
+    """Each installed distribution's version ("" when it is not installed)."""
+    import importlib.metadata
+
+    found = {}
+    for name in names:
         try:
-            entries = os.listdir(folder or ".")
-        except OSError:
-            continue
-        for entry in entries:
-            if not entry.endswith(".dist-info"):
-                continue
-            name, _, version = entry[: -len(".dist-info")].partition("-")
-            original = wanted.get(_normal(name))
-            if original is not None and not found[original]:
-                found[original] = version
+            found[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            found[name] = ""
     return found
-
-
-def _normal(name: str) -> str:
-    return name.lower().replace("-", "_").replace(".", "_")

@@ -3,7 +3,7 @@ views -> emitters -> ``{path: bytes}``. cli.py writes what ``run`` returns, or c
 
 The build is a pure function of the input files and the settings; ``cache.Memo``
 remembers its parts (each input's loader result, the typing of an input schema, token
-counts and vectors of texts) by the hash of what they depend on, and what a finished
+counts of texts) by the hash of what they depend on, and what a finished
 build wrote: when a build would read exactly what that one read, and the output folder
 still holds what it wrote, there is nothing to do.
 """
@@ -16,7 +16,7 @@ import importlib
 import json
 import os
 import stat
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -406,7 +406,7 @@ def _emit(
     files |= ai_tools.emit(package)
     provider_outputs, notes = provider_files.emit(offered, config, report)
     files |= provider_outputs
-    files |= search_index.emit(offered, table, _vectors(offered, table, memo))
+    files |= search_index.emit(offered, table)
     budget = budgets.measure(package, files, count, config.token_counter, report)
     files |= lock_report.emit_report(
         package, report.items, notes, budget, search_index.summary(table)
@@ -416,17 +416,3 @@ def _emit(
     lock = lock_report.emit_lock(package, config.out, config.as_json(), digests)
     output |= {path: text.encode("utf-8") for path, text in lock.items()}
     return dict(sorted(output.items()))
-
-
-def _vectors(tools: Iterable[Any], table: Any, memo: cache.Memo) -> Any:
-    """A tool text's vector, from the memo when it was made before: only the texts
-    that changed are embedded (numpy and the whole table only for many)."""
-    from generator.emitters import search_index
-
-    if table is None:
-        return None
-    texts = [search_index.embed_text(tool) for tool in tools]
-    kind = f"vector:{table.model}"
-    table.prepare(sum(memo.get(cache.key(kind, text)) is None for text in texts))
-    made = _memoised(memo, kind, lambda text: search_index.vector_fragment(table, text))
-    return made

@@ -4,7 +4,7 @@ once):
 
 - each tool's module, written directly, against the Jinja templates it replaced
   (tests/oracles/);
-- each vector, summed in plain Python or by numpy, against the sum it replaced;
+- each vector, summed by numpy along the rows, against the running sum it replaced;
 - the provider files, which share each tool's schema, never change it.
 """
 
@@ -23,7 +23,6 @@ import pytest
 from conftest import TESTS
 from corpus_rates import CORPUS, build, lay_out
 from generator.diagnostics import Report
-from generator.resources import TABLE
 from generator.config import Config
 from generator.emitters import provider_files, python_package, render, search_index
 from generator.views import TaskModule, ToolView
@@ -95,11 +94,10 @@ def test_tool_modules_are_the_old_bytes(views: list[ToolView]) -> None:
 
 def _old_vector(table: Any, text: str) -> tuple[bytes, float]:
     """``search_index.vector`` as it was: the rows scaled and added one by one."""
-    inner = table.inner
-    ids = [i for i in inner.tokenize(text) if i != inner.tokenize.unknown]
+    ids = [i for i in table.tokenize(text) if i != table.tokenize.unknown]
     total = numpy.zeros(table.dim, dtype=numpy.float64)
     for i in ids[: search_index.VECTOR_TOKENS]:
-        total += inner.rows[i].astype(numpy.float64) * float(inner.scales[i])
+        total += table.rows[i].astype(numpy.float64) * float(table.scales[i])
     norm = math.sqrt(math.fsum(float(x) * float(x) for x in total))
     if norm == 0:
         return bytes(table.dim), 0.0
@@ -111,23 +109,9 @@ def _old_vector(table: Any, text: str) -> tuple[bytes, float]:
 def test_vectors_are_the_old_sums(views: list[ToolView]) -> None:
     table = search_index.load_table("hybrid", Report())
     assert table is not None
-    for view in views[::3]:
-        text = search_index.embed_text(view)
+    texts = [search_index.embed_text(view) for view in views[::3]]
+    for text in texts + ["", "[UNK] !!"]:
         assert search_index.vector(table, text) == _old_vector(table, text)
-
-
-def test_plain_vectors_are_numpys(views: list[ToolView]) -> None:
-    """Every tool's vector summed in plain Python (a rebuild of a few tools) is, byte
-    for byte, the one numpy sums (a cold build) and the old sum."""
-    plain = search_index.Table(TABLE)
-    with_numpy = search_index.Table(TABLE)
-    with_numpy.prepare(search_index.FEW_VECTORS)
-    texts = [search_index.embed_text(view) for view in views] + ["", "[UNK] !!"]
-    for text in texts:
-        made = search_index.vector(plain, text)
-        assert made == search_index.vector(with_numpy, text), text
-        assert made == _old_vector(with_numpy, text), text
-    assert "inner" not in plain.__dict__  # the plain path never loaded numpy's table
 
 
 def test_provider_files_leave_the_shared_schema_alone(views: list[ToolView]) -> None:

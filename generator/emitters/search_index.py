@@ -6,15 +6,10 @@ Words are split by the very ``terms()`` the runtime uses (loaded from
 
 from __future__ import annotations
 
-import array
-import ast
 import base64
 import functools
 import importlib.util
 import math
-import operator
-import sys
-from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -89,14 +84,9 @@ def names(tools: tuple[ToolView, ...]) -> dict[str, list[int]]:
 Vector = tuple[str, float]  # a tool's int8 row (base64) and its scale
 
 
-def emit(
-    tools: tuple[ToolView, ...],
-    table: Table | None = None,
-    vector: Callable[[str], Vector] | None = None,
-) -> dict[str, str]:
-    """The index. ``table``: the token table for hybrid ranking (without it the
-    package ranks lexically); ``vector``: a text's vector (``vector_fragment``, or the
-    build cache's memo of it)."""
+def emit(tools: tuple[ToolView, ...], table: Table | None = None) -> dict[str, str]:
+    """The index, and the tools' vectors when ``table`` (the token table for hybrid
+    ranking) is given; without it the package ranks lexically."""
     postings: dict[str, list[str]] = {}
     lengths: list[float] = []
     for index, tool in enumerate(tools):
@@ -127,10 +117,9 @@ def emit(
         + pylit.pyvalue(dict(sorted(names(tools).items())))
         + "\n"
     )
-    if table is not None and vector is None:
-        known = table
-        vector = lambda text: vector_fragment(known, text)  # noqa: E731
-    rows = [] if vector is None else [vector(embed_text(t)) for t in tools]
+    rows = (
+        [] if table is None else [vector_fragment(table, embed_text(t)) for t in tools]
+    )
     return {"_search_index.py": text, "_search_vectors.py": vectors(rows, table)}
 
 
@@ -139,82 +128,7 @@ def emit(
 VECTOR_TOKENS = 64
 
 
-# Below this many vectors to make, a build sums the rows in plain Python (a
-# one-tool rebuild then neither imports numpy nor loads the whole table); above, with
-# numpy. Both add the same float64 products in the same order: the same bytes.
-FEW_VECTORS = 32
-
-
-class Table:
-    """The token table of ``generator/embed`` (``_embed.Table``), for the tools' vectors.
-    Its model and width are read at once; its rows only when a tool's vector must be
-    made (a rebuild that reuses every view never loads them), and numpy only for many
-    vectors (see ``prepare``)."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.model = (folder / "MODEL").read_text(encoding="utf-8").strip()
-        self.dim = _npy_header(folder / "table.npy")[0]["shape"][1]
-
-    def prepare(self, count: int) -> None:
-        """Ready the table to make ``count`` vectors: numpy's for many."""
-        if count >= FEW_VECTORS:
-            self.inner
-
-    @functools.cached_property
-    def inner(self) -> Any:
-        return embedding().Table(self.folder)
-
-    @functools.cached_property
-    def tokenize(self) -> Any:
-        """The table's tokenizer (``_embed.Tokenizer``), numpy's table or not."""
-        if "inner" in self.__dict__:
-            return self.inner.tokenize
-        vocab = (self.folder / "vocab.txt").read_text(encoding="utf-8").splitlines()
-        return embedding().Tokenizer(vocab)
-
-    @functools.cached_property
-    def scales(self) -> array.array[float]:
-        return _npy_array(self.folder / "scales.npy", "<f4", "f")
-
-    def rows(self, ids: list[int]) -> list[array.array[int]]:
-        """The int8 rows of ``ids``, read alone (not the whole table)."""
-        path = self.folder / "table.npy"
-        start = _npy_start(path, "|i1")
-        rows = []
-        with open(path, "rb") as handle:
-            for i in ids:
-                handle.seek(start + i * self.dim)
-                rows.append(array.array("b", handle.read(self.dim)))
-        return rows
-
-
-def _npy_header(path: Path) -> tuple[dict[str, Any], int]:
-    """A .npy file's header (a Python literal after the magic, the version and the
-    header's length: 2 bytes in version 1, 4 after) and where its data starts."""
-    with open(path, "rb") as handle:
-        start = handle.read(10)
-        size = int.from_bytes(start[8:10], "little")
-        if start[6] != 1:
-            size = int.from_bytes(start[8:10] + handle.read(2), "little")
-        header = ast.literal_eval(handle.read(size).decode("latin-1"))
-        return header, handle.tell()
-
-
-def _npy_start(path: Path, descr: str) -> int:
-    """Where the data of a C-ordered .npy file of ``descr`` items starts."""
-    header, start = _npy_header(path)
-    assert header["descr"] == descr and not header["fortran_order"], path
-    return start
-
-
-def _npy_array(path: Path, descr: str, code: str) -> array.array[Any]:
-    """A C-ordered .npy file's data, flat, as ``array(code)`` (read without numpy)."""
-    data = array.array(code)
-    data.frombytes(path.read_bytes()[_npy_start(path, descr) :])
-    if sys.byteorder == "big" and data.itemsize > 1:
-        data.byteswap()
-    return data
+Table = Any  # the package's own ``_embed.Table``: the token table, with numpy
 
 
 def load_table(wanted: str, report: Report) -> Table | None:
@@ -236,7 +150,7 @@ def load_table(wanted: str, report: Report) -> Table | None:
 
 @functools.cache
 def _table(folder: Path) -> Table:
-    return Table(folder)
+    return embedding().Table(folder)
 
 
 def embed_text(tool: ToolView) -> str:
@@ -254,57 +168,27 @@ def vector_fragment(table: Table, text: str) -> Vector:
 
 
 def vector(table: Table, text: str) -> tuple[bytes, float]:
-    """A text's unit vector, as int8 and the scale that restores it. Summed row by row
-    in float64 and normalised with an exact sum, so every machine writes the same bytes.
-    """
-    tokenize = table.tokenize
-    ids = tokenize(text)
-    ids = [i for i in ids if i != tokenize.unknown][:VECTOR_TOKENS]
-    if "inner" in table.__dict__:
-        return _numpy_vector(table.inner, ids, table.dim)
-    total = _plain_sum(table, ids)
-    norm = math.sqrt(math.fsum(map(operator.mul, total, total)))
-    if norm == 0:
-        return bytes(table.dim), 0.0
-    unit = [x / norm for x in total]
-    scale = max(map(abs, unit)) / 127
-    # round() rounds half to even, as numpy.rint does.
-    return array.array("b", [round(x / scale) for x in unit]).tobytes(), scale
-
-
-def _numpy_vector(inner: Any, ids: list[int], dim: int) -> tuple[bytes, float]:
-    """``vector`` with numpy: the scaled rows of ``ids`` added in order, one by one (a
-    running sum, not numpy's pairwise one), then each step as the plain one takes it,
-    element by element in float64 (only the norm's sum is Python's exact one)."""
+    """A text's unit vector, as int8 and the scale that restores it: the scaled rows of
+    its first ``VECTOR_TOKENS`` known tokens added in order, one by one, in float64 (a
+    running sum, not numpy's pairwise one), normalised with Python's exact sum, so
+    every machine writes the same bytes."""
     import numpy
 
+    tokenize = table.tokenize
+    ids = [i for i in tokenize(text) if i != tokenize.unknown][:VECTOR_TOKENS]
     if not ids:
-        return bytes(dim), 0.0
-    rows = inner.rows[ids].astype(numpy.float64) * inner.scales[ids, None]
+        return bytes(table.dim), 0.0
+    rows = table.rows[ids].astype(numpy.float64) * table.scales[ids, None]
     # Summed along the slow axis of a C-ordered array: numpy adds each row to the total
     # in turn (its pairwise summation is only along the fast axis, as numpy.sum's
-    # documentation says), the running sum, several times faster than add.accumulate.
+    # documentation says).
     total = numpy.add.reduce(numpy.ascontiguousarray(rows), axis=0)
     norm = math.sqrt(math.fsum((total * total).tolist()))
     if norm == 0:
-        return bytes(dim), 0.0
+        return bytes(table.dim), 0.0
     unit = total / norm
     scale = float(numpy.abs(unit).max()) / 127
     return numpy.rint(unit / scale).astype(numpy.int8).tobytes(), scale
-
-
-def _plain_sum(table: Table, ids: list[int]) -> list[float]:
-    """``_numpy_vector``'s sum in plain Python: each int8 times its row's float32
-    scale, in float64, added in the same order."""
-    scales = table.scales
-    total = [0.0] * table.dim
-    for n, (i, row) in enumerate(zip(ids, table.rows(ids))):
-        scale = scales[i]
-        if n == 0:  # numpy's sum starts from the first row, not from 0.0
-            total = [value * scale for value in row]
-        else:
-            total = [t + value * scale for t, value in zip(total, row)]
-    return total
 
 
 def vectors(rows: list[Vector], table: Table | None) -> str:

@@ -10,6 +10,12 @@ datamodel-code-generator, so there is still one schema-to-type mapping. The gram
 properties that are scalars, enums, type lists (``[X, Y, "null"]``), unions of those
 with ``null`` or with objects (``anyOf``/``oneOf``), arrays and maps of them, and objects
 of such properties, which become models (one level deep: a model's fields hold no model).
+
+Kept after measuring (issue 25): ``nox -s bench``, 5,000 real function definitions (the
+874 of ../shared/corpus/functions, repeated; a schema met again is typed once), a cold
+build took 9.6 times the floor with it and 13.4 times without (target: 12).
+datamodel-code-generator takes about 17 ms a schema here: a catalogue of 5,000
+distinct schemas would pay about 85 s more.
 """
 
 from __future__ import annotations
