@@ -1,613 +1,342 @@
-"""A local build cache, ``.skillc-cache/`` in the project folder, so that rebuilds skip work.
+"""The build cache: a memo around the build's pure functions, in ``.skillc-cache/``.
 
-It never changes output: a build with an empty cache writes the same bytes (tested).
-- ``state``: the inputs key of the last written build, the outputs as written (size,
-  mtime and sha256) and its diagnostics. When the key matches and the outputs on disk are
-  untouched, there is nothing to do, and the loaders and emitters are not even imported.
-- ``memo``: loader results by the hash of what they read, and each tool's view (its
-  fragments of every output file included) by the hash of its part of the model, so a
-  one-skill change re-parses and re-renders one skill. It is an SQLite table read and
-  written one entry at a time: a rebuild writes only the entries that changed.
+``Memo`` maps a key (a sha256 of everything a result depends on, made by ``key``) to a
+value, kept in one file of JSON lines, ``memo.jsonl``. It never changes output: a
+build with an empty memo writes the same bytes (tested). What the pipeline keeps in it:
+each input file's loader result, the typing of an input schema, token counts of
+texts, and what a finished build wrote (for the no-op check).
 
-The key covers the generator's own code and templates, so an upgraded or edited skillc
-starts from an empty cache. A cache that cannot be read is ignored.
+Nothing read from the project folder may run code, and anyone who can open a pull
+request can commit a cache folder. So:
+
+- values are JSON, decoded by ``Codec`` into plain data and the dataclasses and enums
+  the pipeline lists, and nothing else (never pickle, marshal or Python source);
+- every entry carries an HMAC-SHA256 of its key and value, made with a secret kept per
+  user outside the project (``secret``: ``$XDG_CACHE_HOME/skillc/key``, or
+  ``~/.cache/skillc/key``); an entry whose MAC does not verify was not written by this
+  user's skillc, and is ignored with a warning, as is any other file in the folder;
+- a value that cannot be encoded exactly is not kept (the work is done again).
+
+Entries are read when asked for (only their MAC is checked, and only the entries a
+build asks for are parsed), and ``save`` rewrites the file with the entries this build
+used, so the memo holds what one build needs and no more.
 """
 
 from __future__ import annotations
 
 import contextlib
-import copyreg
 import dataclasses
+import enum
 import hashlib
+import hmac
+import importlib
+import json
 import os
-import pickle
-import sqlite3
+import shutil
+import stat
 import sys
-import time
-import types
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, TypeVar
-
-from generator import __version__
-from generator.diagnostics import Diagnostic
-from generator.resources import templates_dir
-from generator.stamps import FileStamp, Stamps, settled
+from types import MappingProxyType
+from typing import Any
 
 CACHE_DIR = ".skillc-cache"
+MEMO = "memo.jsonl"
+KNOWN = frozenset({MEMO, ".gitignore"})
+TAG = "\x00"  # a decoded JSON object with this key is a tagged value (see Codec)
 
 
-def _mapping_proxy(data: dict[str, Any]) -> types.MappingProxyType[str, Any]:
-    return types.MappingProxyType(data)
+def key(*parts: object) -> str:
+    """The sha256 of ``parts`` as JSON (mappings in their order, which may matter:
+    a schema's properties order a signature; tuples as lists)."""
+    text = json.dumps(parts, ensure_ascii=False, default=repr)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
-# The model's read-only mappings are pickled as the dicts they wrap.
-copyreg.pickle(types.MappingProxyType, lambda proxy: (_mapping_proxy, (dict(proxy),)))
-Stat = tuple[int, int, str]  # size, mtime_ns, sha256
-# A file's device, inode, size and mtime, from its own lstat: a folder listing's inode
-# numbers are not used, as FUSE and overlay file systems may list others than stat gives.
-Identity = tuple[int, int, int, int]
+class Codec:
+    """JSON for plain data and for the listed dataclasses and enums, exactly: tuples,
+    read-only mappings, mappings with other keys than strings, dataclasses and enum
+    members are tagged objects. ``types`` names the classes that may be kept, each with
+    the module that defines it (imported only when one is met)."""
 
+    def __init__(self, types: dict[str, str]) -> None:
+        self._modules = types
+        self._types: dict[str, type[Any]] = {}
 
-@dataclass
-class State:
-    key: str = ""
-    outputs: dict[str, Stat] = field(default_factory=dict)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    stamps: Stamps | None = None  # of the inputs and the folders the walk listed
-    token: str = ""  # set when stored whole: which state its ``Changes`` apply to
+    def _type(self, name: str) -> type[Any] | None:
+        kind = self._types.get(name)
+        if kind is None and name in self._modules:
+            found = getattr(importlib.import_module(self._modules[name]), name, None)
+            if isinstance(found, type) and (
+                issubclass(found, enum.Enum) or dataclasses.is_dataclass(found)
+            ):
+                kind = self._types[name] = found
+        return kind
 
-
-# A state is stored whole in ``state.pickle`` (megabytes at 20,000 skills) only now and
-# then: a build that changes a few of its entries stores the changes since the whole
-# one, in ``state-since.pickle``, so a one-change rebuild writes what changed.
-STATE, CHANGES = "state", "state-since"
-# Changes since the whole state that make a new whole one worth writing: more than
-# this share of its entries, or than a few (a small project's).
-WHOLE_SHARE, WHOLE_LEAST = 8, 64
-
-
-@dataclass
-class Changes:
-    """A state as the changes from the whole one whose ``token`` is ``base``; an entry
-    that is None is one the whole state has and this one has not."""
-
-    base: str = ""
-    key: str = ""
-    outputs: dict[str, Stat | None] = field(default_factory=dict)
-    diagnostics: list[Diagnostic] | None = None  # None: the whole state's
-    time: int = 0  # its stamps' (the other stamps but files are the whole state's)
-    files: dict[str, FileStamp | None] = field(default_factory=dict)
-
-    def applied(self, whole: State, stamps: Stamps) -> State:
-        """The state, from the whole one and its ``stamps``."""
-        stamps = dataclasses.replace(
-            stamps, time=self.time, files=_applied(stamps.files, self.files)
-        )
-        return State(
-            self.key,
-            _applied(whole.outputs, self.outputs),
-            whole.diagnostics if self.diagnostics is None else self.diagnostics,
-            stamps,
-            whole.token,
+    def encode(self, value: object) -> str:
+        """The value as JSON; TypeError or ValueError when it cannot be kept exactly."""
+        return json.dumps(
+            self._plain(value), ensure_ascii=False, allow_nan=False, sort_keys=False
         )
 
+    def decode(self, text: str) -> Any:
+        return json.loads(text, object_hook=self._object)
 
-def changes(whole: State, state: State) -> Changes | None:
-    """``state`` as changes from ``whole``; None when it is better stored whole: few
-    changes, to inputs that the same walk found."""
-    old, new = whole.stamps, state.stamps
-    if not whole.token or old is None or new is None:
-        return None
-    if (old.settings, old.walk, old.folders) != (new.settings, new.walk, new.folders):
-        return None
-    outputs = _changed(whole.outputs, state.outputs)
-    files = _changed(old.files, new.files)
-    entries = len(whole.outputs) + len(old.files)
-    if len(outputs) + len(files) > max(WHOLE_LEAST, entries // WHOLE_SHARE):
-        return None
-    same = (
-        state.diagnostics is whole.diagnostics or state.diagnostics == whole.diagnostics
-    )
-    diagnostics = None if same else state.diagnostics
-    return Changes(whole.token, state.key, outputs, diagnostics, new.time, files)
+    def _plain(self, value: object) -> object:
+        if value is None or isinstance(value, (str, bool, int, float)):
+            return value
+        if isinstance(value, list):
+            return [self._plain(item) for item in value]
+        if isinstance(value, tuple):
+            return {TAG: "tuple", "v": [self._plain(item) for item in value]}
+        if isinstance(value, (dict, MappingProxyType)):
+            return self._mapping(value)
+        kind = type(value)
+        if self._type(kind.__name__) is not kind:
+            raise TypeError(f"not kept in the build cache: {kind.__name__}")
+        if isinstance(value, enum.Enum):
+            return {TAG: kind.__name__, "v": value.value}
+        assert dataclasses.is_dataclass(value)
+        fields = {
+            f.name: self._plain(getattr(value, f.name))
+            for f in dataclasses.fields(value)
+        }
+        return {TAG: kind.__name__, "v": fields}
+
+    def _mapping(self, value: dict[Any, Any] | MappingProxyType[Any, Any]) -> object:
+        proxy = isinstance(value, MappingProxyType)
+        if all(type(k) is str for k in value) and TAG not in value:
+            plain = {k: self._plain(v) for k, v in value.items()}
+            return {TAG: "proxy", "v": plain} if proxy else plain
+        pairs = [[self._plain(k), self._plain(v)] for k, v in value.items()]
+        return {TAG: "proxy-pairs" if proxy else "pairs", "v": pairs}
+
+    def _object(self, data: dict[str, Any]) -> Any:
+        tag = data.get(TAG)
+        if tag is None:
+            return data
+        if set(data) != {TAG, "v"}:
+            raise ValueError("a tagged value with other keys")
+        value = data["v"]
+        if tag == "tuple":
+            return tuple(value)
+        if tag == "proxy":
+            return MappingProxyType(value)
+        if tag in ("pairs", "proxy-pairs"):
+            pairs = dict(value)  # a key that was a tuple is one again
+            return MappingProxyType(pairs) if tag == "proxy-pairs" else pairs
+        kind = self._type(tag)
+        if kind is None:
+            raise ValueError(f"an unknown type in the build cache: {tag!r}")
+        if issubclass(kind, enum.Enum):
+            return kind(value)
+        names = {f.name for f in dataclasses.fields(kind)}
+        if not isinstance(value, dict) or set(value) != names:
+            raise ValueError(f"{tag}: not its fields")
+        return kind(**value)
 
 
-V = TypeVar("V")
-
-
-def _changed(old: dict[str, V], new: dict[str, V]) -> dict[str, V | None]:
-    found: dict[str, V | None] = dict(new.items() - old.items())  # (compared in C)
-    found.update(dict.fromkeys(old.keys() - new.keys()))
-    return found
-
-
-def _applied(old: dict[str, V], changed: dict[str, V | None]) -> dict[str, V]:
-    result = old.copy()
-    for key, value in changed.items():
-        if value is None:
-            result.pop(key, None)
-        else:
-            result[key] = value
-    return result
-
-
-# Entries are kept in this many pickles (by the last hex digits of their key), or more
-# in a memo made with more entries: a rebuild that reads a few entries unpickles their
-# shards whole, so a shard holds about ``SHARD_ENTRIES`` at any size.
-SHARDS, MOST_SHARDS, SHARD_ENTRIES = 256, 1 << 16, 8
-# A new memo of at least this many entries is saved by a forked process (``save_aside``).
-ASIDE_ENTRIES = 1000
+HEADER = "skillc-memo-1"
+MOST_BYTES = 1 << 30  # a larger memo file is not read
 
 
 class Memo:
-    """Memoised work by content key (a sha256, hex), kept in ``memo.sqlite`` (in memory
-    only when ``path`` is None). Entries are grouped into shards, one pickle each:
-    a build reads every shard (one query; one unpickling per shard, not per entry,
-    which would look up every class again for each entry) and rewrites only the shards
-    that gained or lost an entry. Nothing is written before ``save``, which also drops
-    the entries this build did not use.
+    """Values by key (see the module's docstring); ``folder`` None: in memory only.
 
-    A ``partial`` memo (an incremental rebuild's, which reads a few entries) reads each
-    shard when first asked for, one query each, and drops nothing when saved."""
+    The file's first line names the ``salt`` it was made with (skillc's own fingerprint
+    and its dependencies' versions), with a MAC: a file of another salt is this user's
+    but stale, and is dropped quietly; a file whose first line does not verify was not
+    made by this user's skillc, and is ignored with a warning."""
 
     def __init__(
-        self, path: Path | None = None, fingerprint: str = "", partial: bool = False
+        self, folder: Path | None, secret: bytes | None, salt: str, codec: Codec
     ) -> None:
-        self._path = path
-        self._fingerprint = fingerprint
-        self._partial = partial
-        self._used: set[str] = set()
-        self._dirty: set[int] = set()
-        self._db: sqlite3.Connection | None = None
-        self._blobs: dict[int, bytes] | None = None
-        self._shards: dict[int, dict[str, Any]] = {}
-        self._count = SHARDS  # how many shards: the stored memo's, or the default
-        self._puts = 0
-        self._aside: int | None = None  # the process saving it (save_aside)
-        self._touched = False  # used since that process was forked
-        if path is not None and path.exists():
-            try:
-                db = sqlite3.connect(path, isolation_level=None)
-                made, count = _made(db)
-                if made == fingerprint:
-                    self._db, self._count = db, count
-                else:  # another version of skillc wrote it
-                    db.close()
-            except sqlite3.Error:  # corrupt: start again
-                pass
+        self.folder = folder if secret is not None else None
+        self._secret = secret or b""
+        self._salt = salt
+        self._codec = codec
+        self._stored: dict[str, tuple[str, str]] = {}  # key -> (mac, JSON), unread
+        self._used: dict[str, str] = {}  # key -> JSON, for save
+        self._values: dict[str, Any] = {}
+        self._changed = False
+        self.ignored: list[str] = []  # what was found in the folder and not trusted
+        if self.folder is not None:
+            self._read(self.folder)
 
     def get(self, key: str) -> Any:
-        """The value memoised under ``key``, or None."""
-        self._used.add(key)
-        self._touched = True
-        return self._shard(key).get(key)
+        """The value kept under ``key``, or None."""
+        if key in self._values:
+            return self._values[key]
+        stored = self._stored.pop(key, None)
+        if stored is None:
+            return None
+        mac, text = stored
+        try:
+            if not hmac.compare_digest(mac, self._mac(key, text)):
+                raise ValueError("a MAC that does not verify")
+            value = self._codec.decode(text)
+        except (ValueError, TypeError, KeyError):
+            self._ignore(f"{MEMO}: an entry this user's skillc did not write")
+            self._changed = True
+            return None
+        self._values[key], self._used[key] = value, text
+        return value
 
     def put(self, key: str, value: object) -> None:
-        self._used.add(key)
-        self._touched = True
-        self._puts += 1
-        self._shard(key)[key] = value
-        self._dirty.add(_shard_of(key, self._count))
-
-    def _shard(self, key: str) -> dict[str, Any]:
-        number = _shard_of(key, self._count)
-        shard = self._shards.get(number)
-        if shard is None:
-            blob = self._blob(number)
-            try:
-                shard = {} if blob is None else dict(pickle.loads(blob))
-            except Exception:  # an unreadable shard is work to redo
-                shard = {}
-                self._dirty.add(number)
-            self._shards[number] = shard
-        return shard
-
-    def _blob(self, number: int) -> bytes | None:
-        if self._partial and self._blobs is None:
-            if self._db is None:
-                return None
-            try:
-                row = self._db.execute(
-                    "SELECT value FROM memo WHERE shard = ?", (number,)
-                ).fetchone()
-            except sqlite3.Error:
-                return None
-            return None if row is None else bytes(row[0])
-        return self._stored().get(number)
-
-    def _stored(self) -> dict[int, bytes]:
-        """Every stored shard, still pickled, read in one query the first time."""
-        if self._blobs is None:
-            self._blobs = {}
-            if self._db is not None:
-                with contextlib.suppress(sqlite3.Error):
-                    rows = self._db.execute("SELECT shard, value FROM memo").fetchall()
-                    self._blobs = dict(rows)
-        return self._blobs
-
-    def save_aside(self) -> None:
-        """Start ``save`` in a forked process, to pickle and store the entries beside
-        what the build does meanwhile (writing its output); ``save`` waits for it. Only
-        for a new file of many entries (a cold build's): an open database is not to be
-        used by two processes, and a few entries cost less than the fork."""
-        if (
-            self._path is None
-            or self._partial
-            or self._db is not None
-            or self._aside is not None
-            or self._puts < ASIDE_ENTRIES
-            or not hasattr(os, "fork")
-        ):
-            return
+        """Keep ``value`` (unless it cannot be encoded exactly: then it is not kept)."""
         try:
-            pid = os.fork()
-        except OSError:  # no process to spare: save does it all
+            text = self._codec.encode(value)
+        except (TypeError, ValueError):
             return
-        if pid == 0:  # the child: save, and leave without running the parent's exits
-            code = 1
-            try:
-                import signal  # here: no-op builds never fork, nor import it
-
-                signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent's to handle
-                self.save()
-                code = 0
-            finally:
-                os._exit(code)
-        self._aside, self._touched = pid, False
-
-    def _saved_aside(self) -> bool:
-        """Whether the process ``save_aside`` started saved all this memo holds."""
-        pid, self._aside = self._aside, None
-        if pid is None:
-            return False
-        try:
-            _, status = os.waitpid(pid, 0)
-        except ChildProcessError:  # reaped by another (SIGCHLD ignored): unknown
-            return False
-        return os.waitstatus_to_exitcode(status) == 0 and not self._touched
+        self._values[key], self._used[key] = value, text
+        self._stored.pop(key, None)
+        self._changed = True
 
     def save(self) -> None:
-        """Rewrite the shards that gained or lost an entry, in one transaction."""
-        if self._path is None:
+        """Write the entries this build used, and remove what else the folder holds;
+        best effort (a read-only checkout keeps no cache)."""
+        folder = self.folder
+        if folder is None or not (self._changed or self._stored or self.ignored):
             return
-        if self._saved_aside():
-            self._dirty.clear()
+        lines = [f"{HEADER}\t{self._salt}\t{self._mac(HEADER, self._salt)}\n"]
+        lines += [
+            f"{key}\t{self._mac(key, text)}\t{text}\n"
+            for key, text in sorted(self._used.items())
+        ]
+        with contextlib.suppress(OSError):
+            folder.mkdir(exist_ok=True)
+            if not _real_folder(folder):
+                return
+            for name in os.listdir(folder):
+                if name not in KNOWN:
+                    _remove(folder / name)
+            ignore = folder / ".gitignore"
+            if not ignore.exists():
+                _write_new(ignore, "# Created by skillc.\n*\n")
+            temporary = folder / f"{MEMO}.{os.getpid()}.tmp"
+            _write_new(temporary, "".join(lines))
+            os.replace(temporary, folder / MEMO)
+
+    def _mac(self, key: str, text: str) -> str:
+        message = f"{key}\t{text}".encode()
+        return hmac.new(self._secret, message, hashlib.sha256).hexdigest()
+
+    def _read(self, folder: Path) -> None:
+        if not _real_folder(folder):
+            if os.path.lexists(folder):
+                self._ignore("")  # the folder itself is not one
+                self.folder = None
             return
-        for number in (
-            () if self._partial else self._stored().keys() - self._shards.keys()
+        for name in sorted(os.listdir(folder)):
+            if name not in KNOWN:
+                self._ignore(name)
+        text = _read_regular(folder / MEMO)
+        if text is None:
+            return
+        head, _, body = text.partition("\n")
+        parts = head.split("\t")
+        if (
+            len(parts) != 3
+            or parts[0] != HEADER
+            or not hmac.compare_digest(parts[2], self._mac(HEADER, parts[1]))
         ):
-            self._shards[number] = {}  # none of its entries was used: dropped
-            self._dirty.add(number)
-        for number, shard in () if self._partial else self._shards.items():
-            stale = shard.keys() - self._used
-            for key in stale:
-                del shard[key]
-            if stale:
-                self._dirty.add(number)
-        db = self._db
-        if db is None:  # none yet, corrupt or stale: a new one
-            with contextlib.suppress(FileNotFoundError):
-                self._path.unlink()
-            self._regroup()
-            db = self._db = sqlite3.connect(self._path, isolation_level=None)
-            db.execute("CREATE TABLE memo (shard INTEGER PRIMARY KEY, value BLOB)")
-            db.execute("CREATE TABLE meta (fingerprint TEXT, shards INTEGER)")
-            db.execute(
-                "INSERT INTO meta VALUES (?, ?)", (self._fingerprint, self._count)
-            )
-            self._dirty |= self._shards.keys()
-        db.execute("PRAGMA synchronous = OFF")  # a cache: a lost write is redone work
-        with db:
-            db.execute("BEGIN")
-            for number in sorted(self._dirty):
-                shard = self._shards[number]
-                if not shard:
-                    db.execute("DELETE FROM memo WHERE shard = ?", (number,))
-                    continue
-                blob = pickle.dumps(shard, protocol=pickle.HIGHEST_PROTOCOL)
-                db.execute("INSERT OR REPLACE INTO memo VALUES (?, ?)", (number, blob))
-        self._dirty.clear()
-
-    def _regroup(self) -> None:
-        """Into as many shards as a new memo of this many entries takes."""
-        entries = sum(map(len, self._shards.values()))
-        count = SHARDS
-        while count * SHARD_ENTRIES < entries and count < MOST_SHARDS:
-            count *= 2
-        if count == self._count:
+            self._ignore(MEMO)
             return
-        shards: dict[int, dict[str, Any]] = {}
-        for shard in self._shards.values():
-            for key, value in shard.items():
-                shards.setdefault(_shard_of(key, count), {})[key] = value
-        self._shards, self._count, self._dirty = shards, count, set(shards)
+        if parts[1] != self._salt:  # made by another skillc, or other dependencies
+            return
+        for line in body.splitlines():
+            entry = line.split("\t", 2)
+            if len(entry) == 3:
+                self._stored[entry[0]] = entry[1], entry[2]
+
+    def _ignore(self, what: str) -> None:
+        if what not in self.ignored:
+            self.ignored.append(what)
 
 
-def _shard_of(key: str, count: int) -> int:
-    """A key's shard: its last hex digits (keys end in sha256 hex digits)."""
+def _real_folder(path: Path) -> bool:
+    """A folder, not a symbolic link to one (nothing is written through a link)."""
     try:
-        return int(key[-4:], 16) % count
-    except ValueError:
-        return 0
-
-
-def _made(db: sqlite3.Connection) -> tuple[str | None, int]:
-    """Which skillc made the memo (its fingerprint), and how many shards it has."""
-    row = db.execute("SELECT fingerprint, shards FROM meta").fetchone()
-    if row is None or not isinstance(row[1], int) or not 0 < row[1] <= MOST_SHARDS:
-        return None, SHARDS
-    return str(row[0]), row[1]
-
-
-class Cache:
-    def __init__(self, project: Path, enabled: bool = True) -> None:
-        self.folder = project / CACHE_DIR
-        self.enabled = enabled
-        self._own: tuple[str, str] | None = None  # to record (see _fingerprint)
-        self.fingerprint = self._fingerprint() if enabled else ""
-        self._whole = State()  # as state.pickle holds it
-        self.state = self._read_state() if enabled else State()
-        self._memo: Memo | None = None
-
-    @property
-    def memo(self) -> Memo:
-        if self._memo is None:
-            path = self.folder / "memo.sqlite" if self.enabled else None
-            self._memo = Memo(path, self.fingerprint)
-        return self._memo
-
-    def partial_memo(self) -> Memo:
-        """A memo that reads only the shards asked for (see ``Memo``); ``adopt`` it to
-        have ``save`` write it."""
-        path = self.folder / "memo.sqlite" if self.enabled else None
-        return Memo(path, self.fingerprint, partial=True)
-
-    def adopt(self, memo: Memo) -> None:
-        self._memo = memo
-
-    def save_memo_aside(self) -> None:
-        """Start saving the memo in another process (``Memo.save_aside``); ``save``
-        finishes it."""
-        if not self.enabled or self._memo is None:
-            return
-        try:
-            self._create()
-        except OSError:
-            return  # save skips the memo too
-        self._memo.save_aside()
-
-    def recall(self, name: str, kind: type[Any]) -> Any:
-        """A value ``keep`` stored (``kind()`` when there is none, or it is unreadable)."""
-        return self._read(name, kind) if self.enabled else kind()
-
-    def keep(self, name: str, value: object) -> None:
-        """Store ``value`` beside the state, best effort."""
-        if not self.enabled:
-            return
-        try:
-            self._create()
-            self._write(name, value)
-        except OSError:
-            pass
-
-    def subfolder(self, name: str) -> Path | None:
-        """A folder inside the cache, or None when the cache cannot be written."""
-        try:
-            self._create()
-            (self.folder / name).mkdir(exist_ok=True)
-        except OSError:
-            return None
-        return self.folder / name
-
-    def save(self, state: State) -> None:
-        """Best effort: a cache that cannot be written (a read-only checkout) is skipped."""
-        if not self.enabled:
-            return
-        try:
-            self._create()
-            if self._memo is not None:
-                self._memo.save()
-            self._write_state(state)
-            self._write_fingerprint()
-        except (OSError, sqlite3.Error):
-            pass
-
-    def refresh(self, stamps: Stamps | None) -> None:
-        """After a build with nothing to do: record what it learnt (stamps that changed
-        or became old enough to trust, skillc's own fingerprint) for the next one."""
-        if not self.enabled or not self.folder.is_dir():
-            return
-        try:
-            if stamps is not self.state.stamps:
-                self._write_state(dataclasses.replace(self.state, stamps=stamps))
-            self._write_fingerprint()
-        except OSError:
-            pass
-
-    def _read_state(self) -> State:
-        """The state the last build stored: whole, or as changes from the whole one."""
-        whole: State = self._read(STATE, State)
-        since: Changes = self._read(CHANGES, Changes)
-        self._whole = whole
-        if not whole.token or since.base != whole.token or whole.stamps is None:
-            return whole  # (changes made from another whole state are stale)
-        return since.applied(whole, whole.stamps)
-
-    def _write_state(self, state: State) -> None:
-        """Store the changes since the whole state, or a new whole one (see ``STATE``).
-        A killed build leaves the old whole state, with its changes or without them:
-        a state older than the output, which the next build finds out of date."""
-        since = changes(self._whole, state)
-        if since is not None:
-            self._write(CHANGES, since)
-            return
-        self._whole = dataclasses.replace(state, token=os.urandom(8).hex())
-        self._write(STATE, self._whole)
-        with contextlib.suppress(FileNotFoundError):
-            (self.folder / f"{CHANGES}.pickle").unlink()
-
-    def _write_fingerprint(self) -> None:
-        if self._own is not None:
-            (self.folder / FINGERPRINT).write_text(" ".join(self._own))
-            self._own = None
-
-    def _fingerprint(self) -> str:
-        """``generator_fingerprint()``, which reads all of skillc's sources: kept in the
-        cache folder beside a digest of their stamps, and read again only when one of
-        them changed (the new one is recorded by ``save``)."""
-        stamps = _own_stamps()
-        try:
-            recorded, fingerprint = (self.folder / FINGERPRINT).read_text().split()
-        except (OSError, ValueError):
-            recorded = fingerprint = ""
-        if recorded and recorded == stamps:
-            return fingerprint
-        fingerprint = generator_fingerprint()
-        if stamps:
-            self._own = (stamps, fingerprint)
-        return fingerprint
-
-    def _create(self) -> None:
-        self.folder.mkdir(exist_ok=True)
-        ignore = self.folder / ".gitignore"
-        if not ignore.exists():
-            ignore.write_text("# Created by skillc.\n*\n")
-
-    def _read(self, name: str, kind: type[Any]) -> Any:
-        try:
-            with open(self.folder / f"{name}.pickle", "rb") as handle:
-                fingerprint, value = pickle.load(handle)
-        except Exception:  # absent, corrupt or from another version: start empty
-            return kind()
-        return (
-            value
-            if fingerprint == self.fingerprint and isinstance(value, kind)
-            else kind()
-        )
-
-    def _write(self, name: str, value: object) -> None:
-        target = self.folder / f"{name}.pickle"
-        temporary = target.with_suffix(".tmp")
-        with open(temporary, "wb") as handle:
-            pickle.dump(
-                (self.fingerprint, value), handle, protocol=pickle.HIGHEST_PROTOCOL
-            )
-        # Not os.replace: renaming over a file makes ext4 write the new one to disk
-        # first (auto_da_alloc), which can cost more than the rest of a small rebuild.
-        # Between the two steps there is no file: a cache that is not there is ignored.
-        with contextlib.suppress(FileNotFoundError):
-            target.unlink()
-        os.rename(temporary, target)
-
-
-def generator_fingerprint() -> str:
-    """A hash of skillc's own code and templates (and the Python version)."""
-    digest = hashlib.sha256(f"{__version__} {sys.version}".encode())
-    for path in _own_files():
-        with open(path, "rb") as handle:
-            digest.update(os.path.basename(path).encode() + b"\0" + handle.read())
-    return digest.hexdigest()
-
-
-FINGERPRINT = "fingerprint"  # in the cache folder: "<stamps digest> <fingerprint>"
-
-
-def _own_files() -> list[str]:
-    """skillc's code and templates, in a stable order."""
-    found = []
-    package = os.path.dirname(os.path.abspath(__file__))
-    for top in (package, os.fspath(templates_dir())):
-        for folder, dirs, names in os.walk(top):
-            dirs[:] = [d for d in dirs if d != "__pycache__"]
-            found += [
-                os.path.join(folder, n) for n in names if n.endswith((".py", ".jinja"))
-            ]
-    # Installed, the templates are inside the package: each file once.
-    return sorted(set(found), key=lambda path: path.split(os.sep))
-
-
-def _own_stamps() -> str:
-    """A digest of the stamps of skillc's own files, "" when one of them changed too
-    recently to be trusted (generator.stamps)."""
-    now = time.time_ns()
-    digest = hashlib.sha256(f"{__version__} {sys.version}".encode())
-    for path in _own_files():
-        stat = os.stat(path)
-        if not settled(stat.st_mtime_ns, stat.st_ctime_ns, now):
-            return ""
-        line = f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ctime_ns}\0{stat.st_ino}\n"
-        digest.update(line.encode())
-    return digest.hexdigest()
-
-
-def content_key(*parts: object) -> str:
-    return hashlib.sha256(repr(parts).encode()).hexdigest()
-
-
-def outputs_untouched(
-    out_dir: Path, outputs: dict[str, Stat], seen: dict[str, Identity] | None = None
-) -> bool:
-    """True when the output folder holds exactly the recorded files, as they were
-    written; ``seen`` gets the identity of each file found so (the writer compares a
-    spare file with it rather than taking the output's lstat again)."""
-    if not outputs:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
         return False
+
+
+def _read_regular(path: Path) -> str | None:
+    """A regular file's text (not through a link, never blocking on a FIFO)."""
     try:
-        found = _untouched(os.fspath(out_dir), "", outputs, seen)
-    except OSError:  # a folder or file went away meanwhile
-        found = -1
-    if found != len(outputs) and seen:
-        seen.clear()  # not all as recorded: nothing to go by
-    return found == len(outputs)
+        handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    with open(handle, "rb") as file:
+        found = os.fstat(file.fileno())
+        if not stat.S_ISREG(found.st_mode) or found.st_size > MOST_BYTES:
+            return None
+        try:
+            return file.read().decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
 
 
-def _untouched(
-    folder: str, base: str, outputs: dict[str, Stat], seen: dict[str, Identity] | None
-) -> int:
-    """How many files below ``folder`` are as recorded; -1 when one is not, or is not
-    recorded (``__pycache__`` and linked folders left out, as os.walk leaves them)."""
-    count = 0
-    with os.scandir(folder) as scan:
-        for entry in scan:
-            if entry.is_dir():
-                if entry.name == "__pycache__" or entry.is_symlink():
-                    continue
-                below = _untouched(entry.path, f"{base}{entry.name}/", outputs, seen)
-                if below < 0:
-                    return -1
-                count += below
-                continue
-            path = base + entry.name
-            recorded = outputs.get(path)
-            if recorded is None:
-                return -1
-            stat = entry.stat(follow_symlinks=False)  # an lstat: a link is not a file
-            if (stat.st_size, stat.st_mtime_ns) != recorded[:2]:
-                return -1
-            if seen is not None:
-                seen[path] = stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns
-            count += 1
-    return count
+def _write_new(path: Path, text: str) -> None:
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    with open(descriptor, "w", encoding="utf-8") as handle:
+        handle.write(text)
 
 
-def stat_outputs(
-    out_dir: Path,
-    digests: dict[str, str],
-    known: dict[str, Stat] | None = None,
-    written: tuple[str, ...] = (),
-) -> dict[str, Stat]:
-    """Each written file's size and mtime, beside the sha256 the build computed.
-    ``known``: stats still true of the files not ``written`` (a hard link keeps them).
-    """
-    result = {}
-    known = known or {}
-    fresh = frozenset(written)
-    for path, digest in digests.items():
-        recorded = known.get(path)
-        if recorded is not None and recorded[2] == digest and path not in fresh:
-            result[path] = recorded
-            continue
-        stat = os.stat(os.path.join(out_dir, path))
-        result[path] = (stat.st_size, stat.st_mtime_ns, digest)
-    return result
+def _remove(path: Path) -> None:
+    """Remove a file, a link or a folder (a link's target is left alone)."""
+    if _real_folder(path):
+        shutil.rmtree(path)
+    else:
+        os.unlink(path)
+
+
+def secret() -> bytes | None:
+    """This user's key for the cache's MACs, made on first use; None (no cache) when
+    it can be neither read nor made."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".cache"
+    )
+    path = Path(base, "skillc", "key")
+    try:
+        return bytes.fromhex(path.read_text(encoding="ascii").strip())
+    except (OSError, ValueError):
+        pass
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        made = os.urandom(32)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w", encoding="ascii") as handle:
+            handle.write(made.hex())
+        return made
+    except OSError:
+        try:  # another build made it meanwhile
+            return bytes.fromhex(path.read_text(encoding="ascii").strip())
+        except (OSError, ValueError):
+            return None
+
+
+def fingerprint(own: Iterable[Path], dependencies: Iterable[str]) -> str:
+    """A digest of skillc's own files (``own``) and the versions of the distributions
+    whose output reaches the files it writes: a cache made by another skillc, or with
+    another black, jsonschema..., is never used."""
+    digest = hashlib.sha256(sys.version.encode())
+    for path in sorted(own):
+        digest.update(f"\0{path.name}\0".encode() + path.read_bytes())
+    for name, version in sorted(versions(dependencies).items()):
+        digest.update(f"\0{name}={version}".encode())
+    return digest.hexdigest()
+
+
+def versions(names: Iterable[str]) -> dict[str, str]:
+    """Each installed distribution's version ("" when it is not installed)."""
+    import importlib.metadata
+
+    found = {}
+    for name in names:
+        try:
+            found[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            found[name] = ""
+    return found

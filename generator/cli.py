@@ -11,16 +11,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from generator import (
-    __version__,
-    cache,
-    cli_check,
-    cli_report,
-    config,
-    pipeline,
-    writer,
-)
-from generator.collector import pausing
+from generator import __version__, cli_check, cli_report, config, pipeline, writer
 from generator.diagnostics import Report, Severity
 
 
@@ -139,7 +130,7 @@ def _parser() -> argparse.ArgumentParser:
     build_cmd.add_argument(
         "--no-cache",
         action="store_true",
-        help=f"neither read nor write the build cache ({cache.CACHE_DIR}/)",
+        help="neither read nor write the build cache (.skillc-cache/)",
     )
     build_cmd.add_argument(
         "--dump-ir", metavar="FILE", help="also write the intermediate model as JSON"
@@ -186,7 +177,6 @@ def _check_dump_ir(cfg: config.Config, dump_ir: str | None) -> None:
         )
 
 
-@pausing  # to the end: the objects a build made are not walked as they age
 def _compile(args: argparse.Namespace, cfg: config.Config) -> int:
     output = cli_report.Output.of(args)
     with cli_report.progress(output) as shown:
@@ -202,7 +192,6 @@ def _build(
     """The build (or its check, or validate); ``shown`` is stopped before anything is
     printed."""
     building = args.command == "build"
-    store = cache.Cache(cfg.root.resolve(), enabled=building and not args.no_cache)
     report = Report(
         strict=cfg.strict,
         ignore=frozenset(cfg.ignore),
@@ -211,15 +200,19 @@ def _build(
     result = pipeline.run(
         cfg,
         report,
-        store,
+        cached=not getattr(args, "no_cache", False),
+        writing=building and not args.check and not args.dump_ir,
         emit=building,
-        reuse=building and not args.dump_ir,
-        write_cache=building and not args.check,
     )
     shown.stop()
+    for note in result.notes:
+        print(
+            f"skillc: warning: ignored {pipeline.CACHE_DIR}/{note}: this user's "
+            "skillc did not write it",
+            file=sys.stderr,
+        )
     if result.model is None:
-        if building and not args.check:
-            store.refresh(result.stamps)
+        result.remember()
         return _finish(report, output, f"{cfg.out}/ is up to date")
     if not building:
         return _finish(report, output, "")
@@ -232,36 +225,21 @@ def _build(
         Path(args.dump_ir).write_text(text + "\n", encoding="utf-8")
     keep_going = args.keep_going or cfg.keep_going
     if report.has_errors and not keep_going:
+        result.remember()
         return _finish(report, output, f"nothing written to {cfg.out}/")
     writer.check_owned(cfg.out_dir)
-    changes = result.plan or writer.plan(
-        cfg.out_dir, result.files, result.digests, store.state.outputs
-    )
+    changes = writer.plan(cfg.out_dir, result.files)
     if args.check:
         return _check(cfg, result.files, changes, report, output)
     if not (args.force or cfg.discard_unowned):
         writer.refuse_unowned(changes, cfg.out)
-    store.save_memo_aside()  # a cold build's, pickled while the output is written
-    cache_dir = store.folder if store.enabled else None  # keeps the old tree
-    written = writer.write(cfg.out_dir, result.files, changes, cache_dir)
+    written = writer.write(cfg.out_dir, result.files, changes)
+    result.remember()
     if output.verbose:
-        if result.spliced:
-            print("spliced the changed tools into the last build", file=sys.stderr)
         _list_written(cfg.out, written, changes.extra)
-    # A splice checked that every output was as the last build wrote it: only the
-    # files written now need a new stat.
-    known = store.state.outputs if result.spliced else {}
-    store.save(
-        cache.State(
-            result.key,
-            cache.stat_outputs(cfg.out_dir, result.digests, known, written),
-            report.items,
-            result.stamps,
-        )
-    )
     wrote = len(changes.created) + len(changes.changed)
     summary = (
-        f"{cli_report.counted(result.tools, 'tool')}; wrote "
+        f"{cli_report.counted(len(result.model.tools), 'tool')}; wrote "
         f"{cli_report.counted(wrote, 'file')} to {cfg.out}/, "
         f"{len(changes.unchanged):,} unchanged, {len(changes.extra):,} removed"
     )
@@ -357,7 +335,7 @@ def _schema(name: str | None) -> int:
 
 def _check(
     cfg: config.Config,
-    files: dict[str, str],
+    files: dict[str, bytes],
     changes: writer.Plan,
     report: Report,
     output: cli_report.Output,

@@ -12,8 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from generator import cache, cli_report, config, pipeline, writer
-from generator.collector import pausing
+from generator import cli_report, config, pipeline, writer
 from generator.diagnostics import Report
 
 
@@ -46,11 +45,10 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--no-cache",
         action="store_true",
-        help=f"do not read the build cache ({cache.CACHE_DIR}/)",
+        help=f"do not read the build cache ({pipeline.CACHE_DIR}/)",
     )
 
 
-@pausing
 def main(args: argparse.Namespace, cfg: config.Config) -> int:
     # Imported here: the model's classes are not for a build with nothing to do.
     from generator import checks
@@ -64,23 +62,20 @@ def main(args: argparse.Namespace, cfg: config.Config) -> int:
                 f"{target.name}: inside the output folder {cfg.out}/, which skillc owns"
             )
     output = cli_report.Output.of(args)
-    store = cache.Cache(cfg.root.resolve(), enabled=not args.no_cache)
     report = Report(
         strict=cfg.strict,
         ignore=frozenset(cfg.ignore),
         warnings_as_errors=cfg.warnings_as_errors,
     )
-    # A full build every time (read-only cache): the checks read its model and files.
-    result = pipeline.run(cfg, report, store, reuse=False, write_cache=False)
+    # A full build every time (the cache only read): the checks read its model and files.
+    result = pipeline.run(cfg, report, cached=not args.no_cache)
     assert result.model is not None
     stale: list[str] = []  # what build --check prints of a stale output folder
     stale_files: list[str] = []
     found: dict[str, Any] = {}
     if not report.has_errors:
         writer.check_owned(cfg.out_dir)
-        changes = writer.plan(
-            cfg.out_dir, result.files, result.digests, store.state.outputs
-        )
+        changes = writer.plan(cfg.out_dir, result.files)
         if changes.stale:
             stale_files = [
                 f"{cfg.out}/{path}"
@@ -95,7 +90,8 @@ def main(args: argparse.Namespace, cfg: config.Config) -> int:
                 output.diff,
             )
         lock, name = baseline.lock(cfg, options.against)
-        subject = checks.Subject(cfg, result.model, result.files, lock, name, options)
+        texts = {path: data.decode("utf-8") for path, data in result.files.items()}
+        subject = checks.Subject(cfg, result.model, texts, lock, name, options)
         found = checks.run(subject, report)
     for line in stale:
         print(line, file=sys.stderr)

@@ -229,7 +229,7 @@ def diagnostic(item: Diagnostic, error_format: str) -> str:
 
 def stale(
     out_dir: Path,
-    files: dict[str, str],
+    files: dict[str, bytes],
     changes: writer.Plan,
     label: str,
     error_format: str,
@@ -259,16 +259,17 @@ def stale(
     return lines
 
 
-def _line_counts(out_dir: Path, files: dict[str, str], path: str, state: str) -> str:
+def _line_counts(out_dir: Path, files: dict[str, bytes], path: str, state: str) -> str:
+    new = files[path].decode("utf-8").splitlines() if path in files else []
     if state == "missing":
-        return f"{len(files[path].splitlines())} lines"
+        return f"{len(new)} lines"
     old = (out_dir / path).read_text(encoding="utf-8", errors="replace").splitlines()
     if state == "extra":
         return f"{len(old)} lines"
     import difflib
 
     added = removed = 0
-    for line in difflib.unified_diff(old, files[path].splitlines(), lineterm="", n=0):
+    for line in difflib.unified_diff(old, new, lineterm="", n=0):
         if line.startswith("+") and not line.startswith("+++"):
             added += 1
         elif line.startswith("-") and not line.startswith("---"):
@@ -276,7 +277,7 @@ def _line_counts(out_dir: Path, files: dict[str, str], path: str, state: str) ->
     return f"+{added} -{removed} lines"
 
 
-def version_changes(out_dir: Path, files: dict[str, str]) -> list[str]:
+def version_changes(out_dir: Path, files: dict[str, bytes]) -> list[str]:
     """``task.x: version 1.0.0 -> 1.1.0`` for each tool whose version the lock on disk
     and the new lock record differently (``none`` where one has no version)."""
     if writer.LOCK not in files:

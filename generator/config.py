@@ -1,75 +1,36 @@
-"""Configuration: ``[tool.skillc]`` in pyproject.toml, then command-line flags on top."""
+"""Configuration: ``[tool.skillc]`` in pyproject.toml, then command-line flags on top.
+
+Each setting is declared once, as a field of ``Config`` made by ``setting``: its key,
+type, default, the doc the README's key block gives it, and the function that checks a
+value; ``load`` reads every setting from there (tests/test_config.py holds the README to
+it). Adding a setting is adding its field, and its line to the README's block."""
 
 from __future__ import annotations
 
-import os
-
-import tomllib
-from collections.abc import Mapping
-from dataclasses import field
+from collections.abc import Callable, Mapping
+from dataclasses import Field, dataclass, field, fields
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from generator.diagnostics import did_you_mean
 from generator.names import DEFAULT_PROVIDER_NAME_LIMIT
-from generator.provider_registry import PROVIDERS
-from generator.records import record
-
-# Without a sources setting: whichever of these exist, lowest precedence first.
-DEFAULT_SOURCES = (
-    ".claude/skills",
-    ".claude/agents",
-    ".claude/commands",
-    "skills",
-    "agents",
+from generator.project import ConfigError as ConfigError
+from generator.project import find_root as find_root
+from generator.project import (
+    check_out,
+    check_package_name,
+    check_paths,
+    default_sources,
+    import_path,
+    read_table,
+    relative,
 )
+from generator.provider_registry import PROVIDERS
+
 DEFAULT_OUT = "generated"
-# Without those: a repository whose root is a marketplace or a plugin is its own source.
-PLUGIN_ROOT_MANIFESTS = ("marketplace.json", "plugin.json")
-DEFAULT_MAX_FILE_BYTES = 1024 * 1024
-
 BUILTINS = ("file", "batch", "db")
-DEFAULT_MAX_DEPTH = 4  # seed 000's own api.github.repo.get has four levels
-DEFAULT_ALLOWLIST = ("pypi:*",)
-DEFAULT_MAX_READ_BYTES = 1024 * 1024
-DEFAULT_MAX_WRITE_BYTES = 1024 * 1024
-DEFAULT_TIMEOUT_SEC = 30
-DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024
-DEFAULT_LOCK_WAIT_SEC = 60
 
-_KEYS = {
-    "sources",
-    "out",
-    "package",
-    "strict",
-    "max-file-bytes",
-    "builtins",
-    "max-namespace-depth",
-    "install-allowlist",
-    "file-root",
-    "db-path",
-    "max-read-bytes",
-    "max-write-bytes",
-    "default-timeout-sec",
-    "max-output-bytes",
-    "provider-name-limit",
-    "always-loaded",
-    "profiles",
-    "conflicts",
-    "token-counter",
-    "lock-wait-sec",
-    "discard-unowned-files",
-    "keep-going",
-    "out-outside-project",
-    "regenerate",
-    "exclude",
-    "ignore",
-    "warnings-as-errors",
-    "find-tool",
-    "check",  # skillc check's settings, read by generator.checks.settings
-}
-# What the agent docs tell an agent to run after changing a source (`regenerate`).
-DEFAULT_REGENERATE = "skillc build"
 TOKEN_COUNTERS = ("estimate", "o200k_base")
 FIND_TOOL_METHODS = ("hybrid", "lexical")
 CLI_PROVIDERS = ("claude_code", "codex")
@@ -84,11 +45,7 @@ _PROFILE_KEYS = {
 }
 
 
-class ConfigError(Exception):
-    """A usage or configuration error: exit status 2."""
-
-
-@record(slots=True)
+@dataclass(frozen=True, slots=True)
 class Profile:
     """Which tools one consumer sees (seed 002). CLI agents (claude_code, codex) drop the
     ``file_ops`` and ``shell`` categories by default: they have native file tools and a
@@ -102,7 +59,7 @@ class Profile:
     always_loaded: tuple[str, ...] = ()  # never deferred behind Anthropic's tool search
 
 
-@record(slots=True)
+@dataclass(frozen=True, slots=True)
 class Conflict:
     """Two tools (a generated one or a CLI agent's native one) declared to clash."""
 
@@ -111,261 +68,66 @@ class Conflict:
     hint: str = ""
 
 
-@record(slots=True)
-class Config:
-    root: Path  # the project folder; every path in output is relative to it
-    sources: tuple[str, ...]  # lowest precedence first
-    out: str
-    package: str
-    strict: bool
-    max_file_bytes: int
-    builtins: tuple[str, ...] = ()
-    max_depth: int = DEFAULT_MAX_DEPTH
-    install_allowlist: tuple[str, ...] = DEFAULT_ALLOWLIST
-    file_root: str = (
-        "."  # project-relative: the folder the file and batch tools stay in
-    )
-    db_path: str = "data.sqlite"  # project-relative: the db tools' SQLite database
-    max_read_bytes: int = DEFAULT_MAX_READ_BYTES
-    max_write_bytes: int = DEFAULT_MAX_WRITE_BYTES
-    default_timeout_sec: int = DEFAULT_TIMEOUT_SEC
-    max_output_bytes: int = DEFAULT_MAX_OUTPUT_BYTES
-    provider_name_limit: int = DEFAULT_PROVIDER_NAME_LIMIT
-    always_loaded: tuple[str, ...] = ()
-    profiles: tuple[Profile, ...] = ()
-    conflicts: tuple[Conflict, ...] = ()
-    token_counter: str = "estimate"
-    # How the output folder is written (none of them shapes the output's bytes).
-    lock_wait_sec: int = DEFAULT_LOCK_WAIT_SEC
-    discard_unowned: bool = False  # true: files skillc does not own may be removed
-    keep_going: bool = False  # true: on errors, still write the valid tools
-    out_outside_project: bool = False
-    regenerate: str = DEFAULT_REGENERATE
-    # The output's real import path and the folder it is imported from (see import_path).
-    module: str = DEFAULT_OUT
-    import_root: str = "."
-    exclude: tuple[str, ...] = ()  # globs of project-relative paths left out
-    ignore: tuple[str, ...] = ()  # warning codes not shown
-    warnings_as_errors: bool = False
-    find_tool: str = "hybrid"  # "lexical" without numpy or the token table
-    # [tool.skillc.check] as written (it shapes no output; generator.checks reads it)
-    check: Mapping[str, Any] = field(default_factory=dict, compare=False)
-
-    @property
-    def out_dir(self) -> Path:
-        return (self.root / self.out).resolve()
-
-    def source_dirs(self) -> list[Path]:
-        return [(self.root / source).resolve() for source in self.sources]
-
-    def as_json(self) -> dict[str, Any]:
-        """The settings that shape output (recorded in the lock)."""
-        return {
-            "sources": list(self.sources),
-            "out": self.out,
-            "package": self.package,
-            "strict": self.strict,
-            "max-file-bytes": self.max_file_bytes,
-            "builtins": list(self.builtins),
-            "max-namespace-depth": self.max_depth,
-            "install-allowlist": list(self.install_allowlist),
-            "file-root": self.file_root,
-            "db-path": self.db_path,
-            "max-read-bytes": self.max_read_bytes,
-            "max-write-bytes": self.max_write_bytes,
-            "default-timeout-sec": self.default_timeout_sec,
-            "max-output-bytes": self.max_output_bytes,
-            "provider-name-limit": self.provider_name_limit,
-            "always-loaded": list(self.always_loaded),
-            "profiles": [
-                {
-                    "name": p.name,
-                    "provider": p.provider,
-                    "exclude-categories": list(p.exclude_categories),
-                    "include": list(p.include),
-                    "exclude": list(p.exclude),
-                    "always-loaded": list(p.always_loaded),
-                }
-                for p in self.profiles
-            ],
-            "conflicts": [
-                {"tools": list(c.tools), "kind": c.kind, "hint": c.hint}
-                for c in self.conflicts
-            ],
-            "token-counter": self.token_counter,
-            "regenerate": self.regenerate,
-            "module": self.module,
-            "import-root": self.import_root,
-            "exclude": list(self.exclude),
-            "ignore": list(self.ignore),
-            "warnings-as-errors": self.warnings_as_errors,
-            "find-tool": self.find_tool,
-        }
+# ------------------------------------------------------------------ reading values
 
 
-def find_root(start: Path) -> Path:
-    """The nearest folder at or above ``start`` whose pyproject.toml has [tool.skillc]."""
-    for folder in (start, *start.parents):
-        pyproject = folder / "pyproject.toml"
-        if pyproject.is_file() and "[tool.skillc" in pyproject.read_text(
-            encoding="utf-8"
-        ):
-            return folder
-    return start
+def _flag(key: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"[tool.skillc] {key} must be true or false")
+    return value
 
 
-def load(
-    root: Path,
-    *,
-    sources: list[str] | None = None,
-    out: str | None = None,
-    package: str | None = None,
-    strict: bool | None = None,
-) -> Config:
-    table = _read_table(root)
-    unknown = sorted(set(table) - _KEYS)
+def _positive(key: str, value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ConfigError(f"[tool.skillc] {key} must be a positive integer")
+    return value
+
+
+def _string(key: str, value: Any) -> str:
+    if not isinstance(value, str) or not value:
+        raise ConfigError(f"[tool.skillc] {key} must be a non-empty string")
+    return value
+
+
+def _strings(key: str, value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise ConfigError(f"[tool.skillc] {key} must be a list of strings")
+    return tuple(_string(key, item) for item in value)
+
+
+def _roots(key: str, value: Any) -> tuple[str, ...]:
+    found = _strings(key, value)
+    if not found:
+        raise ConfigError(f"[tool.skillc] {key} must be a non-empty list of strings")
+    return found
+
+
+def _choice(choices: tuple[str, ...]) -> Callable[[str, Any], str]:
+    def read(key: str, value: Any) -> str:
+        if value not in choices:
+            raise ConfigError(
+                f"[tool.skillc] {key} must be one of {', '.join(choices)}"
+            )
+        return str(value)
+
+    return read
+
+
+def _builtins(key: str, value: Any) -> tuple[str, ...]:
+    names = _strings(key, value)
+    unknown = sorted(set(names) - set(BUILTINS))
     if unknown:
         raise ConfigError(
-            "pyproject.toml: unknown [tool.skillc] key(s): "
-            + ", ".join(key + did_you_mean(key, _KEYS) for key in unknown)
-        )
-    source_list = sources or (
-        _strings(table["sources"], "sources")
-        if "sources" in table
-        else _default_sources(root)
-    )
-    out_dir = out or _string(table.get("out", DEFAULT_OUT), "out")
-    outside = _flag(table, "out-outside-project")
-    check_out(root, source_list, out_dir, outside)
-    _check_paths(root, source_list, out_dir)
-    # Project-relative, whatever the command line said: no absolute path in any output.
-    source_list = [_relative(root, source) for source in source_list]
-    out_dir = _relative(root, out_dir)
-    package_name = package or _string(
-        table.get("package", Path(out_dir).name), "package"
-    )
-    check_package_name(package_name)
-    strict_flag = strict if strict is not None else table.get("strict", False)
-    max_bytes = table.get("max-file-bytes", DEFAULT_MAX_FILE_BYTES)
-    if not isinstance(strict_flag, bool):
-        raise ConfigError("[tool.skillc] strict must be true or false")
-    if not isinstance(max_bytes, int) or max_bytes < 1:
-        raise ConfigError("[tool.skillc] max-file-bytes must be a positive integer")
-    builtins = _strings(table.get("builtins", []), "builtins", empty=True)
-    unknown_builtins = sorted(set(builtins) - set(BUILTINS))
-    if unknown_builtins:
-        raise ConfigError(
-            f"[tool.skillc] builtins: unknown namespace(s) {', '.join(unknown_builtins)}; "
+            f"[tool.skillc] builtins: unknown namespace(s) {', '.join(unknown)}; "
             f"choose from {', '.join(BUILTINS)}"
         )
-    import_root, module = import_path(root, out_dir, package_name)
-    return Config(
-        root,
-        tuple(source_list),
-        out_dir,
-        package_name,
-        strict_flag,
-        max_bytes,
-        builtins=tuple(b for b in BUILTINS if b in builtins),
-        max_depth=_positive(table, "max-namespace-depth", DEFAULT_MAX_DEPTH),
-        install_allowlist=tuple(
-            _strings(
-                table.get("install-allowlist", list(DEFAULT_ALLOWLIST)),
-                "install-allowlist",
-                empty=True,
-            )
-        ),
-        file_root=_string(table.get("file-root", "."), "file-root"),
-        db_path=_string(table.get("db-path", "data.sqlite"), "db-path"),
-        max_read_bytes=_positive(table, "max-read-bytes", DEFAULT_MAX_READ_BYTES),
-        max_write_bytes=_positive(table, "max-write-bytes", DEFAULT_MAX_WRITE_BYTES),
-        default_timeout_sec=_positive(
-            table, "default-timeout-sec", DEFAULT_TIMEOUT_SEC
-        ),
-        max_output_bytes=_positive(table, "max-output-bytes", DEFAULT_MAX_OUTPUT_BYTES),
-        provider_name_limit=_positive(
-            table, "provider-name-limit", DEFAULT_PROVIDER_NAME_LIMIT
-        ),
-        always_loaded=tuple(
-            _strings(table.get("always-loaded", []), "always-loaded", empty=True)
-        ),
-        profiles=_profiles(table.get("profiles", {})),
-        conflicts=_conflicts(table.get("conflicts", [])),
-        token_counter=_choice(table, "token-counter", TOKEN_COUNTERS),
-        lock_wait_sec=_positive(table, "lock-wait-sec", DEFAULT_LOCK_WAIT_SEC),
-        discard_unowned=_flag(table, "discard-unowned-files"),
-        keep_going=_flag(table, "keep-going"),
-        out_outside_project=outside,
-        regenerate=_string(table.get("regenerate", DEFAULT_REGENERATE), "regenerate"),
-        module=module,
-        import_root=import_root,
-        exclude=tuple(_strings(table.get("exclude", []), "exclude", empty=True)),
-        ignore=_codes(table.get("ignore", [])),
-        warnings_as_errors=_flag(table, "warnings-as-errors"),
-        find_tool=_choice(table, "find-tool", FIND_TOOL_METHODS),
-        check=_subtable(table, "check"),
-    )
+    return tuple(b for b in BUILTINS if b in names)
 
 
-# What a generated package imports besides the standard library, when installed.
-RUNTIME_DEPENDENCIES = frozenset({"re2", "regex", "mcp"})
-
-
-def check_package_name(name: str) -> None:
-    """A package named like a module it (or Python) imports would shadow that module:
-    ``import json`` inside it, or anywhere on the same path, would find the package."""
-    import keyword
-    import sys
-
-    if not name.isidentifier() or keyword.iskeyword(name):
-        raise ConfigError(f"package name {name!r} is not a Python identifier")
-    if name in sys.stdlib_module_names or name in RUNTIME_DEPENDENCIES:
-        raise ConfigError(
-            f"package name {name!r} shadows the module {name!r} that Python or the "
-            "generated package imports; choose another --package or out folder name"
-        )
-
-
-def check_out(root: Path, sources: list[str], out: str, outside: bool) -> None:
-    """The output folder must be inside the project (unless out-outside-project = true),
-    and never the file system's root, the home folder, or a folder holding the project
-    or a source root: a build may replace everything skillc owns there."""
-    project = root.resolve()
-    out_dir = (project / out).resolve()
-    protected = [project, *((project / source).resolve() for source in sources)]
-    if out_dir in (Path(out_dir.anchor), Path.home().resolve()) or any(
-        out_dir == path or out_dir in path.parents for path in protected
-    ):
-        raise ConfigError(
-            f"output folder {out!r} is the root, the home folder, the project, a source "
-            "root or a folder holding one; choose a folder inside the project"
-        )
-    if not outside and project not in out_dir.parents:
-        raise ConfigError(
-            f"output folder {out!r} is outside the project folder; choose a folder "
-            "inside it (or set out-outside-project = true in [tool.skillc])"
-        )
-
-
-def _default_sources(root: Path) -> list[str]:
-    found = [source for source in DEFAULT_SOURCES if (root / source).is_dir()]
-    if found:
-        return found
-    if any(
-        (root / ".claude-plugin" / name).is_file() for name in PLUGIN_ROOT_MANIFESTS
-    ):
-        return ["."]  # a marketplace or plugin repository: its root is the source
-    raise ConfigError(
-        f"no source folder: none of {', '.join(DEFAULT_SOURCES)} exists, nor "
-        ".claude-plugin/marketplace.json or plugin.json; "
-        "set [tool.skillc] sources or pass --source DIR"
-    )
-
-
-def _codes(value: Any) -> tuple[str, ...]:
+def _codes(key: str, value: Any) -> tuple[str, ...]:
     from generator.diagnostics import CODES, RETIRED
 
-    codes = _strings(value, "ignore", empty=True)
+    codes = _strings(key, value)
     unknown = sorted(set(codes) - set(CODES) - RETIRED)
     if unknown:
         raise ConfigError(
@@ -375,43 +137,13 @@ def _codes(value: Any) -> tuple[str, ...]:
     return tuple(sorted(set(codes)))
 
 
-def _subtable(table: dict[str, Any], key: str) -> dict[str, Any]:
-    value = table.get(key, {})
+def _table(key: str, value: Any) -> Mapping[str, Any]:
     if not isinstance(value, dict):
         raise ConfigError(f"[tool.skillc.{key}] must be a table")
-    return value
+    return MappingProxyType(value)
 
 
-def _flag(table: dict[str, Any], key: str) -> bool:
-    value = table.get(key, False)
-    if not isinstance(value, bool):
-        raise ConfigError(f"[tool.skillc] {key} must be true or false")
-    return value
-
-
-def import_path(root: Path, out: str, package: str) -> tuple[str, str]:
-    """The folder the output is imported from (repo-relative) and its dotted import path:
-    every enclosing folder with an ``__init__.py`` is part of it, so ``src/app/agent_tools``
-    inside the package ``app`` is ``app.agent_tools``, imported from ``src``."""
-    project = root.resolve()
-    folder = (project / out).resolve().parent
-    parts = [package]
-    while folder != project and (folder / "__init__.py").is_file():
-        parts.insert(0, folder.name)
-        folder = folder.parent
-    # os.path.relpath: with out-outside-project the folder may lie beside the project.
-    relative = Path(os.path.relpath(folder, project)).as_posix()
-    return relative, ".".join(parts)
-
-
-def _choice(table: dict[str, Any], key: str, choices: tuple[str, ...]) -> str:
-    value = table.get(key, choices[0])
-    if value not in choices:
-        raise ConfigError(f"[tool.skillc] {key} must be one of {', '.join(choices)}")
-    return str(value)
-
-
-def _profiles(value: Any) -> tuple[Profile, ...]:
+def _profiles(key: str, value: Any) -> tuple[Profile, ...]:
     if not isinstance(value, dict):
         raise ConfigError("[tool.skillc.profiles] must be a table of profiles")
     result = []
@@ -432,37 +164,21 @@ def _profiles(value: Any) -> tuple[Profile, ...]:
                 f"[tool.skillc.{where}] provider {provider!r} is not one of "
                 f"{', '.join(known)}"
             )
-        default_excluded = list(CLI_EXCLUDED) if provider in CLI_PROVIDERS else []
-        result.append(
-            Profile(
-                name,
-                provider,
-                tuple(
-                    _strings(
-                        table.get("exclude-categories", default_excluded),
-                        f"{where}.exclude-categories",
-                        empty=True,
-                    )
-                ),
-                tuple(
-                    _strings(table.get("include", []), f"{where}.include", empty=True)
-                ),
-                tuple(
-                    _strings(table.get("exclude", []), f"{where}.exclude", empty=True)
-                ),
-                tuple(
-                    _strings(
-                        table.get("always-loaded", []),
-                        f"{where}.always-loaded",
-                        empty=True,
-                    )
-                ),
+        excluded = list(CLI_EXCLUDED) if provider in CLI_PROVIDERS else []
+        lists = [
+            _strings(f"{where}.{item}", table.get(item, default))
+            for item, default in (
+                ("exclude-categories", excluded),
+                ("include", []),
+                ("exclude", []),
+                ("always-loaded", []),
             )
-        )
+        ]
+        result.append(Profile(name, provider, *lists))
     return tuple(result)
 
 
-def _conflicts(value: Any) -> tuple[Conflict, ...]:
+def _conflicts(key: str, value: Any) -> tuple[Conflict, ...]:
     if not isinstance(value, list):
         raise ConfigError("[[tool.skillc.conflicts]] must be an array of tables")
     result = []
@@ -484,55 +200,223 @@ def _conflicts(value: Any) -> tuple[Conflict, ...]:
     return tuple(result)
 
 
-def _positive(table: dict[str, Any], key: str, default: int) -> int:
-    value = table.get(key, default)
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise ConfigError(f"[tool.skillc] {key} must be a positive integer")
+# ------------------------------------------------------------------ the settings
+
+
+def setting(
+    default: Any,
+    doc: str,
+    read: Callable[[str, Any], Any],
+    *,
+    key: str = "",
+    shown: str = "",
+    output: bool = True,
+) -> Any:
+    """A ``[tool.skillc]`` setting, declared once: its ``default``, the ``doc`` the
+    README's key block gives it, the function that checks and reads a value, its
+    ``key`` (default: the field's name with ``-`` for ``_``), the value the README
+    shows when it is not the default (TOML), and whether it shapes the output (and so
+    is recorded in the lock)."""
+    meta = {"doc": doc, "read": read, "key": key, "shown": shown, "output": output}
+    if isinstance(default, (list, dict)):
+        raise TypeError("a setting's default is immutable")
+    if isinstance(default, Mapping):  # a read-only table: not hashable, not compared
+        return field(default_factory=lambda: default, metadata=meta, compare=False)
+    return field(default=default, metadata=meta)
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The project's configuration: its folder, then every ``[tool.skillc]`` setting
+    (see ``setting``), then what is worked out from them."""
+
+    root: Path  # the project folder; every path in output is relative to it
+    sources: tuple[str, ...] = setting(
+        (),
+        "source roots, lowest precedence first (default below)",
+        _roots,
+        shown='[".claude/skills", "skills"]',
+    )
+    out: str = setting(DEFAULT_OUT, "the output folder (skillc owns it)", _string)
+    package: str = setting(
+        "",
+        "the import name; default: the out folder's name",
+        _string,
+        shown='"generated"',
+    )
+    strict: bool = setting(
+        False, "true: Claude Code's tolerated deviations are errors", _flag
+    )
+    exclude: tuple[str, ...] = setting(
+        (),
+        "project-relative paths (fnmatch globs) left out",
+        _strings,
+        shown='["vendor/**"]',
+    )
+    ignore: tuple[str, ...] = setting(
+        (), "warning codes not reported", _codes, shown='["non-spec-key"]'
+    )
+    warnings_as_errors: bool = setting(
+        False, "true: every warning fails the build", _flag
+    )
+    max_file_bytes: int = setting(
+        1024 * 1024,
+        "larger SKILL.md and manifest files are rejected",
+        _positive,
+    )
+    builtins: tuple[str, ...] = setting(
+        (), 'built-in namespaces: "file", "batch", "db"', _builtins
+    )
+    max_depth: int = setting(
+        4,  # seed 000's own api.github.repo.get has four levels
+        "dotted levels of a tool name: api.github.repo.get",
+        _positive,
+        key="max-namespace-depth",
+    )
+    install_allowlist: tuple[str, ...] = setting(
+        ("pypi:*",), "where ai-tool.yaml install.pip may point", _strings
+    )
+    file_root: str = setting(
+        ".", "the folder the file and batch tools stay inside", _string
+    )
+    db_path: str = setting("data.sqlite", "the db tools' SQLite database", _string)
+    max_read_bytes: int = setting(
+        1024 * 1024, "file.read and file.grep skip larger files", _positive
+    )
+    max_write_bytes: int = setting(
+        1024 * 1024, "file.write and file.edit refuse to write more", _positive
+    )
+    default_timeout_sec: int = setting(
+        30, "a call's timeout when its manifest sets none", _positive
+    )
+    max_output_bytes: int = setting(
+        256 * 1024,
+        "script, command and HTTP output is cut here",
+        _positive,
+    )
+    token_counter: str = setting(
+        "estimate",
+        "or \"o200k_base\" (pip install 'skillc[tokens]')",
+        _choice(TOKEN_COUNTERS),
+    )
+    provider_name_limit: int = setting(
+        DEFAULT_PROVIDER_NAME_LIMIT,
+        "longest provider tool name (see below)",
+        _positive,
+    )
+    always_loaded: tuple[str, ...] = setting(
+        (), "tools never deferred in anthropic.deferred.json", _strings
+    )
+    lock_wait_sec: int = setting(
+        60,
+        "how long a build waits for another one to end",
+        _positive,
+        output=False,
+    )
+    discard_unowned: bool = setting(
+        False,
+        'true: like --force (see "Command line")',
+        _flag,
+        key="discard-unowned-files",
+        output=False,
+    )
+    keep_going: bool = setting(
+        False,
+        "true: like --keep-going, for sources you cannot fix",
+        _flag,
+        output=False,
+    )
+    out_outside_project: bool = setting(
+        False, "true: out may be outside the project folder", _flag, output=False
+    )
+    regenerate: str = setting(
+        "skillc build",
+        "the rebuild command CLAUDE.md and AGENTS.md give",
+        _string,
+    )
+    find_tool: str = setting(
+        "hybrid", 'or "lexical" (BM25F only)', _choice(FIND_TOOL_METHODS)
+    )
+    profiles: tuple[Profile, ...] = setting((), "", _profiles)
+    conflicts: tuple[Conflict, ...] = setting((), "", _conflicts)
+    # skillc check's settings, read by generator.checks.settings; no output depends on them
+    check: Mapping[str, Any] = setting(MappingProxyType({}), "", _table, output=False)
+    # Worked out: the output's real import path and the folder it is imported from
+    # (see import_path).
+    module: str = DEFAULT_OUT
+    import_root: str = "."
+
+    @property
+    def out_dir(self) -> Path:
+        return (self.root / self.out).resolve()
+
+    def source_dirs(self) -> list[Path]:
+        return [(self.root / source).resolve() for source in self.sources]
+
+    def as_json(self) -> dict[str, Any]:
+        """The settings that shape output (recorded in the lock)."""
+        data = {
+            key_of(f): _json(getattr(self, f.name))
+            for f in settings()
+            if f.metadata["output"]
+        }
+        return data | {"module": self.module, "import-root": self.import_root}
+
+
+def settings() -> list[Field[Any]]:
+    """Every ``[tool.skillc]`` setting, in the order they are declared."""
+    return [f for f in fields(Config) if f.metadata]
+
+
+def key_of(setting: Field[Any]) -> str:
+    return str(setting.metadata["key"] or setting.name.replace("_", "-"))
+
+
+def _json(value: Any) -> Any:
+    """A setting's value as the lock records it (lists, and tables by key)."""
+    if isinstance(value, tuple):
+        return [_json(item) for item in value]
+    if isinstance(value, (Profile, Conflict)):
+        return {
+            f.name.replace("_", "-"): _json(getattr(value, f.name))
+            for f in fields(value)
+        }
     return value
 
 
-def _read_table(root: Path) -> dict[str, Any]:
-    pyproject = root / "pyproject.toml"
-    if not pyproject.is_file():
-        return {}
-    try:
-        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"pyproject.toml: {exc}") from None
-    table = data.get("tool", {}).get("skillc", {})
-    if not isinstance(table, dict):
-        raise ConfigError("pyproject.toml: [tool.skillc] must be a table")
-    return table
-
-
-def _string(value: Any, key: str) -> str:
-    if not isinstance(value, str) or not value:
-        raise ConfigError(f"[tool.skillc] {key} must be a non-empty string")
-    return value
-
-
-def _strings(value: Any, key: str, empty: bool = False) -> list[str]:
-    if not isinstance(value, list) or not (value or empty):
-        raise ConfigError(f"[tool.skillc] {key} must be a non-empty list of strings")
-    return [_string(item, key) for item in value]
-
-
-def _relative(root: Path, path: str) -> str:
-    project = root.resolve()
-    return Path(os.path.relpath((project / path).resolve(), project)).as_posix()
-
-
-def _check_paths(root: Path, sources: list[str], out: str) -> None:
-    project = root.resolve()
-    out_dir = (project / out).resolve()
-    for source in sources:
-        path = (project / source).resolve()
-        if not path.is_dir():
-            raise ConfigError(f"source folder {source!r} does not exist")
-        # Only the project's root may hold the output among its sources (a marketplace
-        # repository's default source): discovery never walks into the output folder.
-        inside = path in out_dir.parents and path != project
-        if path == out_dir or out_dir in path.parents or inside:
-            raise ConfigError(
-                f"source folder {source!r} and output folder {out!r} overlap"
-            )
+def load(
+    root: Path,
+    *,
+    sources: list[str] | None = None,
+    out: str | None = None,
+    package: str | None = None,
+    strict: bool | None = None,
+) -> Config:
+    """The project's configuration: ``[tool.skillc]``, then the command line's flags."""
+    table = read_table(root)
+    declared = {key_of(f): f for f in settings()}
+    unknown = sorted(set(table) - declared.keys())
+    if unknown:
+        raise ConfigError(
+            "pyproject.toml: unknown [tool.skillc] key(s): "
+            + ", ".join(key + did_you_mean(key, declared) for key in unknown)
+        )
+    given = {"sources": sources, "out": out, "package": package, "strict": strict}
+    values: dict[str, Any] = {}
+    for key, declaration in declared.items():
+        if given.get(key) is not None:
+            values[declaration.name] = given[key]
+        elif key in table:
+            values[declaration.name] = declaration.metadata["read"](key, table[key])
+    if "sources" not in values:
+        values["sources"] = default_sources(root)
+    source_list, out_dir = list(values["sources"]), values.get("out", DEFAULT_OUT)
+    check_out(root, source_list, out_dir, values.get("out_outside_project", False))
+    check_paths(root, source_list, out_dir)
+    # Project-relative, whatever the command line said: no absolute path in any output.
+    values["sources"] = tuple(relative(root, source) for source in source_list)
+    values["out"] = out_dir = relative(root, out_dir)
+    values.setdefault("package", Path(out_dir).name)
+    check_package_name(values["package"])
+    import_root, module = import_path(root, out_dir, values["package"])
+    return Config(root, **values, import_root=import_root, module=module)

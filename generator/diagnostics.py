@@ -6,12 +6,12 @@ names, listed with their meaning in ``CODES`` (and in the README).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import enum
 import operator
 from collections.abc import Iterable
 from dataclasses import field, fields
-
-from generator.records import record
 
 
 class Severity(enum.Enum):
@@ -102,7 +102,7 @@ CODES: dict[str, str] = {
 }
 
 
-@record(slots=True, order=True)
+@dataclass(frozen=True, slots=True, order=True)
 class Diagnostic:
     """One problem, located in a repo-relative file (1-based line and column)."""
 

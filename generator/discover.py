@@ -21,12 +21,6 @@ dropped silently: an entry named ``SKILL.md`` or like a tool manifest that is no
 readable file (a link to nothing or to itself, a FIFO, a folder), and an entry whose
 name is not UTF-8, are errors at their place, so the build fails and the last output,
 with the tools they were, stays.
-
-The walk records the stamp of every folder it lists (``Discovery.folders``), so that a
-build with nothing to do can tell, from those stamps alone, that the walk would find the
-same (generator.stamps). A walk whose result depends on more than the listings of those
-folders (a symbolic link, whose target may change; a plugin's or marketplace's manifest
-and the paths it names, outside them) records none.
 """
 
 from __future__ import annotations
@@ -36,23 +30,13 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.diagnostics import Report
-from generator.stamps import folder_stamp
 from generator.ir import Hook, Kind, McpServer, NotCompiled
-from generator.loaders.marketplace import FILE as MARKETPLACE
-from generator.loaders.marketplace import read_marketplace
-from generator.loaders.plugin import (
-    Layout,
-    Plugin,
-    layout,
-    left_out,
-    plugin_from,
-    read_manifest,
-)
-from generator.loaders.plugin_extras import read_extras
-from generator.records import record
+
+if TYPE_CHECKING:  # the plugin loaders are imported when a plugin is met
+    from generator.loaders.plugin import Layout, Plugin
 
 SKIP_DIRS = frozenset({"node_modules", "__pycache__", "venv"})
 VISIBLE_DOT_DIRS = frozenset({".claude", ".agents"})
@@ -69,7 +53,7 @@ SCRIPTS = "scripts/"
 SCRIPT_SUFFIXES = (".py", ".sh", ".bash", ".js", ".mjs")
 
 
-@record(slots=True)
+@dataclass(frozen=True, slots=True)
 class Found:
     kind: Kind
     path: Path  # SKILL.md or the subagent file
@@ -82,32 +66,7 @@ class Found:
     subfolders: tuple[str, ...] = ()  # a plugin subagent's folders below agents/
 
 
-# A found item as plain values, its paths as text (``row``): the walk is kept between
-# builds as rows, so that a rebuild that reuses it makes a Found, and its Paths (which
-# cost more to make than the rest), only of the items it reads.
-Row = tuple[str, str, int, str | None, tuple[str, ...], str, tuple[str, ...]]
-
-
-def row(item: Found) -> Row:
-    plugin = None if item.plugin is None else os.fspath(item.plugin)
-    fields = (item.root, plugin, item.files, item.manifest, item.subfolders)
-    return (item.kind.value, os.fspath(item.path), *fields)
-
-
-def from_row(values: Row) -> Found:
-    kind, path, root, plugin, files, manifest, subfolders = values
-    return Found(
-        Kind(kind),
-        Path(path),
-        root,
-        None if plugin is None else Path(plugin),
-        files,
-        manifest,
-        subfolders,
-    )
-
-
-@record(slots=True)
+@dataclass(frozen=True, slots=True)
 class Discovery:
     found: tuple[Found, ...]
     inputs: tuple[str, ...]  # every file the loaders will read, sorted
@@ -116,8 +75,6 @@ class Discovery:
     not_compiled: tuple[NotCompiled, ...] = ()
     hooks: tuple[Hook, ...] = ()
     mcp_servers: tuple[McpServer, ...] = ()
-    # Each listed folder's (mtime_ns, ctime_ns); None: the walk read more than them.
-    folders: dict[str, tuple[int, int]] | None = None
 
 
 def relative(path: Path | str, project: Path | str) -> str:
@@ -166,7 +123,6 @@ def discover(
         tuple(sorted(walker.not_compiled, key=lambda n: (n.path, n.name))),
         tuple(walker.hooks),
         tuple(walker.servers),
-        walker.folders if walker.replayable else None,
     )
 
 
@@ -185,7 +141,7 @@ class _Skill:
     files: list[str] = field(default_factory=list)
 
 
-@record(slots=True)
+@dataclass(frozen=True, slots=True)
 class _Plugin:
     key: str  # its plugin.json, or marketplace.json#name for an entry-defined plugin
     folder: str
@@ -220,16 +176,16 @@ class _Walker:
         self.not_compiled: list[NotCompiled] = []
         self.hooks: list[Hook] = []
         self.servers: list[McpServer] = []
-        self.folders: dict[str, tuple[int, int]] = {}
-        self.replayable = True  # the folders' stamps tell whether the walk would differ
 
     def marketplace(self, root: str) -> None:
         """Read the root's marketplace.json, if any: its local plugins are declared for
         the walk, its remote ones reported."""
-        path = os.path.join(root, *MARKETPLACE.split("/"))
+        path = os.path.join(root, ".claude-plugin", "marketplace.json")
         if not os.path.isfile(path):
             return
-        self.replayable = False
+        from generator.loaders.marketplace import read_marketplace
+        from generator.loaders.plugin import layout, plugin_from
+
         self.inputs.add(path)
         rel = relative(path, self.project)
         market = read_marketplace(Path(path), rel, self.report, self.max_bytes)
@@ -310,11 +266,9 @@ class _Walker:
         """The folder's entries, its files' names and its subfolders' entries, each by
         name (one look at each entry); None (and an error) when it cannot be read."""
         try:
-            self.folders[folder] = folder_stamp(folder)  # before: a change is seen
             with os.scandir(folder) as scan:
                 entries = sorted(scan, key=_name)
         except OSError as exc:  # an error: its tools would vanish from the output
-            self.replayable = False
             self.report.error(
                 relative(folder, self.project),
                 1,
@@ -325,8 +279,6 @@ class _Walker:
             return None
         files, folders = [], []
         for entry in entries:
-            if entry.is_symlink():
-                self.replayable = False  # its target may change, not this folder
             if not self._readable_name(entry):
                 continue
             if _is_file(entry):
@@ -368,11 +320,12 @@ class _Walker:
                 return declared
         if not any(entry.name == ".claude-plugin" for entry in entries):
             return plugin
-        self.replayable = False
         manifest = os.path.join(folder, PLUGIN_MANIFEST)
         if not os.path.isfile(manifest):
             return plugin
         rel = relative(manifest, self.project)
+        from generator.loaders.plugin import read_manifest
+
         found, data, _ = read_manifest(Path(manifest), rel, self.report, self.max_bytes)
         self.inputs.add(manifest)
         if isinstance(data.get("name"), str):
@@ -493,6 +446,8 @@ class _Walker:
     def _extras(
         self, name: str, folder: str, manifest: dict[str, Any], rel: str
     ) -> None:
+        from generator.loaders.plugin_extras import read_extras
+
         hooks, servers = read_extras(
             name,
             folder,
@@ -511,6 +466,8 @@ class _Walker:
     def _left_out(self, name: str, folder: str, found: Layout, rel: str) -> None:
         """Component folders a plugin's layout leaves out, or lists but lacks: reported
         (and a warning at its manifest), never dropped silently."""
+        from generator.loaders.plugin import left_out
+
         for path, reason in left_out(Path(folder), found):
             where = relative(os.path.join(folder, path), self.project)
             self.not_compiled.append(NotCompiled(where, name, reason))

@@ -17,7 +17,7 @@ import os
 from importlib import metadata
 from pathlib import Path
 
-from generator import config
+from generator import project
 
 EXTRA_SOURCES = (".agents/skills",)  # Codex's skills folder
 # Folders never searched for skill folders at the root.
@@ -42,12 +42,12 @@ def sources(root: Path) -> tuple[list[str], str]:
     """The source roots for the repository at ``root`` and why (empty: none found)."""
     found = [
         name
-        for name in (*config.DEFAULT_SOURCES, *EXTRA_SOURCES)
+        for name in (*project.DEFAULT_SOURCES, *EXTRA_SOURCES)
         if (root / name).is_dir()
     ]
     if found:
         return found, "found here"
-    for manifest in config.PLUGIN_ROOT_MANIFESTS:
+    for manifest in project.PLUGIN_ROOT_MANIFESTS:
         if (root / ".claude-plugin" / manifest).is_file():
             return ["."], f"the root: a {manifest.split('.')[0]} repository"
     if _skill_folders(root):

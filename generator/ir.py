@@ -1,8 +1,8 @@
 """The intermediate model: what loaders produce and the only thing emitters read.
 
-Every class is frozen. (Not slotted: the build cache pickles definitions, and slotted
-dataclasses unpickle several times slower.) ``Definition`` is one validated skill or subagent as its loader
-saw it, ``Function`` one callable tool; ``Tool`` adds the names resolution gave it; ``Model`` is the whole build.
+Every class is a frozen dataclass. ``Definition`` is one validated skill or subagent as
+its loader saw it, ``Function`` one callable tool; ``Tool`` adds the names resolution
+gave it; ``Model`` is the whole build.
 Paths are repo-relative POSIX paths.
 """
 
@@ -15,7 +15,6 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from generator.names import Identifier
-from generator.records import record
 
 
 class Kind(enum.Enum):
@@ -27,7 +26,7 @@ class Kind(enum.Enum):
     TOOL = "tool"  # a callable tool: from a manifest, a skill's script, or a built-in
 
 
-@record()
+@dataclasses.dataclass(frozen=True, slots=True)
 class Position:
     path: str
     line: int = 1
@@ -37,7 +36,7 @@ class Position:
         return f"{self.path}:{self.line}:{self.col}"
 
 
-@record()
+@dataclasses.dataclass(frozen=True, slots=True)
 class Definition:
     """A skill or subagent, validated and normalised, before naming and precedence."""
 
@@ -67,8 +66,6 @@ class Definition:
     metadata: Mapping[str, str] = dataclasses.field(
         default_factory=lambda: MappingProxyType({})
     )
-    # sha256 of everything its loader read; set by the pipeline.
-    digest: str = ""
     # disable-model-invocation: true -> False: in the package (a person runs it), not in
     # provider files, find_tool or agent docs. user-invocable: false is recorded.
     model_invocable: bool = True
@@ -93,7 +90,7 @@ class Definition:
 
 # How a callable tool runs: one typed record per executor, tagged by ``type``. Its
 # ``settings`` are what templates/runtime/_executors.py reads from the tool's executor literal.
-@record()
+@dataclasses.dataclass(frozen=True, slots=True)
 class PythonExecutor:
     """Calls ``module:function`` in the package's process."""
 
@@ -105,7 +102,7 @@ class PythonExecutor:
         return {"function": self.function}
 
 
-@record()
+@dataclasses.dataclass(frozen=True, slots=True)
 class ScriptExecutor:
     """Runs a skill's script: ``entry`` (below the tool's folder) with
     ``args_template``'s words, in ``cwd`` (project-relative): a manifest's scripts in
@@ -132,7 +129,7 @@ class ScriptExecutor:
         return result
 
 
-@record()
+@dataclasses.dataclass(frozen=True, slots=True)
 class CliExecutor:
     """Runs ``command`` with options from the arguments and ``positional`` in order."""
 
@@ -152,7 +149,7 @@ class CliExecutor:
         return result
 
 
-@record()
+@dataclasses.dataclass(frozen=True, slots=True)
 class HttpExecutor:
     """Sends a request to ``url`` (its placeholders filled from the arguments)."""
 
@@ -176,7 +173,7 @@ class HttpExecutor:
 Executor = PythonExecutor | ScriptExecutor | CliExecutor | HttpExecutor
 
 
-@record()
+@dataclasses.dataclass(frozen=True, slots=True)
 class Function:
     """A callable tool with a JSON Schema for its input, before naming and precedence."""
 
@@ -207,7 +204,6 @@ class Function:
     # "install"}, for the ai-tools.json aggregate.
     cli_tool: Mapping[str, Any] | None = None
     kind: Kind = Kind.TOOL
-    digest: str = ""
     command: bool = False  # only a Markdown command is one
     plugin: None = None  # what a task tool has and a callable tool has not
 
@@ -217,7 +213,7 @@ class Function:
         return len(self.path)
 
 
-@record()
+@dataclasses.dataclass(frozen=True, slots=True)
 class Parameter:
     """A keyword parameter of a callable tool: one top-level input property."""
 
@@ -228,13 +224,13 @@ class Parameter:
     default: Any = None  # a JSON value; None when there is none
 
 
-@record()
+@dataclasses.dataclass(frozen=True, slots=True)
 class Argument:
     name: str
     py_name: Identifier
 
 
-@record()
+@dataclasses.dataclass(frozen=True, slots=True)
 class Tool:
     qualname: str  # dotted Python path below the package, e.g. "task.code_reviewer"
     namespace: tuple[Identifier, ...]
@@ -254,7 +250,7 @@ class Tool:
         return not isinstance(d, Definition) or d.model_invocable
 
 
-@record()
+@dataclasses.dataclass(frozen=True, slots=True)
 class Namespace:
     qualname: str
     path: tuple[Identifier, ...]
@@ -263,20 +259,20 @@ class Namespace:
     children: tuple[Identifier, ...]
 
 
-@record()
+@dataclasses.dataclass(frozen=True, slots=True)
 class SourceFile:
     path: str
     sha256: str
 
 
-@record()
+@dataclasses.dataclass(frozen=True, slots=True)
 class Override:
     qualname: str
     kept: Position
     replaced: Position
 
 
-@record()
+@dataclasses.dataclass(frozen=True, slots=True)
 class Shadowed:
     """A tool that lost its name to a built-in (seed 003 §3.3), or a command to a skill of
     its name: reported, not dropped silently."""
@@ -286,13 +282,13 @@ class Shadowed:
     shadowed: Position
 
 
-@record()
+@dataclasses.dataclass(frozen=True, slots=True)
 class Invalid:
     path: str
     codes: tuple[str, ...]
 
 
-@record()
+@dataclasses.dataclass(frozen=True, slots=True)
 class Hook:
     """A plugin's hook, carried for a host to install; skillc never runs it."""
 
@@ -304,7 +300,7 @@ class Hook:
     source: str
 
 
-@record()
+@dataclasses.dataclass(frozen=True, slots=True)
 class McpServer:
     """A plugin's MCP server, carried for a host to start; skillc never starts it."""
 
@@ -317,7 +313,7 @@ class McpServer:
     source: str
 
 
-@record()
+@dataclasses.dataclass(frozen=True, slots=True)
 class NotCompiled:
     """An input found and left out on purpose (a remote plugin, another client's
     manifest), with the reason, for the report."""
@@ -327,7 +323,7 @@ class NotCompiled:
     reason: str
 
 
-@record()
+@dataclasses.dataclass(frozen=True, slots=True)
 class Model:
     generator: str
     sources: tuple[SourceFile, ...]

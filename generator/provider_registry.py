@@ -1,7 +1,9 @@
 """Every provider skillc writes tool-schema files for, by the name a profile's
 ``provider`` gives, with the module that writes them. Adding a provider is adding its
 module (see ``generator/emitters/providers/__init__.py`` for what it declares) and one
-line here."""
+line here: its files, its column of names.json, and how the generated package's
+``dispatch()`` and ``find_tool()`` name and serve it all come from that module. The
+order is kept in what the files list and in ``dispatch()``'s tests of the name."""
 
 from __future__ import annotations
 
@@ -10,6 +12,6 @@ PROVIDERS: dict[str, str] = {
     "openai": "generator.emitters.providers.openai",
     "openai-compatible": "generator.emitters.providers.openai_compatible",
     "gemini": "generator.emitters.providers.gemini",
-    "bedrock": "generator.emitters.providers.bedrock",
     "mcp": "generator.emitters.providers.mcp",
+    "bedrock": "generator.emitters.providers.bedrock",
 }

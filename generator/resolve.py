@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from generator.diagnostics import Report
@@ -41,7 +42,6 @@ from generator.names import (
     identifier,
     provider_name,
 )
-from generator.records import record
 
 TASK = Identifier("task")
 # Built-in tools come from this pseudo source root; they win every name conflict.
@@ -56,7 +56,7 @@ LEVEL1_TOKENS = 80
 TASK_PARAMETERS = frozenset({"arguments", "prompt"})
 
 
-@record(slots=True)
+@dataclass(frozen=True, slots=True)
 class _Named:
     namespace: tuple[Identifier, ...]
     py_name: Identifier
@@ -159,48 +159,6 @@ def resolve(
         overrides=tuple(sorted(overrides, key=lambda o: o.qualname)),
         invalid=(),  # the pipeline fills it from every stage's diagnostics
         shadowed=tuple(sorted(shadowed, key=lambda s: (s.qualname, s.shadowed.path))),
-    )
-
-
-def named_tool(
-    d: Definition | Function,
-    naming: tuple[tuple[Identifier, ...], Identifier, tuple[str, ...], str, str],
-    report: Report,
-) -> Tool:
-    """One tool as ``resolve`` made it, given the names the whole model's resolution
-    gave it (``naming``: namespace, Python name, the aliases it kept, provider name and
-    dotted name): a rebuild whose changes keep every tool's names resolves only these.
-    """
-    namespace, py_name, aliases, chosen, dotted = naming
-    return _tool(_Named(namespace, py_name, d), report, aliases, chosen, dotted)
-
-
-def said_alone(
-    d: Definition | Function,
-    tool: Tool,
-    max_depth: int,
-    provider_limit: int,
-    report: Report,
-) -> None:
-    """What ``resolve`` says of one definition by itself, beside nothing else (its
-    depth, a reserved name, a shortened provider name); ``tool`` is its tool."""
-    if _within_depth(d, max_depth, report):
-        _escape_reserved(_name(d), report)
-        _provider_names(
-            [_Named(tool.namespace, tool.py_name, d)], provider_limit, report
-        )
-
-
-def naming(
-    tool: Tool,
-) -> tuple[tuple[Identifier, ...], Identifier, tuple[str, ...], str, str]:
-    """What ``named_tool`` needs of a resolved tool to make it again."""
-    return (
-        tool.namespace,
-        tool.py_name,
-        tool.aliases,
-        tool.provider_name,
-        tool.dotted_name,
     )
 
 

@@ -11,7 +11,9 @@ used (``estimate_tokens``).
 from __future__ import annotations
 
 import functools
+import importlib.util
 from collections.abc import Callable
+from typing import Any
 
 from generator.config import ConfigError
 
@@ -24,19 +26,25 @@ def estimate_tokens(text: str) -> int:
     return -(-ascii_chars // 4) + len(text) - ascii_chars
 
 
-@functools.cache
 def counter(name: str) -> Callable[[str], int]:
+    """The counter ``token-counter`` names. The exact one imports bpe-openai (seconds)
+    only when it is first asked for a count: a build whose counts the cache holds
+    never imports it."""
     if name == ESTIMATE:
         return estimate_tokens
-    try:
-        import bpe_openai  # type: ignore[import-untyped]
-    except ImportError:
+    if importlib.util.find_spec("bpe_openai") is None:
         raise ConfigError(
             f"token-counter = {name!r} needs the tokens extra: pip install 'skillc[tokens]'"
-        ) from None
-    encoding = bpe_openai.get_encoding(name)
+        )
 
     def count(text: str) -> int:
-        return len(encoding.encode(text, disallowed_special=()))
+        return len(_encoding(name).encode(text, disallowed_special=()))
 
     return count
+
+
+@functools.cache
+def _encoding(name: str) -> Any:
+    import bpe_openai  # type: ignore[import-untyped]
+
+    return bpe_openai.get_encoding(name)

@@ -8,14 +8,6 @@
   leftovers (``.<out>.skillc-new`` / ``-old``) are removed, or the swap completed, by the
   next build (``recover``). Where the exchange is unavailable, two renames are used and
   ``recover`` puts the old tree back when it finds the folder gone.
-- So that a small change costs what changed, not the size of the tree, the swapped-out
-  tree is not deleted but renamed into the build cache as a spare (when the cache is on
-  the same file system), and the next build renames the spare to its staging folder and
-  brings it up to date. Nothing in the spare is trusted: a spare file is kept only when
-  it is the very file (same device and inode) that the output folder holds at that path
-  and the build found that file unchanged; everything else in it is removed, linked or
-  written afresh, and its stale caches are dropped. A folder that would not take the
-  spare, or a build without the cache, deletes the old tree instead.
 - A build that would change nothing does not touch the folder at all.
 - Ownership: a file may be replaced or removed only when the previous lock lists it with
   the sha256 it still has (or when it already holds the new bytes). Anything else inside
@@ -27,6 +19,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import contextlib
 import errno
 import functools
@@ -36,17 +30,13 @@ import os
 import shutil
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import field
+from dataclasses import dataclass
 from pathlib import Path
 from stat import S_ISDIR
-
-from generator.cache import Identity, Stat
-from generator.records import record
 
 LOCK = "skillc.lock.json"  # the output folder's lock, which marks it as skillc's
 IGNORED_DIRS = frozenset({"__pycache__", ".mypy_cache"})  # kept across a swap
 TEMPORARY = ".skillc-tmp"  # files earlier versions left behind when killed: dropped
-SPARE = "spare-output"  # the last swapped-out tree, in the build cache's folder
 
 
 class OutputError(Exception):
@@ -58,7 +48,7 @@ class WriteFailed(Exception):
     the old tree intact."""
 
 
-@record(slots=True)
+@dataclass(frozen=True, slots=True)
 class Plan:
     created: tuple[str, ...]
     changed: tuple[str, ...]
@@ -66,28 +56,19 @@ class Plan:
     extra: tuple[str, ...]
     # (path, why) of the changed and extra files skillc may not touch without --force
     unowned: tuple[tuple[str, str], ...] = ()
-    # The identity of unchanged files as this build found them (cache.outputs_untouched)
-    identities: dict[str, Identity] = field(default_factory=dict, compare=False)
 
     @property
     def stale(self) -> bool:
         return bool(self.created or self.changed or self.extra)
 
 
-def plan(
-    out_dir: Path,
-    files: dict[str, str],
-    digests: dict[str, str],
-    known: dict[str, Stat] | None = None,
-) -> Plan:
-    """Compare ``files`` (whose sha256 are ``digests``) with the folder and the lock it
-    holds. ``known`` holds (size, mtime_ns, sha256) of files as skillc last wrote them: a
-    file whose size and mtime still match is not read again."""
+def plan(out_dir: Path, files: dict[str, bytes]) -> Plan:
+    """Compare ``files`` with the folder and the lock it holds."""
     for path in files:
         _check_relative(path)
+    digests = {path: hashlib.sha256(data).hexdigest() for path, data in files.items()}
     on_disk = _existing(out_dir)
     owned = previous_lock(out_dir)
-    known = known or {}
     created: list[str] = []
     changed: list[str] = []
     unchanged: list[str] = []
@@ -99,7 +80,7 @@ def plan(
             created.append(path)
             continue
         if kind == "file":
-            current = _digest(os.path.join(out_dir, path), known.get(path))
+            current = _digest(os.path.join(out_dir, path))
             if current == digests.get(path):
                 unchanged.append(path)
                 continue
@@ -144,15 +125,22 @@ def previous_lock(out_dir: Path) -> dict[str, str]:
         return {}
 
 
-def _digest(path: str, recorded: Stat | None) -> str:
-    """A file's sha256; ``recorded`` is its stat when skillc wrote it, so matching size and
-    mtime mean it still holds those bytes."""
-    if recorded is not None:
-        stat = os.stat(path)
-        if (stat.st_size, stat.st_mtime_ns) == recorded[:2]:
-            return recorded[2]
+def _digest(path: str) -> str:
     with open(path, "rb") as handle:
         return hashlib.sha256(handle.read()).hexdigest()
+
+
+def holds(out_dir: Path, digests: dict[str, str]) -> bool:
+    """Whether the folder holds exactly the files ``digests`` lists (by path relative
+    to it), as regular files of those sha256s (caches and temporaries aside)."""
+    try:
+        found = _existing(out_dir)
+        return found.keys() == digests.keys() and all(
+            kind == "file" and _digest(os.path.join(out_dir, path)) == digests[path]
+            for path, kind in found.items()
+        )
+    except OSError:  # a file went away meanwhile
+        return False
 
 
 def check_owned(out_dir: Path) -> None:
@@ -170,28 +158,24 @@ def refuse_unowned(changes: Plan, label: str) -> None:
         )
 
 
-def write(
-    out_dir: Path, files: dict[str, str], changes: Plan, cache_dir: Path | None = None
-) -> tuple[str, ...]:
+def write(out_dir: Path, files: dict[str, bytes], changes: Plan) -> tuple[str, ...]:
     """Swap in the new tree (see the module's docstring); OSError becomes WriteFailed.
     Returns the files whose bytes were written, sorted: every other file of the new tree
-    is the old file itself (a hard link), so its mtime and mypy's cache entry stay.
-    ``cache_dir`` is the build cache's folder, where the old tree is kept as a spare."""
+    is the old file itself (a hard link), so its mtime and mypy's cache entry stay."""
     check_owned(out_dir)
     if not changes.stale:
         return ()
     staging, old = _beside(out_dir, "new"), _beside(out_dir, "old")
-    spare = _spare(out_dir, cache_dir)
     folders = _folders(files)
     try:
         _remove(staging)
         out_dir.parent.mkdir(parents=True, exist_ok=True)
-        written = _stage(out_dir, staging, files, changes, folders, spare)
+        written = _stage(out_dir, staging, files, changes, folders)
         if out_dir.is_dir():
             shutil.copymode(out_dir, staging)
             _swap(staging, out_dir, old)
             _keep_caches(staging, out_dir, folders)
-            _retire(staging, spare)
+            _remove(staging)
         else:
             os.rename(staging, out_dir)
     except OSError as exc:
@@ -247,7 +231,7 @@ def _beside(out_dir: Path, role: str) -> Path:
     return out_dir.with_name(f".{out_dir.name}.skillc-{role}")
 
 
-def _folders(files: dict[str, str]) -> set[str]:
+def _folders(files: dict[str, bytes]) -> set[str]:
     """Every folder of the tree ``files`` make, relative to it ("" for the top)."""
     folders = {""}
     for path in files:
@@ -258,104 +242,28 @@ def _folders(files: dict[str, str]) -> set[str]:
     return folders
 
 
-def _spare(out_dir: Path, cache_dir: Path | None) -> Path | None:
-    """Where the old tree is kept between builds; None without a cache, or when the
-    cache is the output folder or inside it."""
-    if cache_dir is None or out_dir in (cache_dir / SPARE).parents:
-        return None
-    return cache_dir / SPARE
-
-
-def _take(spare: Path, staging: Path) -> bool:
-    """Rename the spare to the staging folder; False when there is none to take (absent,
-    on another file system, not a real folder)."""
-    try:
-        os.rename(spare, staging)
-        if S_ISDIR(os.lstat(staging).st_mode):
-            return True
-        os.unlink(staging)  # a file or a symbolic link: never written through
-    except OSError:
-        pass
-    return False
-
-
 def _stage(
     out_dir: Path,
     staging: Path,
-    files: dict[str, str],
+    files: dict[str, bytes],
     changes: Plan,
     folders: set[str],
-    spare: Path | None,
 ) -> list[str]:
-    """Build the new tree, from the spare when there is one; returns the files written
-    (the others are linked, or were already the very file in the spare)."""
+    """Build the new tree; returns the files written (the others are linked)."""
     old, new = os.fspath(out_dir) + "/", os.fspath(staging) + "/"
-    unchanged, identities = frozenset(changes.unchanged), changes.identities
-    if out_dir.is_dir() and spare is not None and _take(spare, staging):
-        made, kept = _prune(new, folders, unchanged)
-    else:
-        os.mkdir(staging)
-        made, kept = {""}, set()
-    for folder in sorted(folders - made):  # parents sort before their children
+    unchanged = frozenset(changes.unchanged)
+    os.mkdir(staging)
+    for folder in sorted(folders - {""}):  # parents sort before their children
         os.mkdir(new + folder)
     written = []
-    for path, text in files.items():  # strings, not Paths: this runs once per file
+    for path, data in files.items():
         if path in unchanged:
-            if path in kept:
-                # A spare file may stay only when it is the output's very file (which
-                # holds the new bytes): so the spare need not be trusted.
-                twin = identities.get(path) or _identity(old + path)
-                if _identity(new + path) == twin:
-                    continue
-                os.unlink(new + path)
             _link(old + path, new + path)
         else:
             with open(new + path, "xb") as handle:  # x: never through a link
-                handle.write(text.encode("utf-8"))
+                handle.write(data)
             written.append(path)
     return written
-
-
-def _prune(
-    root: str, folders: set[str], unchanged: frozenset[str]
-) -> tuple[set[str], set[str]]:
-    """Remove from the tree at ``root`` what cannot stay: caches, folders the new tree
-    lacks, symbolic links and other odd entries, and every file but those at an
-    unchanged path. Returns the folders that stay, and the files that may."""
-    made, kept = {""}, set()
-    stack = [""]
-    while stack:
-        base = stack.pop()
-        with os.scandir(root + base) as entries:
-            for entry in entries:
-                path = base + entry.name
-                if entry.is_dir(follow_symlinks=False):
-                    if path in folders and entry.name not in IGNORED_DIRS:
-                        made.add(path)
-                        stack.append(path + "/")
-                    else:
-                        shutil.rmtree(entry.path)
-                elif path in unchanged and entry.is_file(follow_symlinks=False):
-                    kept.add(path)
-                else:
-                    os.unlink(entry.path)
-    return made, kept
-
-
-def _identity(path: str) -> Identity:
-    found = os.lstat(path)
-    return found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns
-
-
-def _retire(old_tree: Path, spare: Path | None) -> None:
-    """Keep the swapped-out tree as the spare, or delete it."""
-    if spare is not None:
-        try:
-            os.rename(old_tree, spare)  # fails on another file system, or when taken
-            return
-        except OSError:
-            pass
-    _remove(old_tree)
 
 
 def _link(source: str, target: str) -> None:
@@ -446,7 +354,7 @@ def _describe_os_error(exc: OSError, out_dir: Path) -> str:
     return f"cannot write {out_dir.name}/: {exc.strerror or exc}{where}; it was left as it was"
 
 
-def describe(out_dir: Path, files: dict[str, str], changes: Plan, label: str) -> str:
+def describe(out_dir: Path, files: dict[str, bytes], changes: Plan, label: str) -> str:
     """What a build would change: missing and extra files, and a diff of changed ones."""
     import difflib  # only --check shows diffs
 
@@ -465,7 +373,7 @@ def describe(out_dir: Path, files: dict[str, str], changes: Plan, label: str) ->
             .read_text(encoding="utf-8", errors="replace")
             .splitlines(keepends=True)
         )
-        new = files[path].splitlines(keepends=True)
+        new = files[path].decode("utf-8").splitlines(keepends=True)
         lines.extend(
             line.rstrip("\n")
             for line in difflib.unified_diff(

@@ -169,8 +169,9 @@ def _catalogue(
 def model_of(project: Path, out: str) -> Model:
     """The intermediate model of a project, built in this process."""
     cfg = config.load(project.resolve(), out=out)
-    report = Report()
-    return pipeline.model(cfg, report)
+    model = pipeline.run(cfg, Report(), cached=False, emit=False).model
+    assert model is not None
+    return model
 
 
 def bm25(model: Model) -> Finder:

@@ -1,13 +1,18 @@
-"""The build cache saves work and never changes output."""
+"""The build cache saves work and never changes output; it holds JSON only, and only
+entries this user's skillc wrote are used."""
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from conftest import run_skillc, tree, write_skill
+from generator import cache, pipeline
 
 OK = "---\nname: {name}\ndescription: Does {name}.\n---\nBody of {name}.\n"
 
@@ -86,8 +91,9 @@ def test_corrupt_cache_is_ignored(
 ) -> None:
     write_skill(skills_project / "skills", "a", OK.format(name="a"))
     build(capsys, skills_project)
-    for name in ("state.pickle", "memo.sqlite"):
-        (skills_project / ".skillc-cache" / name).write_bytes(b"not a pickle")
+    memo = skills_project / ".skillc-cache" / "memo.jsonl"
+    head, _, body = memo.read_text().partition("\n")
+    memo.write_text(head + "\n" + body.replace('"', "'", 40) + "garbage\n")
     write_skill(
         skills_project / "skills", "a", OK.format(name="a").replace("Body", "New")
     )
@@ -148,3 +154,84 @@ def test_cached_rebuilds_of_tool_manifests_equal_clean_builds(
     assert tree(tools_project / "out") == tree(clean / "out")
     assert (tools_project / "out" / "pdf_extractor" / "_ocr.py").is_file()
     assert "Fetch an object" in (tools_project / "out" / "_listing.py").read_text()
+
+
+def test_an_entry_made_with_another_key_is_ignored_with_a_warning(
+    skills_project: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Another user's (or a committed) memo: its MACs do not verify with this user's
+    key, so nothing in it is used, and the build says so."""
+    write_skill(skills_project / "skills", "a", OK.format(name="a"))
+    build(capsys, skills_project)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path / "someone-else"))
+        err = build(capsys, skills_project)
+    assert "ignored .skillc-cache/memo.jsonl" in err and "up to date" not in err
+
+
+def test_other_versions_of_the_dependencies_start_afresh(
+    skills_project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: Any
+) -> None:
+    """What black, jsonschema, datamodel-code-generator... write reaches the output: a
+    memo made with other versions of them is not used (and not warned about)."""
+    write_skill(skills_project / "skills", "a", OK.format(name="a"))
+    build(capsys, skills_project)
+    assert "up to date" in build(capsys, skills_project)
+    found = cache.versions(pipeline.DEPENDENCIES)
+    assert found["black"] and found["jsonschema"] and found["PyYAML"]
+    other = {**found, "black": found["black"] + ".1"}
+    monkeypatch.setattr(cache, "versions", lambda names: other)
+    err = build(capsys, skills_project)
+    assert "up to date" not in err and "ignored" not in err
+
+
+def test_every_loader_result_of_the_fixtures_is_kept_exactly(
+    project: Path, tools_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The codec gives back what it was given: equal values of the same types (tuples
+    stay tuples, read-only mappings stay read-only), for every loader result."""
+    kept: list[Any] = []
+    put = cache.Memo.put
+
+    def recording(self: cache.Memo, key: str, value: object) -> None:
+        kept.append(value)
+        put(self, key, value)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cache.Memo, "put", recording)
+        for folder in (project, tools_project):
+            build(capsys, folder, "--keep-going")
+    codec = cache.Codec(pipeline.CACHED)
+    assert len(kept) > 20
+    for value in kept:
+        again = codec.decode(codec.encode(value))
+        assert again == value and _types(again) == _types(value)
+
+
+def _types(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return type(value), [_types(item) for item in value]
+    if isinstance(value, Mapping):
+        return type(value), {k: _types(v) for k, v in value.items()}
+    if dataclasses.is_dataclass(value):
+        return type(value), [
+            _types(getattr(value, f.name)) for f in dataclasses.fields(value)
+        ]
+    return type(value)
+
+
+def test_the_codec_keeps_nothing_it_was_not_told_of() -> None:
+    """Anything but plain data and the listed classes is refused when written, and a
+    tagged object naming another class is refused when read: reading the cache never
+    makes an object of a class it was not told of."""
+    codec = cache.Codec(pipeline.CACHED)
+    for value in (b"bytes", {1, 2}, Path("."), float("nan"), object()):
+        with pytest.raises((TypeError, ValueError)):
+            codec.encode(value)
+    for text in (
+        '{"\\u0000": "Popen", "v": {"args": ["true"]}}',
+        '{"\\u0000": "Config", "v": {}}',
+        '{"\\u0000": "tuple", "v": [], "extra": 1}',
+    ):
+        with pytest.raises(ValueError):
+            codec.decode(text)

@@ -8,7 +8,6 @@ import errno
 import fcntl
 import os
 import random
-import shutil
 import signal
 import subprocess
 import sys
@@ -100,27 +99,16 @@ def trees(
     return skills_project, built
 
 
-@pytest.mark.parametrize("from_spare", [True, False], ids=["spare", "afresh"])
 def test_killed_at_every_file_system_step(
     trees: tuple[Path, list[dict[str, bytes]]],
     capsys: pytest.CaptureFixture[str],
-    from_spare: bool,
 ) -> None:
-    """SIGKILL at the 1st, 2nd, ... file-system step of a build, until one completes:
-    a build that brings the spare (the tree the last build swapped out) up to date, and
-    one that builds its tree afresh."""
+    """SIGKILL at the 1st, 2nd, ... file-system step of a build, until one completes."""
     project, built = trees
     out = project / "generated"
-    spare = project / ".skillc-cache" / writer.SPARE
     current = 1
     for limit in range(1, 200):
         target = 1 - current
-        if not from_spare:
-            shutil.rmtree(spare, ignore_errors=True)
-        elif not spare.is_dir():  # the last kill fell before it was kept: make one
-            for index in (target, current):
-                use_version(project, index)
-                assert run_skillc(capsys, "-C", str(project), "build")[0] == 0
         use_version(project, target)
         done = subprocess.run(
             [

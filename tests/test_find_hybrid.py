@@ -4,16 +4,21 @@ without numpy, and results an agent can use."""
 
 from __future__ import annotations
 
+import array
 import json
+import math
+import random
 import shutil
 import warnings
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import find_eval
 from conftest import REPO, run_mypy, run_python, run_skillc
 from generator.emitters import search_index
+from generator.diagnostics import Report
 
 needs_corpus = pytest.mark.skipif(
     not find_eval.PLUGINS.is_dir(),
@@ -55,7 +60,7 @@ def test_tokenizer_matches_bert_uncased_wordpiece() -> None:
     """Ids as the teacher's own tokenizer (tokenizers, tokenizer.json) gives them."""
     table = search_index.load_table("hybrid", _report())
     assert table is not None
-    tokenize = table.inner.tokenize
+    tokenize = table.tokenize
     assert tokenize("Hello, World! café naïve") == [7592, 1010, 2088, 999, 7668, 15743]
     assert tokenize("get_file_contents") == [2131, 1035, 5371, 1035, 8417]
     assert tokenize("x" * 101) == [tokenize.unknown]
@@ -85,7 +90,7 @@ def test_rows_are_weighted_by_idf_so_a_purpose_leans_on_its_rare_words(
 
     table = search_index.load_table("hybrid", _report())
     assert table is not None
-    inner = table.inner
+    inner = table
     norms = numpy.linalg.norm(inner.rows.astype(float), axis=1) * inner.scales
     weight = {
         w: norms[inner.tokenize.ids[w]] for w in ("the", "for", "weather", "alarm")
@@ -220,3 +225,33 @@ def test_relevance_is_comparable_and_an_exact_name_wins(tmp_path: Path) -> None:
     assert first == "batch.run True"
     assert second.startswith("db.insert name: db.insert")
     assert third == "True"
+
+
+def _running_sum(table: Any, text: str) -> tuple[bytes, float]:
+    """A text's vector in plain Python floats: each known token's row times its scale,
+    added to the total in turn, normalised with an exact sum, rounded half to even."""
+    ids = [i for i in table.tokenize(text) if i != table.tokenize.unknown]
+    total: list[float] = []
+    for i in ids[: search_index.VECTOR_TOKENS]:
+        row = [float(value) * float(table.scales[i]) for value in table.rows[i]]
+        total = [t + v for t, v in zip(total, row)] if total else row
+    norm = math.sqrt(math.fsum(x * x for x in total))
+    if norm == 0:
+        return bytes(table.dim), 0.0
+    unit = [x / norm for x in total]
+    scale = max(map(abs, unit)) / 127
+    return array.array("b", [round(x / scale) for x in unit]).tobytes(), scale
+
+
+def test_numpys_vector_sums_the_rows_in_order() -> None:
+    """The tools' vectors (summed by numpy with add.reduce along the rows, quantised
+    in numpy) are the running sum's, byte for byte, for texts of every number of
+    tokens up to past the most a vector takes: the same bytes on every machine."""
+    table = search_index.load_table("hybrid", Report())
+    assert table is not None
+    # Whole words of the vocabulary (not "##" pieces), so that each is one known token.
+    vocab = sorted(w for w in table.tokenize.ids if w.isalpha() and w.isascii())
+    rng = random.Random(17)
+    for length in range(0, search_index.VECTOR_TOKENS + 8):
+        text = " ".join(rng.choice(vocab) for _ in range(length))
+        assert search_index.vector(table, text) == _running_sum(table, text), text

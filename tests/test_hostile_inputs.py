@@ -353,19 +353,18 @@ def test_an_exception_no_loader_foresaw_is_located_and_spares_the_others(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from generator.pipeline import stages as build
-    from generator.ir import Kind
+    from generator.loaders import skill
 
     write_skill(skills_project / "skills", "good", GOOD)
     write_skill(skills_project / "skills", "odd", GOOD.replace("good", "odd"))
-    real = build.LOADERS[Kind.SKILL]
+    real = skill.load
 
     def load(item: Any, *args: Any) -> Any:
         if item.path.parent.name == "odd":
             raise RecursionError("maximum recursion depth exceeded")
         return real(item, *args)
 
-    monkeypatch.setitem(build.LOADERS, Kind.SKILL, load)
+    monkeypatch.setattr(skill, "load", load)
     code, err = run_skillc(capsys, "-C", str(skills_project), "build", "--keep-going")
     assert code == 1 and "Traceback" not in err
     assert "skills/odd/SKILL.md:1:1: error[load-failed]: skillc could not load" in err

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import corpus_rates
+from generator import cache
 from generator.views import pytypes, pytypes_simple
 from generator.diagnostics import Report
 from generator.loaders import tool_manifest
@@ -37,9 +38,7 @@ def _corpus_schemas(tmp: Path) -> list[dict[str, Any]]:
 )
 def test_fast_path_matches_codegen_on_the_real_corpora(tmp_path: Path) -> None:
     schemas = {
-        pytypes.schema_key(s): s
-        for s in _corpus_schemas(tmp_path)
-        if s.get("properties")
+        cache.key(s): s for s in _corpus_schemas(tmp_path) if s.get("properties")
     }
     # Every real input schema is in the fast path's grammar: a cold build of the
     # corpora never pays datamodel-code-generator's import.

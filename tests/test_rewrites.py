@@ -3,7 +3,7 @@ that depend on it. Its own module and the aggregates (index, search data, provid
 docs, report, lock) may change; every other tool's module and every shared runtime module
 stays the very file it was (same inode, same mtime), so importers' and mypy's caches stay
 warm. Builds run in fresh processes; the writer's own log (-v) must name exactly the
-files whose bytes changed, and say that the changes were spliced into the last build."""
+files whose bytes changed."""
 
 from __future__ import annotations
 
@@ -29,12 +29,8 @@ AGGREGATES = {
 }
 
 
-SPLICED = "spliced the changed tools into the last build"
-
-
-def _build(project: Path, spliced: bool = False) -> list[str]:
-    """A build in a fresh process; the files its writer says it wrote. ``spliced``: it
-    must say it spliced the changes into the last build."""
+def _build(project: Path) -> list[str]:
+    """A build in a fresh process; the files its writer says it wrote."""
     done = subprocess.run(
         [sys.executable, "-m", "generator", "-C", str(project), "build", "-v"],
         capture_output=True,
@@ -42,7 +38,6 @@ def _build(project: Path, spliced: bool = False) -> list[str]:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert SPLICED in done.stderr or not spliced, done.stderr
     prefix = "wrote out/"
     return sorted(
         line[len(prefix) :]
@@ -109,7 +104,7 @@ def test_a_change_rewrites_only_what_depends_on_it(
     else:
         assert old in text
         path.write_text(text.replace(old, new), encoding="utf-8")
-    written = _build(project, spliced=True)  # generator/pipeline/delta.py
+    written = _build(project)
     after = _snapshot(out)
     assert after.keys() == before.keys()
     changed = sorted(p for p in after if after[p][2] != before[p][2])
@@ -129,21 +124,15 @@ def test_a_change_rewrites_only_what_depends_on_it(
 
 def test_the_writer_returns_what_it_wrote(tmp_path: Path) -> None:
     from generator import writer
-    from generator.emitters.lock_report import sha256
 
     out = tmp_path / "out"
-    files = {"a.py": "A = 1\n", "sub/b.py": "B = 1\n"}
-    digests = {path: sha256(text) for path, text in files.items()}
-    assert writer.write(out, files, writer.plan(out, files, digests)) == (
-        "a.py",
-        "sub/b.py",
-    )
+    files = {"a.py": b"A = 1\n", "sub/b.py": b"B = 1\n"}
+    assert writer.write(out, files, writer.plan(out, files)) == ("a.py", "sub/b.py")
     # No lock owns them, so a second build may only write what is unchanged: nothing.
-    again = writer.plan(out, files, digests)
+    again = writer.plan(out, files)
     assert again.unchanged == ("a.py", "sub/b.py")
     assert writer.write(out, files, again) == ()
-    files["sub/b.py"] = "B = 2\n"
-    digests["sub/b.py"] = sha256(files["sub/b.py"])
-    changed = writer.plan(out, files, digests)
+    files["sub/b.py"] = b"B = 2\n"
+    changed = writer.plan(out, files)
     assert changed.changed == ("sub/b.py",)
     assert writer.write(out, files, changed) == ("sub/b.py",)

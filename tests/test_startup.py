@@ -5,6 +5,7 @@ generated.list()``, and a build with nothing to do. The speed itself is the benc
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -173,23 +174,18 @@ print("ok")
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
 
 
-# What a build with nothing to do must not import: it only stats what the last build
-# recorded (generator.stamps).
+# What a build with nothing to do must not import: it walks the sources, hashes the
+# inputs and compares the output folder with the lock the last build wrote.
 NOT_FOR_A_NO_OP = (
     "yaml",
     "jinja2",
-    "generator.discover",
-    "generator.ir",
     "generator.loaders",
     "generator.views",
     "generator.emitters",
-    "generator.pipeline.stages",
     "generator.resolve",
 )
 NO_OP = """
 import json, sys
-from generator import stamps
-stamps.SETTLE_NS = 0  # as on a project left alone for a few seconds
 from generator import cli
 status = cli.main(["-C", sys.argv[1], "build"])
 print(json.dumps({"status": status, "modules": sorted(sys.modules)}))
@@ -216,149 +212,35 @@ def test_a_no_op_build_imports_no_loader_nor_emitter(
     assert loaded == []
 
 
-# What a one-skill rebuild (spliced into the last build, generator.pipeline.delta)
-# does in a fresh process: the modules it loads, and the renames onto a file that exists.
-ONE_CHANGE = """
-import json, os, sys
-renamed_over = []
-def audit(event, args):
-    if event == "os.rename" and os.path.lexists(args[1]):
-        renamed_over.append(os.path.basename(args[1]))
-sys.addaudithook(audit)
-from generator import cli
-status = cli.main(["-C", sys.argv[1], "build", "-v"])
-print(json.dumps({
-    "status": status, "modules": sorted(sys.modules), "renamed_over": renamed_over
-}))
-"""
-
-
-def _one_change(
-    skills_project: Path, capsys: pytest.CaptureFixture[str]
-) -> dict[str, Any]:
-    for name in ("a", "b", "c"):
-        write_skill(
-            skills_project / "skills",
-            name,
-            f"---\nname: {name}\ndescription: Does {name}.\n---\nStep one.\n",
-        )
-    assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
-    with open(skills_project / "skills" / "b" / "SKILL.md", "a") as handle:
-        handle.write("Step two.\n")
-    done = run_python(ONE_CHANGE, skills_project, str(skills_project))
-    assert done.returncode == 0, done.stderr
-    assert "spliced the changed tools into the last build" in done.stderr
-    result: dict[str, Any] = json.loads(done.stdout)
-    assert result["status"] == 0
-    return result
-
-
-def test_a_one_change_rebuild_does_not_import_multiprocessing(
-    skills_project: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """It never splits its work over two cores: loading multiprocessing (and socket,
-    tempfile, threading... with it) cost about what the splice itself does."""
-    modules = _one_change(skills_project, capsys)["modules"]
-    assert "generator.pipeline.parallel" in modules  # on the path, but not its split
-    assert "multiprocessing" not in modules and "socket" not in modules
-
-
-def test_a_rebuild_renames_no_file_over_another(
-    skills_project: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """The cache's files are removed, then renamed into place: renaming onto a file
-    makes ext4 write the new one to disk before the rename returns."""
-    assert _one_change(skills_project, capsys)["renamed_over"] == []
-
-
-# The classes of the model, views, settings and diagnostics (generator.records), made
-# in a fresh process once what they import is loaded: how many sources they compile.
-DEFINED = """
+BUILD_REPORTING_MODULES = """
 import json, sys
-import dataclasses, enum, operator, pathlib, tomllib, types, typing
-from generator import names, provider_registry, records
-compiled = []
-def audit(event, args):
-    if event == "compile" and args[1] == "<string>":  # exec of a made-up source
-        compiled.append(1)
-sys.addaudithook(audit)
-from generator import config, diagnostics, ir, views
-classes = [
-    value
-    for module in (ir, views, config, diagnostics)
-    for value in vars(module).values()
-    if dataclasses.is_dataclass(value) and value.__module__ == module.__name__
-]
-print(json.dumps({"classes": len(classes), "compiled": len(compiled)}))
+from generator import cli
+status = cli.main(["-C", sys.argv[1], "build"])
+print(json.dumps({"status": status, "modules": sorted(sys.modules)}))
 """
 
 
-def test_each_model_class_compiles_only_its_init(tmp_path: Path) -> None:
-    """A frozen dataclass compiles six functions (one source each), which were most of
-    a one-change rebuild's import time; a record compiles its __init__ alone."""
-    done = run_python(DEFINED, tmp_path)
-    assert done.returncode == 0, done.stderr
-    result = json.loads(done.stdout)
-    assert result["classes"] >= 25
-    assert result["compiled"] == result["classes"]
-
-
-def test_the_command_ends_without_the_interpreter_teardown(
+def test_a_build_that_needs_no_token_count_never_imports_the_counter(
     skills_project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """``python -m generator`` exits once its output is flushed: the teardown (freeing
-    every module and object, exit handlers) costs about a tenth of a one-skill rebuild.
-    An exit handler that a site module registers is skipped, and nothing is lost."""
-    write_skill(
-        skills_project / "skills", "a", "---\nname: a\ndescription: Does a.\n---\n"
+    """With token-counter = "o200k_base", the counts are kept in the cache with each
+    text: a build whose texts were all counted before (here the output folder was
+    deleted) writes the same report without importing bpe-openai (seconds)."""
+    pytest.importorskip("bpe_openai")
+    (skills_project / "pyproject.toml").write_text(
+        '[tool.skillc]\nsources = ["skills"]\ntoken-counter = "o200k_base"\n'
     )
-    assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
-    # On PYTHONPATH (run_python's), so the interpreter imports it at start-up.
-    (skills_project / "sitecustomize.py").write_text(
-        "import atexit, pathlib\n"
-        "atexit.register(pathlib.Path(__file__).with_name('torn-down').touch)\n"
-    )
-    done = run_python("", skills_project, "-m", "generator", "build", "--check")
-    assert done.returncode == 0, done.stderr
-    assert "generated/ is up to date" in done.stderr
-    assert not (skills_project / "torn-down").exists()
-    check = run_python("import sitecustomize", skills_project)  # the handler works
-    assert check.returncode == 0 and (skills_project / "torn-down").exists()
-
-
-# Imported at start-up from PYTHONPATH (run_python's): counts the collector's passes
-# once skillc runs (the interpreter's own start-up, runpy's imports, is not skillc's).
-COUNT_COLLECTIONS = """
-import gc, pathlib, sys
-def counted(phase, info, tally=pathlib.Path(__file__).with_name("collections")):
-    if phase == "start" and "generator.cli" in sys.modules:
-        with tally.open("a") as handle:
-            handle.write(".")
-gc.callbacks.append(counted)
-"""
-
-
-def test_the_command_runs_no_garbage_collection(
-    skills_project: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """The collector is off for the whole command (generator.__main__ and
-    generator.collector): a rebuild makes little garbage, and a full build's objects
-    live to its end, so its passes over them were wasted (a twentieth of a one-skill
-    rebuild, a tenth of a cold build)."""
     for name in ("a", "b"):
         write_skill(
             skills_project / "skills",
             name,
             f"---\nname: {name}\ndescription: Does {name}.\n---\nStep one.\n",
         )
-    (skills_project / "sitecustomize.py").write_text(COUNT_COLLECTIONS)
-    tally = skills_project / "collections"
-    full = run_python("", skills_project, "-m", "generator", "build", "-v")
-    assert full.returncode == 0, full.stderr
-    assert "skillc: 2 tools;" in full.stderr
-    with open(skills_project / "skills" / "b" / "SKILL.md", "a") as handle:
-        handle.write("Step two.\n")
-    spliced = run_python("", skills_project, "-m", "generator", "build", "-v")
-    assert spliced.returncode == 0, spliced.stderr
-    assert "spliced the changed tools into the last build" in spliced.stderr
-    assert not tally.exists()
+    assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
+    report = (skills_project / "generated" / "report.json").read_text()
+    shutil.rmtree(skills_project / "generated")
+    done = run_python(BUILD_REPORTING_MODULES, skills_project, str(skills_project))
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["status"] == 0 and "bpe_openai" not in result["modules"]
+    assert (skills_project / "generated" / "report.json").read_text() == report

@@ -10,6 +10,8 @@ file or runs what the project holds.
 
 from __future__ import annotations
 
+import dataclasses
+
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import field
@@ -18,10 +20,9 @@ from typing import Any
 from generator.config import Config
 from generator.diagnostics import Report
 from generator.ir import Model
-from generator.records import record
 
 
-@record()
+@dataclasses.dataclass(frozen=True)
 class Options:
     """What ``skillc check`` was asked for (flags over ``[tool.skillc.check]``)."""
 
@@ -32,7 +33,7 @@ class Options:
     skip: frozenset[str] = frozenset()  # checks not run
 
 
-@record()
+@dataclasses.dataclass(frozen=True)
 class Subject:
     """One build, as the checks read it."""
 

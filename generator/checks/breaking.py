@@ -16,13 +16,14 @@ nothing was promised. An additive change without a minor bump (a patch one below
 
 from __future__ import annotations
 
+import dataclasses
+
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from generator.checks import Subject
 from generator.diagnostics import Report
-from generator.records import record
 from generator.writer import LOCK
 
 BREAKING = frozenset(
@@ -58,7 +59,7 @@ READ = frozenset(
 TYPES = ("array", "boolean", "integer", "null", "number", "object", "string")
 
 
-@record()
+@dataclasses.dataclass(frozen=True)
 class Change:
     tool: str  # as the baseline names it
     kind: str  # a name of BREAKING or ADDITIVE

@@ -15,6 +15,8 @@ equal use is assumed, in the catalogue's order.
 
 from __future__ import annotations
 
+import dataclasses
+
 import math
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -24,7 +26,6 @@ from generator.checks import Subject
 from generator.config import ConfigError
 from generator.diagnostics import Report
 from generator.ir import Definition, Function, Position, Tool
-from generator.records import record
 from generator.views.builder import root_problem
 
 FULL, CUT, TRUNCATED, NAME_ONLY, OMITTED = (
@@ -38,7 +39,7 @@ DROPPED = frozenset({NAME_ONLY, OMITTED})
 ALL = frozenset({"skill", "command", "agent", "tool"})
 
 
-@record()
+@dataclasses.dataclass(frozen=True)
 class Budget:
     """A listing's share of the context window."""
 
@@ -61,7 +62,7 @@ class Budget:
         return max(1, math.floor(context * self.fraction)), "tokens"
 
 
-@record()
+@dataclasses.dataclass(frozen=True)
 class Rule:
     harness: str
     kinds: frozenset[
@@ -179,7 +180,7 @@ RULES: dict[str, Rule] = {
 DEFAULT_HARNESSES = ("claude-code", "codex")
 
 
-@record()
+@dataclasses.dataclass(frozen=True)
 class Entry:
     tool: str
     name: str
@@ -190,7 +191,7 @@ class Entry:
     plugin: str | None = None
 
 
-@record()
+@dataclasses.dataclass(frozen=True)
 class Shown:
     entry: Entry
     status: str

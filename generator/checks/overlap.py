@@ -68,10 +68,9 @@ def vectors(files: Mapping[str, str]) -> tuple[list[str], Any]:
 
 
 def _words(text: str) -> list[str]:
-    from generator.emitters import search_index, search_words
+    from generator.emitters import search_index
 
-    search = search_index.runtime()
-    return [t for t in search_words.terms(search, text) if not t.startswith("=")]
+    return [t for t in search_index.runtime().terms(text) if not t.startswith("=")]
 
 
 def pairs(names: list[str], descriptions: list[str], unit: Any) -> list[dict[str, Any]]:

@@ -7,18 +7,19 @@ so CLAUDE.md does not repeat them."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 
 from generator.emitters import render
-from generator.config import Conflict, Profile
+from generator.config import Config, Conflict, Profile
 from generator.emitters import profiles
 from generator.emitters.python_package import HEADER
-from generator.views import Layout, PackageView, ToolView
-from generator.records import record
+from generator.views import PackageView, ToolView
 
 DOCS = {"claude_code": "CLAUDE.md", "codex": "AGENTS.md"}
 
 
-@record(slots=True)
+@dataclass(frozen=True, slots=True)
 class Equivalent:
     ours: str
     native: str
@@ -27,20 +28,19 @@ class Equivalent:
 
 def emit(
     package: PackageView,
-    layout: Layout,
-    configured: tuple[Profile, ...],
-    conflicts: tuple[Conflict, ...],
+    config: Config,
 ) -> dict[str, str]:
+    configured, conflicts = config.profiles, config.conflicts
     files = {}
     for name, file in DOCS.items():
         profile = next(
             (p for p in configured if p.name == name), profiles.BUILTIN[name]
         )
-        files[file] = _doc(package, layout, profile, conflicts)
+        files[file] = _doc(package, config, profile, conflicts)
     for profile in configured:
         if profiles.is_cli(profile) and profile.name not in DOCS:
             path = f"providers/{profile.name}/{DOCS[profile.provider]}"
-            files[path] = _doc(package, layout, profile, conflicts)
+            files[path] = _doc(package, config, profile, conflicts)
     return files
 
 
@@ -63,7 +63,7 @@ def _equivalents(
 
 def _doc(
     package: PackageView,
-    layout: Layout,
+    config: Config,
     profile: Profile,
     conflicts: tuple[Conflict, ...],
 ) -> str:
@@ -88,12 +88,12 @@ def _doc(
         )
     )
     tool_call = runnable[0].tool_call if runnable else ""
-    path = "" if layout.import_root == "." else f"PYTHONPATH={layout.import_root} "
+    path = "" if config.import_root == "." else f"PYTHONPATH={config.import_root} "
     return render.render(
         "CLAUDE.md.jinja",
         header=HEADER.format(source=""),
-        out=layout.out,
-        run=f"{path}python -m {layout.module}",
+        out=config.out,
+        run=f"{path}python -m {config.module}",
         count=len(tools),
         namespaces=", ".join(f"`{name}`" for name in top) or "(none)",
         example=tools[0].qualname if tools else "",
@@ -101,13 +101,13 @@ def _doc(
         tool_call=tool_call,
         native=native,
         scripts=any(t.report.get("origin") == "script" for t in tools),
-        sources=", ".join(f"`{source}/`" for source in layout.sources),
-        regenerate=layout.regenerate,
+        sources=", ".join(f"`{source}/`" for source in config.sources),
+        regenerate=config.regenerate,
         equivalents=_equivalents(tools, profile, conflicts),
         # Claude Code installs a plugin's hooks; both clients start MCP servers.
         hooks=package.hooks if profile.provider == "claude_code" else (),
         servers=package.mcp_servers if profiles.is_cli(profile) else (),
         # Codex's AGENTS.md is also what a developer's agent reads to write code.
         frameworks=profile.provider == "codex",
-        module=layout.module,
+        module=config.module,
     )

@@ -15,7 +15,7 @@ from generator.diagnostics import Diagnostic, Severity
 from generator.emitters import interfaces
 from generator.emitters.providers.schemas import Notes
 from generator.ir import to_json
-from generator.views import Layout, PackageView
+from generator.views import PackageView
 from generator.writer import LOCK
 
 REPORT = "report.json"
@@ -103,7 +103,7 @@ def warnings(diagnostics: list[Diagnostic]) -> list[dict[str, Any]]:
 
 def emit_lock(
     package: PackageView,
-    layout: Layout,
+    out: str,
     config: dict[str, Any],
     digests: dict[str, str],
 ) -> dict[str, str]:
@@ -121,7 +121,7 @@ def emit_lock(
         # Each tool's interface, so skillc check can classify what a change breaks.
         "interfaces": [interfaces.entry(tool) for tool in package.tools],
         "outputs": [
-            {"path": f"{layout.out}/{path}", "sha256": digest}
+            {"path": f"{out}/{path}", "sha256": digest}
             for path, digest in sorted(digests.items())
         ],
     }

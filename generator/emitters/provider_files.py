@@ -3,19 +3,19 @@ and one folder per configured profile (providers.md; seed 002)."""
 
 from __future__ import annotations
 
-import functools
 import importlib
 import json
+import re
 from types import ModuleType
 from typing import Any
 
 from generator.config import Config
 from generator.diagnostics import Report
-from generator.emitters import profiles
+from generator.emitters import profiles, tool_modules
 from generator.emitters.providers import File
 from generator.emitters.providers.schemas import Notes, gemini_mcp_name
 from generator.provider_registry import PROVIDERS
-from generator.views import Fragments, ProviderNotes, ToolView, fragments
+from generator.views import ToolView, pylit
 
 FOLDER = "providers/"
 
@@ -27,13 +27,65 @@ def providers() -> dict[str, ModuleType]:
 
 def files() -> dict[str, File]:
     """Every provider's files, by name, in the registry's order (not to be changed)."""
-    return _files_of(tuple(PROVIDERS.items()))
+    return {f.name: f for module in providers().values() for f in module.FILES}
 
 
-@functools.cache  # asked once per tool: the registry's modules are looked up once
-def _files_of(registry: tuple[tuple[str, str], ...]) -> dict[str, File]:
-    modules = (importlib.import_module(path) for _, path in registry)
-    return {f.name: f for module in modules for f in module.FILES}
+# A line of a runtime module that the providers' part of that name replaces.
+_PART = re.compile(r"^( *)(?:\S.*)?# <providers: ([a-z ]+)>\n", re.MULTILINE)
+
+
+def runtime(text: str) -> str:
+    """A runtime module (templates/runtime/) with each ``# <providers: part>`` line
+    replaced by what the registered providers' modules say of that part: the names
+    ``dispatch()`` takes, how it reads each one's calls and answers them (``Dispatch``),
+    which of them keep dotted tool names, and each provider's name form for
+    ``find_tool``'s matches."""
+    modules = providers()
+    served = [d for module in modules.values() for d in getattr(module, "DISPATCH", ())]
+    columns: dict[str, list[str]] = {}
+    for name, module in modules.items():
+        if module.NAMES:
+            columns.setdefault(module.NAMES, []).append(name)
+    parts = {
+        "names": "".join(f"{json.dumps(d.name)},\n" for d in served),
+        "read": _branches([d.name for d in served], [d.read for d in served]),
+        "answer": _branches([d.name for d in served], [d.answer for d in served]),
+        "column": "column = 1 if provider in "
+        f"{_tuple([d.name for d in served if d.dotted])} else 0\n",
+        "name forms": "".join(
+            f"**dict.fromkeys({_tuple(names)}, {column}),\n"
+            for column, names in columns.items()
+        ),
+    }
+
+    wide: list[bool] = []
+
+    def filled(match: re.Match[str]) -> str:
+        indent = match.group(1)
+        lines = parts[match.group(2)].splitlines(keepends=True)
+        done = "".join(indent + line if line.strip() else line for line in lines)
+        wide.append(any(pylit.width(ln) > pylit.LINE_LENGTH for ln in done.split("\n")))
+        return done
+
+    text = _PART.sub(filled, text)
+    # A part moved under an ``if`` (a provider registered after it) may be too wide.
+    return tool_modules.black(text) if any(wide) else text
+
+
+def _branches(names: list[str], bodies: list[str]) -> str:
+    """One ``if provider == name:`` block per provider, the last one's body alone."""
+    text = ""
+    for number, (name, body) in enumerate(zip(names, bodies)):
+        if number == len(names) - 1:
+            return text + body.rstrip("\n") + "\n"
+        inner = "".join(f"    {line}" for line in body.splitlines(keepends=True))
+        text += f"if provider == {json.dumps(name)}:\n{inner.rstrip()}\n"
+    return text
+
+
+def _tuple(names: list[str]) -> str:
+    items = ", ".join(json.dumps(name) for name in names)
+    return f"({items},)" if len(names) == 1 else f"({items})"
 
 
 def profile_files(provider: str) -> tuple[str, ...]:
@@ -43,30 +95,25 @@ def profile_files(provider: str) -> tuple[str, ...]:
     return tuple(getattr(module, "PROFILE_FILES", default))
 
 
-Lines = dict[str, str]
-LineNotes = dict[tuple[str, bool], ProviderNotes]
+# A tool's line in one provider file ("" when left out) and what making it noted.
+Line = tuple[str, Notes]
 
 
-def fragment(tool: ToolView) -> tuple[Lines, Lines, LineNotes]:
-    """The tool's line in each provider file, in the files whose line changes when
-    the tool is always loaded, and the notes of the lines that have any (no lines when
-    no provider takes its schema)."""
-    plain: Lines = {}
-    always: Lines = {}
-    notes: LineNotes = {}
-    if tool.schema_problem is not None:
-        return plain, always, notes
-    for file in files().values():
-        for loaded, lines in ((False, plain), (True, always)):
-            if loaded and not file.deferrable:
-                continue
+class _Lines:
+    """Each tool's line in each file, made once though several folders show it."""
+
+    def __init__(self) -> None:
+        self.made: dict[tuple[str, str, bool], Line] = {}
+
+    def __call__(self, tool: ToolView, file: File, loaded: bool) -> Line:
+        key = (tool.qualname, file.name, loaded)
+        line = self.made.get(key)
+        if line is None:
             scratch = Notes()
             entry = file.entry(tool, scratch, "", loaded)
-            lines[file.name] = "" if entry is None else _ENCODER.encode(entry)
-            if scratch.left_out or scratch.removed:
-                noted = ProviderNotes(tuple(scratch.left_out), tuple(scratch.removed))
-                notes[(file.name, loaded)] = noted
-    return plain, always, notes
+            text = "" if entry is None else _ENCODER.encode(entry)
+            line = self.made[key] = text, scratch
+        return line
 
 
 def emit(
@@ -89,7 +136,8 @@ def emit(
         )
         notes.leave_out(FOLDER + "*", tool, tool.schema_problem)
     always = frozenset(config.always_loaded)
-    result = _files(notes, FOLDER, tuple(files()), shown, always)
+    lines = _Lines()
+    result = _files(notes, FOLDER, tuple(files()), shown, always, lines)
     result[FOLDER + "names.json"] = _dumps(names(shown))
     for profile in config.profiles:
         seen = profiles.visible(shown, profile)
@@ -102,6 +150,7 @@ def emit(
             profile_files(profile.provider),
             seen,
             always | set(profile.always_loaded),
+            lines,
         )
     for name, profile in profiles.BUILTIN.items():
         # Without conflicts to check, what a built-in profile sees is never needed.
@@ -117,55 +166,23 @@ def _files(
     names: tuple[str, ...],
     tools: list[ToolView],
     always: frozenset[str],
+    lines: _Lines,
 ) -> dict[str, str]:
     """Provider files, one JSON line per tool, with the notes of each line."""
     result = {}
-    wraps = files()
-    done = [fragments(t) for t in tools]
-    # Most tools are not always loaded and have no notes: their lines are taken at once.
-    chosen = [i for i, t in enumerate(tools) if t.qualname in always]
-    noted = [i for i, d in enumerate(done) if d.provider_notes]
     for name in names:
         path = folder + name
-        lines = [d.providers[name] for d in done]
-        loaded: dict[int, bool] = {}
-        for i in chosen:
-            loaded[i], lines[i] = _line(done[i], name, True)
-        for i in noted:
-            note = done[i].provider_notes.get((name, loaded.get(i, False)))
-            if note is not None:
-                notes.left_out += [{**n, "file": path} for n in note.left_out]
-                notes.removed += [{**n, "file": path} for n in note.removed]
-        result[path] = wraps[name].wrap([line for line in lines if line])
+        file = files()[name]
+        shown = []
+        for tool in tools:
+            loaded = file.deferrable and tool.qualname in always
+            line, noted = lines(tool, file, loaded)
+            notes.left_out += [{**n, "file": path} for n in noted.left_out]
+            notes.removed += [{**n, "file": path} for n in noted.removed]
+            if line:
+                shown.append(line)
+        result[path] = file.wrap(shown)
     return result
-
-
-def _line(done: Fragments, name: str, is_always: bool) -> tuple[bool, str]:
-    """Whether a tool's line in file ``name`` is its always-loaded one, and the line."""
-    loaded = is_always and name in done.always
-    return loaded, done.always[name] if loaded else done.providers[name]
-
-
-def tool_lines(tool: ToolView, config: Config) -> dict[str, str]:
-    """An offered tool's line in each provider file that shows it ("" where it has
-    none): what ``emit`` joins, one tool at a time (a rebuild splices them)."""
-    done = fragments(tool)
-    always = frozenset(config.always_loaded)
-    folders = [(FOLDER, tuple(files()), always)]
-    for profile in config.profiles:
-        if not profiles.is_cli(profile) and profiles.visible([tool], profile):
-            folders.append(
-                (
-                    f"{FOLDER}{profile.name}/",
-                    profile_files(profile.provider),
-                    always | set(profile.always_loaded),
-                )
-            )
-    return {
-        folder + name: _line(done, name, tool.qualname in chosen)[1]
-        for folder, names, chosen in folders
-        for name in names
-    }
 
 
 def names(tools: list[ToolView]) -> dict[str, Any]:

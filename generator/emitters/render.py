@@ -7,8 +7,6 @@ went through ``generator.views.pylit`` first.
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from generator.views import pylit
@@ -18,22 +16,9 @@ if TYPE_CHECKING:
     import jinja2
 
 
-_bytecode_dir: Path | None = None
-
-
-def use_bytecode_cache(folder: Path) -> None:
-    """Keep compiled templates in ``folder`` too (keyed by their source, so never
-    stale; see ``template_cache``)."""
-    global _bytecode_dir
-    _bytecode_dir = folder
-    environment.cache_clear()
-
-
 @cache
 def environment() -> jinja2.Environment:
     import jinja2  # here, so that a no-op build never imports it
-
-    from generator.emitters import template_cache
 
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(templates_dir() / "jinja"),
@@ -43,7 +28,6 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.bytecode_cache = template_cache.bytecode_cache(_bytecode_dir, env)
     env.filters["pystr"] = pylit.pystr
     env.filters["pydoc"] = pylit.pydoc
     env.filters["pycomment"] = pylit.pycomment

@@ -121,7 +121,7 @@ def callable_(tool: CallableModule, header: str, dots: str) -> str:
     # Long annotations: black's own line splitting is the one to match.
     if tool.needs_black:
         if _too_wide(text):
-            text = _black(text)
+            text = black(text)
         function = _black_function(tool.function, returns, parameters, "".join(body))
     else:
         function = _function(tool.function, returns, parameters, "".join(body))
@@ -150,7 +150,7 @@ def _black_function(name: str, returns: str, parameters: list[str], body: str) -
     else:
         if not _too_wide(_function(name, returns, [], "")):
             return _function(name, returns, lines, body)
-    whole = _black(FUTURE + _function(name, returns, parameters, body))
+    whole = black(FUTURE + _function(name, returns, parameters, body))
     return whole[len(FUTURE) :]
 
 
@@ -161,7 +161,7 @@ def _too_wide(text: str) -> bool:
 FUTURE = "from __future__ import annotations\n\n\n"
 
 
-def _black(source: str) -> str:
+def black(source: str) -> str:
     """black's layout of a part of a module. black only ever changed a module's long
     lines (the rest is laid out as black lays it out by construction), and its parser is
     slow: only the imports and models, or a parameter's line, when too long, are given
@@ -190,7 +190,7 @@ def _black_parameter(line: str) -> str | None:
     """black's lines for one keyword parameter's line (``    name: type = default,``):
     in an exploded signature black splits each parameter's line alone, so a function of
     that one parameter gives them. None when black changed more than that line."""
-    done = _black(PARAMETER_HEAD + line + PARAMETER_TAIL)
+    done = black(PARAMETER_HEAD + line + PARAMETER_TAIL)
     if not done.startswith(PARAMETER_HEAD) or not done.endswith(PARAMETER_TAIL):
         return None
     return done[len(PARAMETER_HEAD) : -len(PARAMETER_TAIL)]

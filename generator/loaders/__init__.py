@@ -4,19 +4,20 @@ Loaded``, which turns a discovered file into validated ``ir.Definition``s and
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator.diagnostics import Report
 from generator.ir import Definition, Function
-from generator.records import record
 
 if TYPE_CHECKING:  # discovery imports the plugin and marketplace loaders
     from generator.discover import Found
 
 
-@record()
+@dataclass(frozen=True, slots=True)
 class Context:
     """What a loader is given beside the file it loads."""
 
@@ -29,7 +30,7 @@ class Context:
     )  # where ai-tool.yaml may install from
 
 
-@record()
+@dataclass(frozen=True, slots=True)
 class Loaded:
     definition: Definition | None = None  # a skill, subagent or command
     functions: tuple[Function, ...] = ()  # callable tools

@@ -6,20 +6,19 @@ delimiter, so a ``---`` inside a value does not end the frontmatter early.
 
 from __future__ import annotations
 
-import contextlib
+from dataclasses import dataclass
+
 import json
 import math
 import os
-from collections.abc import Container, Iterator
 from pathlib import Path
 from typing import Any
 
 from generator.diagnostics import Report
 from generator.loaders.yamlpos import MAX_DEPTH
-from generator.records import record
 
 
-@record(slots=True)
+@dataclass(frozen=True, slots=True)
 class Split:
     frontmatter: str
     line_offset: int  # lines before the frontmatter's first line
@@ -30,9 +29,8 @@ def read(path: Path, rel: str, report: Report, max_bytes: int) -> str | None:
     """A source file's text, within ``max_bytes``; report and return None when unusable.
     Every input file is read here, whatever its kind."""
     check_link(path, rel, report)
-    raw = None if _contents is None else _contents.get(os.fspath(path))
     try:
-        size = path.stat().st_size if raw is None else len(raw)
+        size = path.stat().st_size
         if size > max_bytes:
             report.error(
                 rel,
@@ -42,8 +40,7 @@ def read(path: Path, rel: str, report: Report, max_bytes: int) -> str | None:
                 f"the file is {size:,} bytes; the limit is {max_bytes:,} (max-file-bytes)",
             )
             return None
-        if raw is None:
-            raw = path.read_bytes()
+        raw = path.read_bytes()
     except OSError as exc:
         report.error(
             rel, 1, 1, "file-unreadable", f"cannot read the file: {exc.strerror}"
@@ -63,8 +60,8 @@ def check_link(path: Path, rel: str, report: Report) -> None:
     project = text
     for _ in parts:
         project = os.path.dirname(project)
-    real = _real(text)
-    inside = _real_folder(project)
+    real = os.path.realpath(text)
+    inside = os.path.realpath(project)
     if not real.startswith(inside if inside.endswith(os.sep) else inside + os.sep):
         report.warning(
             rel,
@@ -74,55 +71,6 @@ def check_link(path: Path, rel: str, report: Report) -> None:
             f"the file is a symbolic link to {os.path.basename(real)!r} outside the "
             "project; the build depends on a file the repository does not hold",
         )
-
-
-# Each folder's real path, while ``folders_remembered``; None: worked out every time.
-_real_folders: dict[str, str] | None = None
-# The bytes of the files already read, by path, while ``folders_remembered``.
-_contents: dict[str, bytes] | None = None
-# Folders the discovery walk listed and found no symbolic link in, while
-# ``folders_remembered``: an entry of one is known not to be a link without looking.
-_linkless: Container[str] = ()
-
-
-@contextlib.contextmanager
-def folders_remembered(
-    contents: dict[str, bytes] | None = None, linkless: Container[str] | None = None
-) -> Iterator[None]:
-    """Within it, each folder's real path is worked out once: loading reads thousands
-    of files below the same few folders, and ``os.path.realpath`` looks at every
-    folder of every path again. ``contents``: files whose bytes the build read when it
-    hashed them, which ``read`` takes from there (so each input is read once, and what
-    is loaded is what was hashed). ``linkless``: folders whose listing the walk found
-    free of symbolic links (``Discovery.folders``), whose entries are then not looked
-    at again. Links made meanwhile are not seen: keep it to one build's loading."""
-    global _real_folders, _contents, _linkless
-    _real_folders, _contents, _linkless = {}, contents, linkless or ()
-    try:
-        yield
-    finally:
-        _real_folders = _contents = None
-        _linkless = ()
-
-
-def _real(path: str) -> str:
-    """``os.path.realpath(path)`` of an absolute, normalised path."""
-    folder, name = os.path.split(path)
-    if _real_folders is None or not name:
-        return os.path.realpath(path)
-    if folder not in _linkless and os.path.islink(path):
-        return os.path.realpath(path)
-    return os.path.join(_real_folder(folder), name)
-
-
-def _real_folder(folder: str) -> str:
-    """``_real(folder)``, remembered while ``folders_remembered``."""
-    if _real_folders is None:
-        return os.path.realpath(folder)
-    real = _real_folders.get(folder)
-    if real is None:
-        real = _real_folders[folder] = _real(folder)
-    return real
 
 
 class _NotJson(ValueError):

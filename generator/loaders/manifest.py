@@ -4,19 +4,16 @@ with each diagnostic at the file position of the YAML node it is about."""
 
 from __future__ import annotations
 
-import contextlib
-import copy
 import dataclasses
 import functools
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from generator.loaders import frontmatter, plain_check, schema_normalise
 from generator.loaders import schema_support, yamlpos
-from generator.cache import content_key
 from generator.diagnostics import Report
 
 JsonPath = tuple[str | int, ...]
@@ -68,8 +65,7 @@ class Manifest:
 
     def input_schema(self, schema: Any, at: JsonPath) -> dict[str, Any] | None:
         """The standard form of the schema at ``at``; problems reported at their nodes."""
-        how = _normalise if _remembered is None else _remembered.normalise
-        return self._schema(schema, at, how)
+        return self._schema(schema, at, _normalise)
 
     def output_schema(self, schema: Any, at: JsonPath) -> dict[str, Any] | None:
         if isinstance(schema, bool):
@@ -113,59 +109,6 @@ def _normalise(schema: Any, complain: schema_normalise.Complaint) -> Any:
     """The standard form, cut to what the generated validator checks."""
     result = schema_normalise.normalise(schema, complain)
     return None if result is None else schema_support.runtime_subset(result, complain)
-
-
-# A schema's standard form and what normalising it reported (severity, path inside
-# the schema, message).
-Normalised = tuple[Any, tuple[tuple[str, JsonPath, str], ...]]
-
-
-class _Remembered:
-    """Input schemas normalised by an earlier load of the same manifest, by their own
-    content: after one tool's edit, only its schema is normalised again. And those this
-    build normalised for other manifests (``shared``): catalogues repeat schemas."""
-
-    def __init__(
-        self, known: dict[str, Normalised] | None, shared: dict[str, Normalised]
-    ) -> None:
-        self.known = known or {}
-        self.shared = shared
-        self.kept: dict[str, Normalised] = {}
-
-    def normalise(self, schema: Any, complain: schema_normalise.Complaint) -> Any:
-        key = content_key(schema)
-        done = self.kept.get(key) or self.shared.get(key)
-        if done is not None:  # a schema met before: each tool its own copy
-            result, said = copy.deepcopy(done[0]), done[1]
-        else:
-            done = self.known.get(key)
-            if done is None:
-                noted: list[tuple[str, JsonPath, str]] = []
-                done = _normalise(schema, lambda *c: noted.append(c)), tuple(noted)
-            result, said = done
-        self.kept[key] = self.shared[key] = done
-        for severity, inner, message in said:
-            complain(severity, inner, message)
-        return result
-
-
-_remembered: _Remembered | None = None
-
-
-@contextlib.contextmanager
-def remembering(
-    known: dict[str, Normalised] | None, shared: dict[str, Normalised] | None = None
-) -> Iterator[dict[str, Normalised]]:
-    """Within: the input schemas ``known`` holds (what the last load of the same file
-    kept) and ``shared`` holds (what this build's loads of other files normalised,
-    added to) are not normalised again, their diagnostics said as they were. Yields
-    what this load kept: each of its schemas, to give the next load of the file."""
-    global _remembered
-    _remembered = _Remembered(known, {} if shared is None else shared)
-    try:
-        yield _remembered.kept
-    finally:
-        _remembered = None
 
 
 def _check_only(schema: Any, complain: schema_normalise.Complaint) -> Any:

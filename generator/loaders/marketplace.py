@@ -5,6 +5,8 @@ git, npm...) is listed in the report as not fetched: skillc never fetches anythi
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import json
 import posixpath
 import re
@@ -13,12 +15,11 @@ from typing import Any
 
 from generator.loaders import frontmatter
 from generator.diagnostics import Report
-from generator.records import record
 
 FILE = ".claude-plugin/marketplace.json"
 
 
-@record(slots=True)
+@dataclass(frozen=True, slots=True)
 class Entry:
     """A plugin with a local source: ``folder`` relative to the marketplace's root
     (``""`` for ``./``); ``definition`` is the entry itself, the whole plugin when
@@ -30,7 +31,7 @@ class Entry:
     strict: bool
 
 
-@record(slots=True)
+@dataclass(frozen=True, slots=True)
 class Marketplace:
     entries: tuple[Entry, ...]
     remote: tuple[tuple[str, str], ...]  # (plugin name, where it would come from)

@@ -11,6 +11,10 @@ plain JSON, a schema it cannot read): jsonschema decides those. A manifest it do
 find valid still goes to jsonschema for the messages. So it only skips work, never
 changes a verdict; a differential test against jsonschema checks it.
 Patterns run in bounded time (``bounded_regex``), as they do in jsonschema here.
+
+Kept after measuring (issue 25): ``nox -s bench``, 5,000 real function definitions in
+manifests of 200, a cold build took 9.6 times the floor with the quick verdicts and
+15.1 times without them (target: 12).
 """
 
 from __future__ import annotations

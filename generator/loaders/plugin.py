@@ -4,6 +4,8 @@ skills, subagents and commands (``task.<plugin>.<skill>``); the component paths
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import json
 import posixpath
 import re
@@ -13,12 +15,11 @@ from typing import Any
 
 from generator.loaders import frontmatter
 from generator.diagnostics import Report
-from generator.records import record
 
 NAME_RULE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
-@record(slots=True)
+@dataclass(frozen=True, slots=True)
 class Plugin:
     name: str
     description: str
@@ -28,7 +29,7 @@ class Plugin:
     )
 
 
-@record(slots=True)
+@dataclass(frozen=True, slots=True)
 class Layout:
     """Where a plugin keeps its components, relative to its folder (``./`` removed).
     ``skills`` adds to ``skills/``; ``commands`` and ``agents`` replace their default

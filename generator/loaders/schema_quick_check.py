@@ -8,6 +8,10 @@ in the meta-schema are plain (a type name, a string, a non-negative integer...).
 every subschema is one of them and obeys it; anything else (an unknown keyword, a value it
 does not accept) goes to jsonschema, which gives the verdict and the messages. So it can
 only skip work, never change a verdict; a differential test against jsonschema checks it.
+
+Kept after measuring (issue 25): ``nox -s bench``, 5,000 real function definitions in
+manifests of 200, a cold build took 9.6 times the floor with the quick verdicts and
+15.1 times without them (target: 12).
 """
 
 from __future__ import annotations

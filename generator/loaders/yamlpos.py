@@ -7,6 +7,8 @@ constructs Python values. Lines and columns it reports are 1-based file position
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import math
 from dataclasses import field
 from typing import Any
@@ -15,7 +17,6 @@ import yaml
 
 from generator.diagnostics import Report
 from generator.loaders import yaml_hints
-from generator.records import record
 
 try:
     _Base: type[Any] = yaml.CSafeLoader
@@ -48,7 +49,7 @@ COMPOSABLE = 1_000 if _Base is not yaml.SafeLoader else MAX_DEPTH
 _FLOAT = "tag:yaml.org,2002:float"
 
 
-@record(slots=True)
+@dataclass(frozen=True, slots=True)
 class Located:
     """A parsed YAML document and where each of its top-level keys stands."""
 

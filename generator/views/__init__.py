@@ -1,13 +1,15 @@
 """One typed, frozen view per tool: everything the emitters and templates read about it.
 
-A view is built from the model once per tool (``views.build``), and is the only thing
-the build cache memoises between builds: an unchanged tool's view, its per-file
-fragments included, is reused as it is, and aggregate files are joined from fragments.
-The builder is the one place that tells skills, subagents and commands from callable
+A view is data: names, texts, schemas, parameters, metadata, and its module's data
+(the Python types of its parameters included), built from the model once per tool
+(``builder.build``). Emitters render views into files and never change them. The
+builder is the one place that tells skills, subagents and commands from callable
 tools; emitters read the view's fields and never ask which kind of tool it is.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from collections.abc import Mapping
 from typing import Any
@@ -25,35 +27,11 @@ from generator.ir import (
     Shadowed,
     SourceFile,
 )
-from generator.records import record
-
-
-@record(slots=True)
-class Layout:
-    """Where the package lives, to write bundled-file paths relative to it."""
-
-    package: str
-    out: str  # repo-relative output folder
-    sources: tuple[str, ...]
-    builtins: tuple[str, ...] = ()
-    # Built-in tool settings: repo-relative paths, and the read limit.
-    file_root: str = "."
-    db_path: str = "data.sqlite"
-    max_read_bytes: int = 1 << 20
-    max_write_bytes: int = 1 << 20
-    default_timeout_sec: int = 30
-    max_output_bytes: int = 256 << 10
-    # How agents reach it: its import path, the folder it is imported from, and the
-    # command that rebuilds it.
-    module: str = "generated"
-    import_root: str = "."
-    regenerate: str = "skillc build"
-
 
 ClaudeValue = str | bool | tuple[str, ...]
 
 
-@record()
+@dataclass(frozen=True, slots=True)
 class TaskModule:
     """What ``tool_modules.task`` writes: a skill's, subagent's or command's module."""
 
@@ -78,7 +56,7 @@ class TaskModule:
     )
 
 
-@record()
+@dataclass(frozen=True, slots=True)
 class CallableModule:
     """What ``tool_modules.callable_`` writes: a callable tool's module."""
 
@@ -103,37 +81,7 @@ class CallableModule:
     needs_black: bool  # a line is too long: black's own splitting is the one to match
 
 
-@record()
-class ProviderNotes:
-    """What one provider file left out or removed for a tool (each note without its
-    file, which the file's folder decides)."""
-
-    left_out: tuple[Mapping[str, str], ...] = ()
-    removed: tuple[Mapping[str, str], ...] = ()
-
-
-@record()
-class Fragments:
-    """The tool's part of every output file, rendered once and joined by the emitters."""
-
-    module: str  # the tool's module
-    # Its line in each provider file, by name ("" when left out), its lines in the files
-    # whose line differs when it is always loaded, and the notes of the lines that have
-    # any, by (file, always loaded). Lines are plain strings: a rebuild unpickles them.
-    providers: Mapping[str, str]
-    always: Mapping[str, str]
-    provider_notes: Mapping[tuple[str, bool], ProviderNotes]
-    # Its part of the find_tool index: its weighted length, its terms (sorted), each
-    # term's weighted tf times 10 and the field (one letter) that weighs most. In
-    # parallel, not as a tuple per term: a rebuild unpickles every view.
-    search_length: float
-    search_terms: tuple[str, ...]
-    search_tf: tuple[int, ...]
-    search_best: str
-    vector: tuple[str, float] | None  # int8 row (base64) and scale; None: lexical
-
-
-@record()
+@dataclass(frozen=True, slots=True)
 class ToolView:
     qualname: str
     namespace: tuple[str, ...]
@@ -144,8 +92,6 @@ class ToolView:
     name: str  # as its source names it
     kind: str  # "skill", "agent", "command" or "tool"
     summary: str
-    level1: str  # the line help() and list show
-    level2: str  # .help(): the full spec
     source: Position
     offered: bool  # offered to models (not disable-model-invocation)
     aliases: tuple[str, ...]
@@ -176,14 +122,11 @@ class ToolView:
     ai_tool: tuple[Mapping[str, Any], Mapping[str, Any]] | None
     ai_skill: Mapping[str, Any] | None
     tokens: tuple[int, int]  # Level 1, and what a call loads (Level 2)
-    # The module's data; None in a finished view, whose fragments hold the rendered
-    # module (the memo keeps what the joins read, not what rendering read).
-    body: TaskModule | CallableModule | None
+    body: TaskModule | CallableModule  # the data its module is written from
     loosened: tuple[tuple[str, str], ...]  # input schema paths typed loosely, and why
-    fragments: Fragments | None = None
 
 
-@record()
+@dataclass(frozen=True, slots=True)
 class PackageView:
     """The whole build as the emitters see it: the tools' views, and the rest of the
     model."""
@@ -203,9 +146,3 @@ class PackageView:
     def offered(self) -> tuple[ToolView, ...]:
         """The tools models are offered."""
         return tuple(t for t in self.tools if t.offered)
-
-
-def fragments(view: ToolView) -> Fragments:
-    """A finished view's fragments (the pipeline fills them before emitting)."""
-    assert view.fragments is not None, f"{view.qualname}: no fragments"
-    return view.fragments

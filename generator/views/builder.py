@@ -10,7 +10,6 @@ import shlex
 from collections.abc import Callable
 from typing import Any
 
-from generator.cache import content_key
 from generator.ir import (
     CliExecutor,
     Definition,
@@ -23,11 +22,11 @@ from generator.ir import (
 from generator.names import function_name
 from generator.views import (
     CallableModule,
-    Layout,
     PackageView,
     TaskModule,
     ToolView,
     callables,
+    pytypes,
     seed_metadata,
     tasks,
 )
@@ -35,37 +34,23 @@ from generator.views import (
 ROOT_UNIONS = ("anyOf", "oneOf", "allOf")
 
 
-# A tool's fields besides its definition: its names, summary and parameters.
-_NAMES = tuple(f.name for f in dataclasses.fields(Tool) if f.name != "definition")
-
-
-def keys(layout: Layout, *settings: object) -> Callable[[Tool], str]:
-    """What a tool's view depends on: its definition (by the digest of its inputs, when
-    the pipeline set one), its names, the layout and the build ``settings`` (these two
-    shown once, not once per tool)."""
-    shared = repr((layout, settings))
-
-    def made(tool: Tool) -> str:
-        if not tool.definition.digest:
-            return content_key(tool, shared)
-        names = [getattr(tool, name) for name in _NAMES]
-        return content_key(tool.definition.digest, names, shared)
-
-    return made
-
-
-def build(tool: Tool, layout: Layout, count: Callable[[str], int]) -> ToolView:
-    """The tool's view, without fragments; ``count`` counts tokens."""
+def build(
+    tool: Tool,
+    package: str,
+    count: Callable[[str], int],
+    typing: callables.Typing = pytypes.type_loosely,
+) -> ToolView:
+    """The tool's view; ``count`` counts tokens, ``typing`` types an input schema."""
     d = tool.definition
     leaf = tool.qualname.rpartition(".")[2]
     body: TaskModule | CallableModule
     meta = seed_metadata.metadata(tool)
     if isinstance(d, Function):
-        body, loosened = callables.module(tool, d, layout.package)
+        body, loosened = callables.module(tool, d, package, typing)
         loaded = body.help
         extra = _callable_fields(tool, d)
     else:
-        body, loosened = tasks.module(tool, d, layout.package, meta), ()
+        body, loosened = tasks.module(tool, d, package, meta), ()
         loaded = "\n".join([body.help, d.body, *d.files])  # what a call loads
         extra = _task_fields(tool, d, meta)
     schema = extra.pop("input_schema")
@@ -82,8 +67,6 @@ def build(tool: Tool, layout: Layout, count: Callable[[str], int]) -> ToolView:
         name=d.name,
         kind=d.kind.value,
         summary=tool.summary,
-        level1=level1,
-        level2=body.help,
         source=d.source,
         offered=tool.model_invocable,
         aliases=tool.aliases,

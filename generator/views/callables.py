@@ -10,7 +10,7 @@ them and returns a ``ToolResult``.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from generator.views import pylit, pytypes
@@ -21,12 +21,16 @@ from generator.views import CallableModule
 LINE_LENGTH = pylit.LINE_LENGTH
 
 
+Typing = Callable[[Mapping[str, Any]], tuple[pytypes.Typed, pytypes.Loosened]]
+
+
 def module(
-    tool: Tool, d: Function, package: str
+    tool: Tool, d: Function, package: str, typing: Typing = pytypes.type_loosely
 ) -> tuple[CallableModule, tuple[tuple[str, str], ...]]:
     """The module's data, and each property whose type was loosened (its JSON path and
-    why): a tool is never lost for typing."""
-    typed, loosened = pytypes.type_loosely(d.input_schema)
+    why): a tool is never lost for typing. ``typing``: ``pytypes.type_loosely``, or
+    the build cache's memo of it."""
+    typed, loosened = typing(d.input_schema)
     annotations = {p.name: _annotation(p, typed.annotations) for p in tool.parameters}
     signature = tuple(_parameter(p, annotations[p.name]) for p in tool.parameters)
     lines = [f"    {line}," for line in signature] + typed.models.splitlines()
@@ -147,21 +151,8 @@ def level2_help(
         d.description.strip(),
         "",
         "Parameters:" if tool.parameters else "Parameters: none",
+        *(_parameter_help(p, annotations.get(p.name, "Any")) for p in tool.parameters),
     ]
-    for p in tool.parameters:
-        annotation = annotations.get(p.name, "Any")
-        if p.required:
-            spec = f"{annotation} (required)"
-        elif _none_default(p):
-            spec = f"{annotation} = None" + (
-                f" (the tool's default: {json.dumps(p.default)})"
-                if p.default is not None
-                else ""
-            )
-        else:
-            spec = f"{annotation} = {json.dumps(p.default)}"
-        sent = "" if p.py_name == p.name else f" [sent as {p.name!r}]"
-        lines.append(f"  {p.py_name}: {spec}{sent}  {p.description}".rstrip())
     returns = f"ToolResult[{output_type(d.output_schema)}]"
     lines += ["", f"Returns: a {returns} (ok, data, error, attempts, latency_ms)."]
     if d.output_schema is not None:
@@ -182,7 +173,29 @@ def level2_help(
     ):
         if items:
             lines += ["", f"{label}:", *(f"  {item}" for item in items)]
-    facts = [
+    lines.append("")
+    lines += [f"{label}: {value}" for label, value in _facts(tool, d) if value]
+    return "\n".join(lines)
+
+
+def _parameter_help(p: Parameter, annotation: str) -> str:
+    """A parameter's line of Level 2: its type, default and the name it is sent as."""
+    if p.required:
+        spec = f"{annotation} (required)"
+    elif _none_default(p):
+        spec = f"{annotation} = None" + (
+            f" (the tool's default: {json.dumps(p.default)})"
+            if p.default is not None
+            else ""
+        )
+    else:
+        spec = f"{annotation} = {json.dumps(p.default)}"
+    sent = "" if p.py_name == p.name else f" [sent as {p.name!r}]"
+    return f"  {p.py_name}: {spec}{sent}  {p.description}".rstrip()
+
+
+def _facts(tool: Tool, d: Function) -> list[tuple[str, str]]:
+    return [
         ("Aliases", ", ".join(tool.aliases)),
         ("Category", d.category or ""),
         ("Dangerous", "yes" if d.dangerous else ""),
@@ -191,6 +204,3 @@ def level2_help(
         ("Timeout", f"{d.timeout_sec} s" if d.timeout_sec else ""),
         ("Source", str(d.source)),
     ]
-    lines.append("")
-    lines += [f"{label}: {value}" for label, value in facts if value]
-    return "\n".join(lines)

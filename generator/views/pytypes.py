@@ -20,8 +20,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from generator.views import pylit, pytypes_simple
-from generator.cache import content_key
-from generator.records import record
 
 ROOT = "Arguments"
 # Keywords that only shape names or formats in the generated models; arguments are JSON.
@@ -35,7 +33,7 @@ class TypingError(Exception):
     """datamodel-code-generator could not type a schema (a message for the author)."""
 
 
-@record(slots=True)
+@dataclasses.dataclass(frozen=True, slots=True)
 class Typed:
     models: str  # module-level code of the nested models ("" when there are none)
     typing_names: tuple[str, ...]  # what it and the annotations import from typing
@@ -85,9 +83,6 @@ def _type_by_codegen(schema: Mapping[str, Any]) -> Typed:
 
 
 Loosened = list[tuple[str, str]]  # a loosened property's JSON path, and why
-# ``type_loosely``'s answers for the schemas that needed datamodel-code-generator, by
-# ``schema_key``: this process's, and those the build memo held (``pipeline.typings``).
-TYPED: dict[str, tuple[Typed, Loosened]] = {}
 
 
 def needs_codegen(schema: Mapping[str, Any]) -> bool:
@@ -95,35 +90,14 @@ def needs_codegen(schema: Mapping[str, Any]) -> bool:
     return _simple(schema) is None
 
 
-def schema_key(schema: Mapping[str, Any]) -> str:
-    """A digest of the schema, its keys' order included (it orders the annotations)."""
-    return content_key(_plain(schema))
-
-
-def _plain(value: object) -> object:
-    """Mappings as dicts, so that a read-only one has the key its copy has."""
-    if isinstance(value, Mapping):
-        return {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
-    return value
-
-
 def type_loosely(schema: Mapping[str, Any]) -> tuple[Typed, Loosened]:
     """``type_schema``, but a tool is never lost for typing: when the whole schema cannot
     be typed, the properties that cannot be typed alone get a looser type
     (``dict[str, Any]``, ``list[Any]`` or ``Any``) and the others are typed together (or,
     if that still fails, each alone or loosely too). Returns the types and, for each
-    loosened property, its JSON path and the reason. A schema typed before (``TYPED``)
-    is not typed again."""
+    loosened property, its JSON path and the reason."""
     simple = _simple(schema)
-    if simple is not None:
-        return simple, []
-    key = schema_key(schema)
-    known = TYPED.get(key)
-    if known is None:
-        known = TYPED[key] = _type_loosely(schema)
-    return known
+    return (simple, []) if simple is not None else _type_loosely(schema)
 
 
 def _type_loosely(schema: Mapping[str, Any]) -> tuple[Typed, Loosened]:

@@ -24,12 +24,7 @@ if TYPE_CHECKING:
     from ._tools import ConfirmPolicy
 
 PROVIDERS = (
-    "anthropic",
-    "openai-chat",
-    "openai-responses",
-    "gemini",
-    "mcp",
-    "bedrock",
+    # <providers: names>
 )
 
 
@@ -72,21 +67,7 @@ def dispatch(
 
 def read_call(provider: str, tool_call: Any) -> Call:
     item = _plain(tool_call)
-    if provider == "anthropic":
-        return _call(item.get("id"), item.get("name"), item.get("input"))
-    if provider == "openai-chat":
-        function = _plain(item.get("function") or {})
-        return _call(item.get("id"), function.get("name"), function.get("arguments"))
-    if provider == "openai-responses":
-        return _call(item.get("call_id"), item.get("name"), item.get("arguments"))
-    if provider == "gemini":
-        inner = _plain(item.get("functionCall") or item.get("function_call") or item)
-        return _call(inner.get("id"), inner.get("name"), inner.get("args"))
-    if provider == "mcp":
-        params = _plain(item.get("params") or item)
-        return _call("", params.get("name"), params.get("arguments"))
-    inner = _plain(item.get("toolUse") or item)
-    return _call(inner.get("toolUseId"), inner.get("name"), inner.get("input"))
+    raise NotImplementedError(item)  # <providers: read>
 
 
 def _call(ident: Any, name: Any, arguments: Any) -> Call:
@@ -175,7 +156,7 @@ def find(provider: str, name: str) -> Any:
     """The tool a provider's name stands for, or None."""
     from ._names import NAMES
 
-    column = 1 if provider in ("gemini", "mcp") else 0
+    column = 0  # <providers: column>
     for entry in NAMES:
         parts = entry.split("\t")
         if parts[column] == name:
@@ -214,41 +195,7 @@ def _allows_null(schema: Mapping[str, Any]) -> bool:
 def _answer(
     provider: str, call: Call, ok: bool, text: str, data: Any
 ) -> dict[str, Any]:
-    if provider == "anthropic":
-        return {
-            "type": "tool_result",
-            "tool_use_id": call.id,
-            "content": text,
-            "is_error": not ok,
-        }
-    if provider == "openai-chat":
-        content = text if ok else f"error: {text}"
-        return {"role": "tool", "tool_call_id": call.id, "content": content}
-    if provider == "openai-responses":
-        output = text if ok else f"error: {text}"
-        return {"type": "function_call_output", "call_id": call.id, "output": output}
-    if provider == "gemini":
-        response = {"result": _json_value(data, text)} if ok else {"error": text}
-        answer: dict[str, Any] = {"name": call.name, "response": response}
-        if call.id:
-            answer = {"id": call.id, **answer}
-        return {"functionResponse": answer}
-    if provider == "mcp":
-        result: dict[str, Any] = {
-            "content": [{"type": "text", "text": text}],
-            "isError": not ok,
-        }
-        if ok and isinstance(data, Mapping):
-            result["structuredContent"] = dict(data)
-        return result
-    blocks = [{"json": data}] if ok and isinstance(data, Mapping) else [{"text": text}]
-    return {
-        "toolResult": {
-            "toolUseId": call.id,
-            "content": blocks,
-            "status": "success" if ok else "error",
-        }
-    }
+    raise NotImplementedError(provider)  # <providers: answer>
 
 
 def _json_value(data: Any, text: str) -> Any:

@@ -338,8 +338,7 @@ def _match(index: int, relevance: float, matched: list[Any]) -> Match:
         for line in NAMES:  # flat name, dotted name, Python path
             flat, dotted, path = line.split("\t")
             providers[path] = {
-                **dict.fromkeys(("anthropic", "openai", "bedrock"), flat),
-                **dict.fromkeys(("gemini", "mcp"), dotted),
+                # <providers: name forms>
             }
         _state["names"] = sources, providers
     sources, providers = _state["names"]

@@ -6,17 +6,20 @@ declares:
 - ``NAMES``: its column of ``providers/names.json``: "dotted" when it keeps the dotted
   name, "flat" when it takes the provider name without dots, None when it has none;
 - ``PROFILE_FILES`` (optional): the files a profile of this provider gets, when not its
-  own ``FILES`` (an OpenAI-compatible endpoint takes OpenAI's Chat file).
+  own ``FILES`` (an OpenAI-compatible endpoint takes OpenAI's Chat file);
+- ``DISPATCH`` (optional): how the generated package's ``dispatch()`` reads a tool call
+  of this provider and answers it (``Dispatch``), one per name ``dispatch()`` takes.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from collections.abc import Callable
 from typing import Any
 
 from generator.emitters.providers.schemas import Notes
 from generator.views import ToolView
-from generator.records import record
 
 # One tool's entry in one file (None: left out of it): the tool, the notes to add to,
 # the file's name and whether the tool is always loaded.
@@ -30,9 +33,24 @@ def json_array(lines: list[str]) -> str:
     return "[\n  " + ",\n  ".join(lines) + "\n]\n"
 
 
-@record()
+@dataclass(frozen=True, slots=True)
 class File:
     name: str
     entry: Entry
     wrap: Callable[[list[str]], str] = json_array  # the file around its tools' lines
     deferrable: bool = False  # a tool's entry differs when the tool is always loaded
+
+
+@dataclass(frozen=True, slots=True)
+class Dispatch:
+    """How ``dispatch(name, tool_call)`` (templates/runtime/_dispatch.py) serves one
+    provider: Python statements written into the generated package, in the registry's
+    order (the last provider's without a test of the name)."""
+
+    name: str  # the name dispatch() takes: "openai-chat"
+    dotted: bool  # its tool names keep the dots ("s3.file.read"), as names.json says
+    # From ``item`` (the call as a dict; ``_plain`` makes an SDK object one), return
+    # ``_call(id, name, arguments)``.
+    read: str
+    # From ``call`` (a ``Call``), ``ok``, ``text`` and ``data``, return the answer.
+    answer: str

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from generator.emitters.providers import File, json_array
+from generator.emitters.providers import Dispatch, File, json_array
 from generator.emitters.providers.schemas import Notes, description, input_schema
 from generator.emitters.providers.strict import NotStrict, make_strict
 from generator.views import ToolView
@@ -69,3 +69,17 @@ FILES = (
     File("anthropic.deferred.json", deferred, _deferred_file, deferrable=True),
 )
 NAMES = "flat"
+DISPATCH = (
+    Dispatch(
+        "anthropic",
+        dotted=False,
+        read='return _call(item.get("id"), item.get("name"), item.get("input"))',
+        answer="""\
+return {
+    "type": "tool_result",
+    "tool_use_id": call.id,
+    "content": text,
+    "is_error": not ok,
+}""",
+    ),
+)

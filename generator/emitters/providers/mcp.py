@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.emitters.providers import File
+from generator.emitters.providers import Dispatch, File
 from generator.emitters.providers.schemas import (
     Notes,
     description,
@@ -55,3 +55,20 @@ def entry(
 
 FILES = (File("mcp.json", entry),)
 NAMES = "dotted"
+DISPATCH = (
+    Dispatch(
+        "mcp",
+        dotted=True,
+        read="""\
+params = _plain(item.get("params") or item)
+return _call("", params.get("name"), params.get("arguments"))""",
+        answer="""\
+result: dict[str, Any] = {
+    "content": [{"type": "text", "text": text}],
+    "isError": not ok,
+}
+if ok and isinstance(data, Mapping):
+    result["structuredContent"] = dict(data)
+return result""",
+    ),
+)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.emitters.providers import File
+from generator.emitters.providers import Dispatch, File
 from generator.emitters.providers.schemas import (
     Notes,
     capped,
@@ -75,3 +75,23 @@ FILES = (
     File("openai-responses.strict.json", responses_strict),
 )
 NAMES = "flat"
+DISPATCH = (
+    Dispatch(
+        "openai-chat",
+        dotted=False,
+        read="""\
+function = _plain(item.get("function") or {})
+return _call(item.get("id"), function.get("name"), function.get("arguments"))""",
+        answer="""\
+content = text if ok else f"error: {text}"
+return {"role": "tool", "tool_call_id": call.id, "content": content}""",
+    ),
+    Dispatch(
+        "openai-responses",
+        dotted=False,
+        read='return _call(item.get("call_id"), item.get("name"), item.get("arguments"))',
+        answer="""\
+output = text if ok else f"error: {text}"
+return {"type": "function_call_output", "call_id": call.id, "output": output}""",
+    ),
+)

@@ -1,0 +1,425 @@
+"""The build, top to bottom: config -> discover -> load (through the cache) -> resolve ->
+views -> emitters -> ``{path: bytes}``. cli.py writes what ``run`` returns, or checks it.
+
+The build is a pure function of the input files and the settings; ``cache.Memo``
+remembers its parts (each input's loader result, the typing of an input schema, token
+counts of texts) by the hash of what they depend on, and what a finished
+build wrote: when a build would read exactly what that one read, and the output folder
+still holds what it wrote, there is nothing to do.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import importlib
+import json
+import os
+import stat
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from generator import __version__, cache, discover, tokens, writer
+from generator.config import Config
+from generator.diagnostics import Diagnostic, Report, Severity
+from generator.ir import Definition, Function, Invalid, Kind, Model, SourceFile
+from generator.resources import BUILTINS, PACKAGE, table_key, templates_dir
+
+GENERATOR = f"skillc {__version__}"
+# Each Markdown kind's loader, and each manifest format's (imported when a project has
+# one), by their module.
+MARKDOWN = {
+    Kind.SKILL: "generator.loaders.skill",
+    Kind.AGENT: "generator.loaders.agent",
+    Kind.COMMAND: "generator.loaders.command",
+}
+MANIFESTS = {
+    "tools": "generator.loaders.tools_file",
+    "tool-manifest": "generator.loaders.tool_manifest",
+    "ai-tool": "generator.loaders.ai_tool",
+    "skill-tools": "generator.loaders.skill_tools",  # a skill folder's tools
+}
+# The distributions whose output reaches the files a build writes: a cache made with
+# other versions of them is not used.
+DEPENDENCIES = (
+    *("black", "datamodel-code-generator", "pydantic", "jsonschema", "PyYAML"),
+    *("Jinja2", "numpy", "bpe-openai", "regex"),
+)
+# What the cache may hold besides plain data: loader results, typings, diagnostics.
+CACHED = dict.fromkeys(
+    ("Kind", "Definition", "Function", "Position", "Parameter", "PythonExecutor")
+    + ("ScriptExecutor", "CliExecutor", "HttpExecutor"),
+    "generator.ir",
+) | {
+    "Loaded": "generator.loaders",
+    "Typed": "generator.views.pytypes",
+    "Diagnostic": "generator.diagnostics",
+    "Severity": "generator.diagnostics",
+}
+UNREADABLE = "unreadable"  # the lock's digest of an input that could not be read
+CACHE_DIR = cache.CACHE_DIR
+
+
+@dataclass(frozen=True, slots=True)
+class Build:
+    files: dict[str, bytes]  # the output, by path relative to the output folder
+    model: Model | None = None  # None: the output folder is up to date
+    notes: tuple[str, ...] = ()  # cache files found and not trusted, to warn about
+    remember: Callable[[], None] = lambda: None  # keep the cache, once written
+
+
+def run(
+    config: Config,
+    report: Report,
+    *,
+    cached: bool = True,
+    writing: bool = False,
+    emit: bool = True,
+) -> Build:
+    """Compile the project. ``cached``: read the cache; ``writing``: the output is
+    about to be written (the cache may say it is up to date, and ``remember`` keeps
+    the cache); ``emit``: False stops after the model (validate)."""
+    project = config.root.resolve()
+    memo = _memo(project) if cached else _memo(None)
+    walk = Report(strict=config.strict, ignore=frozenset(config.ignore))
+    found = discover.discover(
+        config.source_dirs(),
+        project,
+        config.out_dir,
+        walk,
+        config.exclude,
+        config.max_file_bytes,
+    )
+    report.extend(walk.items)
+    inputs = {path: _read(path) for path in found.inputs}
+    settings = [config.as_json(), table_key(config.find_tool), GENERATOR]
+    key = cache.key("build", settings, repr(found), walk.items, inputs)
+    notes = tuple(memo.ignored)
+    if writing and emit:
+        done = memo.get(key)
+        if done is not None and _holds(config.out_dir, done["lock"]):
+            report.extend(done["diagnostics"])
+            return Build({}, notes=notes)
+    model = _model(config, report, found, inputs, memo)
+    if not emit:
+        return Build({}, model, notes)
+    files = _emit(model, config, report, memo)
+
+    def remember() -> None:
+        if not report.has_errors:
+            lock = hashlib.sha256(files[writer.LOCK]).hexdigest()
+            memo.put(key, {"lock": lock, "diagnostics": report.items})
+        memo.save()
+
+    return Build(files, model, notes, remember if writing else lambda: None)
+
+
+def _read(path: str) -> tuple[str, str]:
+    """An input's sha256 (``UNREADABLE`` when it is not a regular file that can be
+    read), and its real path: a link's target changes what its loader says
+    (``symlink-outside-project``)."""
+    digest = hashlib.sha256()
+    try:
+        with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise OSError("not a regular file")
+            while chunk := handle.read(1 << 20):
+                digest.update(chunk)
+    except OSError:
+        return UNREADABLE, os.path.realpath(path)
+    return digest.hexdigest(), os.path.realpath(path)
+
+
+def _holds(out_dir: Path, lock_digest: str) -> bool:
+    """Whether the output folder holds what the lock of digest ``lock_digest`` lists,
+    byte for byte, and nothing else."""
+    try:
+        data = (out_dir / writer.LOCK).read_bytes()
+        if hashlib.sha256(data).hexdigest() != lock_digest:
+            return False
+        lock = json.loads(data)
+        prefix = lock["config"]["out"] + "/"
+        outputs = {o["path"][len(prefix) :]: o["sha256"] for o in lock["outputs"]}
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    return writer.holds(out_dir, {**outputs, writer.LOCK: lock_digest})
+
+
+# ----------------------------------------------------------------------------- cache
+
+
+def _memo(project: Path | None) -> cache.Memo:
+    """The project's memo (in memory only without ``project`` or a user key)."""
+    if project is None:
+        return cache.Memo(None, None, "", cache.Codec(CACHED))
+    own = [
+        path
+        for top in (PACKAGE, templates_dir())
+        for path in top.rglob("*")
+        if path.is_file()
+        and "__pycache__" not in path.parts
+        and "embed" not in path.parts
+    ]
+    salt = cache.fingerprint([*own, PACKAGE / "embed" / "MODEL"], DEPENDENCIES)
+    folder = project / cache.CACHE_DIR
+    return cache.Memo(folder, cache.secret(), salt, cache.Codec(CACHED))
+
+
+T = TypeVar("T")
+
+
+def _memoised(
+    memo: cache.Memo, kind: str, make: Callable[[Any], T]
+) -> Callable[[Any], T]:
+    """``make``, its results kept in ``memo`` by ``kind`` and the argument."""
+
+    def made(argument: Any) -> T:
+        key = cache.key(kind, argument)
+        value = memo.get(key)
+        if value is None:
+            value = make(argument)
+            memo.put(key, value)
+        return value  # type: ignore[no-any-return]
+
+    return made
+
+
+# ----------------------------------------------------------------------------- load
+
+
+Inputs = dict[str, tuple[str, str]]  # path -> (sha256, real path)
+LoaderResult = tuple[Any, list[Diagnostic]]  # a loader's result, and what it reported
+
+
+def _model(
+    config: Config,
+    report: Report,
+    found: discover.Discovery,
+    inputs: Inputs,
+    memo: cache.Memo,
+) -> Model:
+    """Load every input (through the memo) and resolve them into the model."""
+    from generator.loaders.plugin import load_plugin
+    from generator.resolve import resolve
+
+    project = config.root.resolve()
+    plugins: dict[Path, Any] = dict(found.defined)
+    definitions: list[Definition] = []
+    functions: list[Function] = []
+    summaries: dict[str, str] = {}
+    for name in config.builtins:
+        builtin = _builtin(name, memo)
+        functions += builtin.functions
+        summaries[name] = builtin.summary
+    for item in found.found:
+        if item.kind is Kind.TOOL:
+            manifest = MANIFESTS[item.manifest]
+            loaded = _load(config, report, item, manifest, None, inputs, memo)
+            functions += loaded.functions
+            if loaded.summary and loaded.functions:
+                namespace = ".".join(loaded.functions[0].path[:-1])
+                summaries.setdefault(namespace, loaded.summary)
+            continue
+        if item.kind is Kind.SKILL and discover.has_tools(item.files):
+            own = MANIFESTS["skill-tools"]
+            functions += _load(config, report, item, own, None, inputs, memo).functions
+        plugin = None
+        if item.plugin is not None:
+            if item.plugin not in plugins:
+                where = item.plugin
+                plugins[where] = _guarded(
+                    lambda: load_plugin(where, project, report, config.max_file_bytes),
+                    discover.relative(where, project),
+                    report,
+                    None,
+                )
+            plugin = plugins[item.plugin]
+            if plugin is None:
+                continue  # an invalid plugin: reported where it was read
+        owner = plugin.name if plugin else None
+        markdown = MARKDOWN[item.kind]
+        loaded = _load(config, report, item, markdown, owner, inputs, memo)
+        if loaded.definition is not None:
+            folder = plugin.folder if plugin else None
+            definitions.append(
+                dataclasses.replace(loaded.definition, plugin_dir=folder)
+            )
+    summaries |= {p.name: p.description for p in plugins.values() if p is not None}
+    sources = tuple(
+        SourceFile(discover.relative(path, project), digest)
+        for path, (digest, _) in sorted(inputs.items())
+    )
+    model = resolve(
+        [*definitions, *functions],
+        summaries,
+        sources,
+        GENERATOR,
+        report,
+        config.max_depth,
+        config.provider_name_limit,
+    )
+    return dataclasses.replace(
+        model,
+        invalid=_invalid(report),
+        not_compiled=found.not_compiled,
+        hooks=found.hooks,
+        mcp_servers=found.mcp_servers,
+    )
+
+
+def _load(
+    config: Config,
+    report: Report,
+    item: discover.Found,
+    module: str,
+    plugin: str | None,
+    inputs: Inputs,
+    memo: cache.Memo,
+) -> Any:
+    """What the loader ``module`` makes of ``item`` (``plugin``: the name of the plugin
+    it belongs to), from the memo when every file it reads is as it was."""
+    from generator import loaders
+
+    read = _files_read(item, module, inputs)
+    settings = (config.strict, sorted(config.ignore), config.max_file_bytes)
+    allowlist = config.install_allowlist
+    digests = [inputs[path] for path in read]
+    key = cache.key("load", module, repr(item), plugin, settings, allowlist, digests)
+    kept: LoaderResult | None = memo.get(key)
+    if kept is None:
+        scratch = Report(strict=config.strict, ignore=frozenset(config.ignore))
+        context = loaders.Context(
+            project=config.root.resolve(),
+            report=scratch,
+            max_file_bytes=config.max_file_bytes,
+            plugin=plugin,
+            install_allowlist=tuple(allowlist),
+        )
+        load = importlib.import_module(module).load
+        rel = discover.relative(item.path, context.project)
+        result = _guarded(lambda: load(item, context), rel, scratch, loaders.Loaded())
+        kept = result, scratch.items
+        if [_read(path) for path in read] == digests:  # none changed meanwhile
+            memo.put(key, kept)
+    report.extend(kept[1])
+    return kept[0]
+
+
+def _files_read(item: discover.Found, module: str, inputs: Inputs) -> list[str]:
+    """The input files the loader reads: the item's, and a skill's metadata.yaml; a
+    skill's tool-manifest.yaml and scripts for its tools."""
+    path = os.fspath(item.path)
+    folder = os.path.dirname(path)
+    if module == MANIFESTS["skill-tools"]:
+        names = [
+            name
+            for name in item.files
+            if name == discover.TOOL_MANIFEST or discover.is_script(name)
+        ]
+        return [p for p in (os.path.join(folder, n) for n in names) if p in inputs]
+    metadata = os.path.join(folder, discover.METADATA_FILE)
+    return (
+        [path, metadata] if item.kind is Kind.SKILL and metadata in inputs else [path]
+    )
+
+
+def _guarded(load: Callable[[], T], rel: str, report: Report, failed: T) -> T:
+    """A loader's result; an exception no loader foresaw (a bug in skillc) becomes an
+    error located at the file, so one odd file never takes the other tools down."""
+    try:
+        return load()
+    except Exception as exc:  # noqa: BLE001 - reported, with what was raised
+        report.error(
+            rel,
+            1,
+            1,
+            "load-failed",
+            f"skillc could not load this file ({type(exc).__name__}: {exc}); "
+            "please report it",
+        )
+        return failed
+
+
+def _builtin(name: str, memo: cache.Memo) -> Any:
+    """A built-in namespace, from the manifest shipped inside skillc."""
+
+    def load(name: str) -> Any:
+        from generator.loaders import Loaded, tools_file
+        from generator.resolve import BUILTIN_ROOT
+
+        path = BUILTINS / f"{name}{discover.TOOLS_SUFFIX}"
+        scratch = Report()
+        summary, functions = tools_file.read(
+            path,
+            f"<skillc>/builtins/{path.name}",
+            BUILTIN_ROOT,
+            scratch,
+            1 << 20,
+            "builtin",
+        )
+        if scratch.items:
+            raise RuntimeError(f"the built-in {name} manifest: {scratch.items}")
+        return Loaded(functions=tuple(functions), summary=summary)
+
+    return _memoised(memo, "builtin", load)(name)
+
+
+def _invalid(report: Report) -> tuple[Invalid, ...]:
+    codes: dict[str, set[str]] = {}
+    for d in report.items:
+        if d.severity is Severity.ERROR:
+            codes.setdefault(d.path, set()).add(d.code)
+    return tuple(Invalid(path, tuple(sorted(c))) for path, c in sorted(codes.items()))
+
+
+# ----------------------------------------------------------------------------- emit
+
+
+def _emit(
+    model: Model, config: Config, report: Report, memo: cache.Memo
+) -> dict[str, bytes]:
+    """Every output file: the views of the tools, rendered by each emitter."""
+    from generator.emitters import agent_docs, ai_tools, budgets, lock_report
+    from generator.emitters import provider_files, python_package, search_index
+    from generator.checks import bom, strict
+    from generator.views import builder, pytypes
+
+    table = search_index.load_table(config.find_tool, report)
+    counter = tokens.counter(config.token_counter)
+    count = _memoised(
+        memo, f"tokens:{config.token_counter}", lambda text: counter(text)
+    )
+    typed = _memoised(memo, "typing", pytypes.type_loosely)
+
+    def typing(schema: Any) -> tuple[pytypes.Typed, pytypes.Loosened]:
+        if pytypes.needs_codegen(schema):  # else too quick to be worth keeping
+            return typed(dict(schema))
+        return pytypes.type_loosely(schema)
+
+    views = tuple(builder.build(t, config.package, count, typing) for t in model.tools)
+    package = builder.package(model, views)
+    python_package.check(package, config.package, report)
+    offered = package.offered
+    files = python_package.emit(package, config, report)
+    files |= agent_docs.emit(package, config)
+    files |= ai_tools.emit(package)
+    files |= bom.emit(model, config, package.generator)
+    provider_outputs, notes = provider_files.emit(offered, config, report)
+    files |= provider_outputs
+    files |= search_index.emit(offered, table)
+    budget = budgets.measure(package, files, count, config.token_counter)
+    files |= lock_report.emit_report(
+        package,
+        report.items,
+        notes,
+        budget,
+        search_index.summary(table),
+        strict.eligibility(offered, notes),
+    )
+    output = {path: text.encode("utf-8") for path, text in files.items()}
+    digests = {path: hashlib.sha256(data).hexdigest() for path, data in output.items()}
+    lock = lock_report.emit_lock(package, config.out, config.as_json(), digests)
+    output |= {path: text.encode("utf-8") for path, text in lock.items()}
+    return dict(sorted(output.items()))

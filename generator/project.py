@@ -1,0 +1,142 @@
+"""The project folder: where its ``[tool.skillc]`` is, which sources it has when none
+are configured, and where its output may go (never over the project, a source, the
+home folder or the file system's root)."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any
+
+
+class ConfigError(Exception):
+    """A usage or configuration error: exit status 2."""
+
+
+# Without a sources setting: whichever of these exist, lowest precedence first.
+DEFAULT_SOURCES = (
+    ".claude/skills",
+    ".claude/agents",
+    ".claude/commands",
+    "skills",
+    "agents",
+)
+# Without those: a repository whose root is a marketplace or a plugin is its own source.
+PLUGIN_ROOT_MANIFESTS = ("marketplace.json", "plugin.json")
+
+
+def find_root(start: Path) -> Path:
+    """The nearest folder at or above ``start`` whose pyproject.toml has [tool.skillc]."""
+    for folder in (start, *start.parents):
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file() and "[tool.skillc" in pyproject.read_text(
+            encoding="utf-8"
+        ):
+            return folder
+    return start
+
+
+# What a generated package imports besides the standard library, when installed.
+RUNTIME_DEPENDENCIES = frozenset({"re2", "regex", "mcp"})
+
+
+def check_package_name(name: str) -> None:
+    """A package named like a module it (or Python) imports would shadow that module:
+    ``import json`` inside it, or anywhere on the same path, would find the package."""
+    import keyword
+    import sys
+
+    if not name.isidentifier() or keyword.iskeyword(name):
+        raise ConfigError(f"package name {name!r} is not a Python identifier")
+    if name in sys.stdlib_module_names or name in RUNTIME_DEPENDENCIES:
+        raise ConfigError(
+            f"package name {name!r} shadows the module {name!r} that Python or the "
+            "generated package imports; choose another --package or out folder name"
+        )
+
+
+def check_out(root: Path, sources: list[str], out: str, outside: bool) -> None:
+    """The output folder must be inside the project (unless out-outside-project = true),
+    and never the file system's root, the home folder, or a folder holding the project
+    or a source root: a build may replace everything skillc owns there."""
+    project = root.resolve()
+    out_dir = (project / out).resolve()
+    protected = [project, *((project / source).resolve() for source in sources)]
+    if out_dir in (Path(out_dir.anchor), Path.home().resolve()) or any(
+        out_dir == path or out_dir in path.parents for path in protected
+    ):
+        raise ConfigError(
+            f"output folder {out!r} is the root, the home folder, the project, a source "
+            "root or a folder holding one; choose a folder inside the project"
+        )
+    if not outside and project not in out_dir.parents:
+        raise ConfigError(
+            f"output folder {out!r} is outside the project folder; choose a folder "
+            "inside it (or set out-outside-project = true in [tool.skillc])"
+        )
+
+
+def default_sources(root: Path) -> list[str]:
+    found = [source for source in DEFAULT_SOURCES if (root / source).is_dir()]
+    if found:
+        return found
+    if any(
+        (root / ".claude-plugin" / name).is_file() for name in PLUGIN_ROOT_MANIFESTS
+    ):
+        return ["."]  # a marketplace or plugin repository: its root is the source
+    raise ConfigError(
+        f"no source folder: none of {', '.join(DEFAULT_SOURCES)} exists, nor "
+        ".claude-plugin/marketplace.json or plugin.json; "
+        "set [tool.skillc] sources or pass --source DIR"
+    )
+
+
+def import_path(root: Path, out: str, package: str) -> tuple[str, str]:
+    """The folder the output is imported from (repo-relative) and its dotted import path:
+    every enclosing folder with an ``__init__.py`` is part of it, so ``src/app/agent_tools``
+    inside the package ``app`` is ``app.agent_tools``, imported from ``src``."""
+    project = root.resolve()
+    folder = (project / out).resolve().parent
+    parts = [package]
+    while folder != project and (folder / "__init__.py").is_file():
+        parts.insert(0, folder.name)
+        folder = folder.parent
+    # os.path.relpath: with out-outside-project the folder may lie beside the project.
+    relative = Path(os.path.relpath(folder, project)).as_posix()
+    return relative, ".".join(parts)
+
+
+def read_table(root: Path) -> dict[str, Any]:
+    pyproject = root / "pyproject.toml"
+    if not pyproject.is_file():
+        return {}
+    try:
+        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"pyproject.toml: {exc}") from None
+    table = data.get("tool", {}).get("skillc", {})
+    if not isinstance(table, dict):
+        raise ConfigError("pyproject.toml: [tool.skillc] must be a table")
+    return table
+
+
+def relative(root: Path, path: str) -> str:
+    project = root.resolve()
+    return Path(os.path.relpath((project / path).resolve(), project)).as_posix()
+
+
+def check_paths(root: Path, sources: list[str], out: str) -> None:
+    project = root.resolve()
+    out_dir = (project / out).resolve()
+    for source in sources:
+        path = (project / source).resolve()
+        if not path.is_dir():
+            raise ConfigError(f"source folder {source!r} does not exist")
+        # Only the project's root may hold the output among its sources (a marketplace
+        # repository's default source): discovery never walks into the output folder.
+        inside = path in out_dir.parents and path != project
+        if path == out_dir or out_dir in path.parents or inside:
+            raise ConfigError(
+                f"source folder {source!r} and output folder {out!r} overlap"
+            )
