@@ -313,7 +313,8 @@ def test_wshobson_plugins_fit_one_at_a_time_but_not_all_at_once(
     from generator.config import load
     from generator.diagnostics import Report
 
-    model = pipeline.model(load(project), Report())
+    model = pipeline.run(load(project), Report(), cached=False, emit=False).model
+    assert model is not None
     everything = listings.entries(RULES["claude-code"], model.tools)
     flat = [
         listings.Entry(e.tool, e.name, e.text, e.path, e.source) for e in everything

@@ -61,7 +61,8 @@ def test_every_setting_is_read_and_recorded(tmp_path: Path) -> None:
         "warnings-as-errors = true\nmax-file-bytes = 7\n"
         'builtins = ["db", "file"]\nmax-namespace-depth = 3\n'
         'install-allowlist = []\nfile-root = "w"\ndb-path = "w/a.db"\n'
-        "max-read-bytes = 9\ndefault-timeout-sec = 5\nmax-output-bytes = 11\n"
+        "max-read-bytes = 9\nmax-write-bytes = 8\ndefault-timeout-sec = 5\n"
+        "max-output-bytes = 11\nkeep-going = true\n"
         'token-counter = "o200k_base"\nprovider-name-limit = 40\n'
         'always-loaded = ["a.b"]\nlock-wait-sec = 2\ndiscard-unowned-files = true\n'
         'out-outside-project = true\nregenerate = "make"\nfind-tool = "lexical"\n'
@@ -80,10 +81,12 @@ def test_every_setting_is_read_and_recorded(tmp_path: Path) -> None:
         True,
         True,
     )
+    assert (cfg.max_write_bytes, cfg.keep_going) == (8, True)
     recorded = cfg.as_json()
     assert recorded["max-output-bytes"] == 11 and recorded["find-tool"] == "lexical"
     assert recorded["profiles"][0]["provider"] == "anthropic"
     assert "lock-wait-sec" not in recorded and recorded["module"] == "kit"
+    assert recorded["max-write-bytes"] == 8 and "keep-going" not in recorded
     given = {key for key, _, _ in _readme_block()}
     written = set(
         tomllib.loads((tmp_path / "pyproject.toml").read_text())["tool"]["skillc"]
