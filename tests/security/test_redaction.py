@@ -18,15 +18,18 @@ import json
 import logging
 import os
 import re
+import subprocess
+import sys
 import urllib.parse
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from security_kit import SECRETS, Quiet, canary, guarded, serve  # noqa: F401
+from security_kit import SECRETS, Quiet, canary, guarded, serve, workspace  # noqa: F401
 
 ENCODINGS = {
     "raw": lambda data: data,
@@ -193,3 +196,37 @@ def test_no_text_that_leaves_carries_a_secret(
             assert not leaks(text, value), (value, text)
     if route == "origin" and how != "error":  # the secret did come back, redacted
         assert result.ok and "[redacted]" in repr(result.data)
+
+
+def test_a_tool_never_loaded_still_has_its_secrets_redacted(
+    guarded: Any, tmp_path: Path
+) -> None:
+    """A file the model reads holds the key another tool's manifest names: the answer is
+    redacted although that tool's module was never loaded (a fresh process that imports
+    only the built-in file tools)."""
+    project = Path(guarded.__file__).parent.parent
+    (workspace(guarded) / "leak.env").write_text(
+        "KEY=" + SECRETS["SECURITY_TEST_KEY"] + "\n", encoding="utf-8"
+    )
+    script = (
+        "import json, sys\n"
+        "from guarded import dispatch\n"
+        "call = {'type': 'tool_use', 'id': 'c', 'name': 'file__read',"
+        " 'input': {'path': 'leak.env'}}\n"
+        "print(json.dumps(dispatch('anthropic', call)))\n"
+        "print(sorted(m for m in sys.modules if m.startswith('guarded.hostile')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=project,
+        env={**os.environ, **SECRETS, "PYTHONPATH": str(project)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    answer, loaded = done.stdout.splitlines()
+    assert loaded == "[]"  # the tool that names the key was never imported
+    assert "KEY=" in answer and "[redacted]" in answer
+    assert SECRETS["SECURITY_TEST_KEY"] not in answer

@@ -9,34 +9,26 @@ every text encodable as UTF-8 (a file name that is not UTF-8 arrives as surrogat
 which no JSON encoder or MCP client takes): its undecodable bytes are written ``\\xff``.
 
 A secret is the value of an environment variable a manifest names: ``${NAME}`` in an
-executor's templates, or an ``env`` entry. The names are registered when a tool's
-module loads, their values read from the environment when redacting, and every value
-read for a call is remembered (in case the environment changes afterwards).
+executor's templates, or an ``env`` entry. The build lists every tool's names
+(``_settings.SECRET_NAMES``), their values are read from the environment when
+redacting, and every value read for a call is remembered (in case the environment
+changes afterwards).
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
 from typing import Any
+
+from . import _settings
 
 REDACTED = "[redacted]"
 # Encodings of shorter secrets are not searched: a few characters of base64 or hex
 # match too much unrelated text. The secret itself always is.
 ENCODED_MIN = 8
-_NAME = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
-_names: set[str] = set()
 _values: set[str] = set()
 _compiled: dict[frozenset[str], re.Pattern[str] | None] = {}
-
-
-def register(executor: Mapping[str, Any]) -> None:
-    """Note the environment variables an executor names (when its tool's module loads)."""
-    _names.update(str(name) for name in executor.get("env") or ())
-    for key in ("url", "headers_template", "body_template", "args_template"):
-        if key in executor:
-            _names.update(_NAME.findall(repr(executor[key])))
 
 
 def remember(value: str) -> None:
@@ -46,8 +38,8 @@ def remember(value: str) -> None:
 
 
 def known() -> frozenset[str]:
-    """Every secret value: those read for calls, and the registered names' values now."""
-    current = {os.environ.get(name, "") for name in _names}
+    """Every secret value: those read for calls, and the named variables' values now."""
+    current = {os.environ.get(name, "") for name in _settings.SECRET_NAMES}
     return frozenset((current | _values) - {""})
 
 

@@ -351,8 +351,6 @@ class CallableTool(Generic[P, R]):
 def callable_tool(
     spec: ToolSpec,
 ) -> Callable[[Callable[P, Arguments[R]]], CallableTool[P, R]]:
-    _secrets.register(spec.executor)  # its ${ENV} values are secrets from now on
-
     def wrap(build: Callable[P, Arguments[R]]) -> CallableTool[P, R]:
         return CallableTool(spec, build)
 
