@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 import tomllib
 from pathlib import Path
@@ -62,11 +63,15 @@ _KEYS = {
     "ignore",
     "warnings-as-errors",
     "find-tool",
+    "find-tool-encoder",
 }
 # What the agent docs tell an agent to run after changing a source (`regenerate`).
 DEFAULT_REGENERATE = "skillc build"
 TOKEN_COUNTERS = ("estimate", "o200k_base")
-FIND_TOOL_METHODS = ("hybrid", "lexical")
+FIND_TOOL_METHODS = ("hybrid", "lexical", "model")
+# find-tool = "model": the licence-clean encoder unless another is named
+# (generator/embed/encoders.py lists them).
+DEFAULT_ENCODER = "all-mpnet-base-v2"
 CLI_PROVIDERS = ("claude_code", "codex")
 # What CLI agents have natively (seed 002): their own file tools and shell.
 CLI_EXCLUDED = ("file_ops", "shell")
@@ -142,6 +147,7 @@ class Config:
     ignore: tuple[str, ...] = ()  # warning codes not shown
     warnings_as_errors: bool = False
     find_tool: str = "hybrid"  # "lexical" without numpy or the token table
+    find_tool_encoder: str = DEFAULT_ENCODER  # the encoder of "model"
 
     @property
     def out_dir(self) -> Path:
@@ -191,6 +197,12 @@ class Config:
             "ignore": list(self.ignore),
             "warnings-as-errors": self.warnings_as_errors,
             "find-tool": self.find_tool,
+            # Only in model mode, so that other projects' locks stay as they were.
+            **(
+                {"find-tool-encoder": self.find_tool_encoder}
+                if self.find_tool == "model"
+                else {}
+            ),
         }
 
 
@@ -293,6 +305,7 @@ def load(
         ignore=_codes(table.get("ignore", [])),
         warnings_as_errors=_flag(table, "warnings-as-errors"),
         find_tool=_choice(table, "find-tool", FIND_TOOL_METHODS),
+        find_tool_encoder=_encoder(table),
     )
 
 
@@ -391,6 +404,16 @@ def _choice(table: dict[str, Any], key: str, choices: tuple[str, ...]) -> str:
     if value not in choices:
         raise ConfigError(f"[tool.skillc] {key} must be one of {', '.join(choices)}")
     return str(value)
+
+
+def _encoder(table: dict[str, Any]) -> str:
+    value = table.get("find-tool-encoder", DEFAULT_ENCODER)
+    if not isinstance(value, str) or not re.fullmatch(r"[a-z0-9][a-z0-9.-]*", value):
+        raise ConfigError(
+            "[tool.skillc] find-tool-encoder must be an encoder's name"
+            " (lowercase letters, digits, '.' and '-')"
+        )
+    return value
 
 
 def _profiles(value: Any) -> tuple[Profile, ...]:

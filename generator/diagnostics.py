@@ -83,6 +83,7 @@ CODES: dict[str, str] = {
     "provider-schema": "a tool's input schema has a root no provider accepts",
     "budget-exceeded": "a Level 1 entry is over 100 tokens or a Level 2 spec over 5,000",
     "find-tool-lexical": "find-tool is hybrid but numpy or the token table is missing",
+    "find-tool-static": "find-tool is model but its encoder is missing or cannot run",
     # --check
     "stale-output": "a file of the output folder is not what a build would write",
 }

@@ -24,6 +24,7 @@ from generator.config import Config
 from generator.diagnostics import Diagnostic, Report
 from generator.records import record
 from generator.resources import table_key
+from generator.embed.encoders import encoder_key
 from generator.stamps import Stamps, hash_inputs, restamp, same_bytes, same_folders
 
 if TYPE_CHECKING:
@@ -271,6 +272,12 @@ def settings(config: Config, fingerprint: str) -> dict[str, Any]:
         **config.as_json(),
         "generator": fingerprint,
         "find-tool-table": table_key(config.find_tool),
+        # An encoder installed or removed since: model mode's vectors change.
+        **(
+            {"find-tool-encoder": encoder_key(config)}
+            if config.find_tool == "model"
+            else {}
+        ),
     }
 
 

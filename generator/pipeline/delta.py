@@ -449,6 +449,8 @@ class _Splice:
             self.texts["_search_index.py"] = _search(
                 self._text("_search_index.py"), index, was, done
             )
+        if was.vector != done.vector and self.config.find_tool == "model":
+            raise Fallback(new.qualname)  # its model vector: the full build makes it
         if was.vector != done.vector and done.vector is not None:
             text = self._text("_search_vectors.py")
             text = _item(text, "VECTORS: Final[list[str]] = [", index, done.vector[0])

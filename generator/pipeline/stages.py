@@ -32,6 +32,7 @@ from generator.emitters import (
     provider_files,
     python_package,
     search_index,
+    search_model,
 )
 from generator.ir import Definition, Function, Invalid, Kind, Model, SourceFile, Tool
 from generator.views import Fragments, Layout, ToolView, builder, fragments
@@ -559,6 +560,7 @@ def emit(
     """Every output file, and the sha256 of each (the lock lists them)."""
     where = layout(config)
     table = search_index.load_table(config.find_tool, report)
+    encoder = search_model.choose(config, report)
     package = builder.package(model, tool_views(model, where, config, table, memo))
     _check_shadowing(package.tools, config.package, report)
     _check_file_names(package.tools, report)
@@ -566,15 +568,18 @@ def emit(
     offered = package.offered
     # The find_tool index, joined by another process while this one joins the rest
     # (neither needs the other's files) when there are many tools.
+    model_files = search_model.emit(offered, encoder, memo, report)
+    method = "model" if model_files else None
     with parallel.aside(
-        lambda: search_index.emit(offered, table), len(offered) >= parallel.MIN_ITEMS
+        lambda: search_index.emit(offered, table, method),
+        len(offered) >= parallel.MIN_ITEMS,
     ) as index:
         files = python_package.emit(package, where, report)
         files |= agent_docs.emit(package, where, config.profiles, config.conflicts)
         files |= ai_tools.emit(package)
         provider_outputs, notes = provider_files.emit(offered, config, report)
         files |= provider_outputs
-        files |= index()
+        files |= index() | model_files
     budget = budgets.measure(
         package,
         files,
@@ -583,7 +588,11 @@ def emit(
         report,
     )
     files |= lock_report.emit_report(
-        package, report.items, notes, budget, search_index.summary(table)
+        package,
+        report.items,
+        notes,
+        budget,
+        search_index.summary(table) | search_model.summary(encoder, model_files),
     )
     digests = {path: lock_report.sha256(text) for path, text in files.items()}
     lock = lock_report.emit_lock(package, where, config.as_json(), digests)
