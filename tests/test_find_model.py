@@ -181,6 +181,7 @@ def test_import_is_lean_and_the_first_call_loads_the_encoder(
     assert heavy == [] and after
     assert "generated._search_model" not in modules
     assert "generated._encoder" not in modules
+    assert len(matches) == 10  # k=10 by default: an agent reads ten cheaply
     assert all(reason.startswith("model: ") for _, reason in matches)
     assert "file.grep" in [name for name, _ in matches[:3]]
     # The same modules as a package built without model mode.
@@ -357,3 +358,16 @@ def test_a_real_encoder_ranks_by_meaning(name: str) -> None:
     assert tools.shape == (3, encoder.dim)
     assert numpy.allclose(numpy.linalg.norm(tools, axis=1), 1, atol=1e-4)
     assert int(numpy.argmax(tools @ query)) == 0
+
+
+def test_agents_are_told_of_ten_and_get_ten(
+    tmp_path: Path, isolated: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = model_project(tmp_path)
+    build(capsys, project)
+    for doc in ("CLAUDE.md", "AGENTS.md"):
+        text = (project / "generated" / doc).read_text()
+        assert "(the 10 best: read them all" in text
+    done = run_python("", project, "-m", "generated", "find", "read", "a", "file")
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.strip().splitlines()) == 10

@@ -167,7 +167,7 @@ METHODS = ("lexical", "dense", "hybrid", "model")
 
 def find(
     purpose: str,
-    k: int = 5,
+    k: int = 10,
     method: str | None = None,
     *,
     tags: Sequence[str] = (),
