@@ -326,10 +326,16 @@ def _load() -> Any:
             f"the token table is {table.model}, the tools were built with {built.MODEL}"
         )
         return None
+    return table, _vectors(numpy, built)
+
+
+def _vectors(numpy: Any, built: Any) -> Any:
+    """A vectors module's (``_search_vectors``, ``_search_model``) int8 rows, as
+    float32 rows scaled back."""
     rows = b"".join(base64.b64decode(row) for row in built.VECTORS)
     vectors = numpy.frombuffer(rows, numpy.int8).reshape(-1, built.DIM)
     scales = numpy.array(built.SCALES, dtype=numpy.float32)
-    return table, vectors.astype(numpy.float32) * scales[:, None]
+    return vectors.astype(numpy.float32) * scales[:, None]
 
 
 def _model_cosines(purpose: str) -> tuple[Any, float, float]:
@@ -380,10 +386,7 @@ def _load_model() -> Any:
         )
         return None
     numpy = _state["numpy"] = encoder.numpy
-    rows = b"".join(base64.b64decode(row) for row in built.VECTORS)
-    vectors = numpy.frombuffer(rows, numpy.int8).reshape(-1, built.DIM)
-    scales = numpy.array(built.SCALES, dtype=numpy.float32)
-    return encoder, vectors.astype(numpy.float32) * scales[:, None], built
+    return encoder, _vectors(numpy, built), built
 
 
 def _model_missing(why: str, detail: str) -> None:
