@@ -136,7 +136,7 @@ MINILM = Encoder(
         ),
     },
     spec={"kind": "onnx-wordpiece", "dim": 384, "max_tokens": 256},
-    weight=0.6,
+    weight=0.85,
     floor=0.1,
     notice=(
         "all-MiniLM-L6-v2 (sentence-transformers; Apache License 2.0), exported to ONNX"
@@ -181,7 +181,7 @@ MPNET = Encoder(
         }.items()
     },
     spec={"kind": "transformers", "dim": 768, "max_tokens": 256},
-    weight=0.6,
+    weight=0.85,
     floor=0.1,
     notice=(
         "all-mpnet-base-v2 (sentence-transformers, from Microsoft's mpnet-base; Apache"
