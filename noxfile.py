@@ -82,12 +82,19 @@ def lint(session: nox.Session) -> None:
     session.run("lint-imports", "--no-cache", env={"PYTHONPATH": "."})
 
 
+# find_tool's model mode in the bench: the encoders' runtimes (skillc's extras onnx and
+# torch), for the encoders fetched on this machine (python -m generator.embed.fetch).
+# torch pinned to the CPU build this project's machines hold: a plain torch requirement
+# may bring a CUDA build of several GB.
+MODEL_RUNTIMES = [".[tokens,onnx,torch]", "torch==2.13.0"]
+
+
 @nox.session
 def bench(session: nox.Session) -> None:
     """Build-time and import-time figures, each as a ratio to a floor measured in the same run."""
     # skillkit 0.4.0 for the start-up comparison; it imports aiofiles without declaring it.
     # mypy: what a one-tool rebuild costs a warm mypy cache.
-    session.install(".[tokens]", "skillkit==0.4.0", "aiofiles", "mypy==2.4.1")
+    session.install(*MODEL_RUNTIMES, "skillkit==0.4.0", "aiofiles", "mypy==2.4.1")
     session.run("python", "tests/bench.py", *session.posargs)
 
 
