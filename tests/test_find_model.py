@@ -280,8 +280,7 @@ def test_a_build_without_the_encoder_warns_and_ranks_hybrid(
     tmp_path: Path, isolated: dict[str, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     project = model_project(tmp_path, encoder="all-mpnet-base-v2")
-    if encoders.find("all-mpnet-base-v2") is not None:  # pragma: no cover
-        pytest.skip("all-mpnet-base-v2 is installed where this test looks")
+    assert encoders.find("all-mpnet-base-v2") is None  # `isolated` looks in tmp_path
     err = build(capsys, project)
     assert "warning[find-tool-static]" in err
     assert "python -m generator.embed.fetch all-mpnet-base-v2" in err
@@ -358,6 +357,37 @@ def test_a_real_encoder_ranks_by_meaning(name: str) -> None:
     assert tools.shape == (3, encoder.dim)
     assert numpy.allclose(numpy.linalg.norm(tools, axis=1), 1, atol=1e-4)
     assert int(numpy.argmax(tools @ query)) == 0
+
+
+REAL_PACKAGE = """
+import json, sys
+import generated
+heavy = [m for m in ("numpy", "torch", "onnxruntime", "transformers") if m in sys.modules]
+matches = generated.find_tool("look for lines that match a regex inside my files")
+print(json.dumps([heavy, [[m.name, m.reason] for m in matches]]))
+"""
+
+
+@pytest.mark.parametrize("name", sorted(REAL))
+def test_a_package_built_with_a_real_encoder_answers_by_it(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The whole path with the fetched encoder: the build embeds the tools, the import
+    loads none of it, and the first call in a fresh process ranks by the model."""
+    if encoders.find(name) is None:
+        pytest.skip(f"{name} is not installed (python -m generator.embed.fetch {name})")
+    pytest.importorskip(
+        REAL[name], reason=f"pip install 'skillc[{encoders.ENCODERS[name].extra}]'"
+    )
+    project = model_project(tmp_path, encoder=name)
+    assert "find-tool-static" not in build(capsys, project)
+    assert built(project)["MODEL"] == encoders.ENCODERS[name].model
+    done = run_python(REAL_PACKAGE, project)
+    assert done.returncode == 0, done.stderr
+    heavy, matches = json.loads(done.stdout)
+    assert heavy == []
+    assert all(reason.startswith("model: ") for _, reason in matches)
+    assert "file.grep" in [match for match, _ in matches[:3]]
 
 
 def test_agents_are_told_of_ten_and_get_ten(
