@@ -183,8 +183,9 @@ def find(
 
     ``method``: "lexical", "dense", "hybrid" or "model"; by default the one the
     package was built for. A package built for "model" says in each ``reason`` which
-    mode answered ("model: ...", or "hybrid, without the encoder ...: ..."). ``tags`` and ``capabilities``: only tools that have each of them (seed 000's
-    metadata) compete; the values are only compared with the index's strings."""
+    mode answered ("model: ...", or "hybrid, no encoder: <why>: ..." when the encoder
+    is missing). ``tags`` and ``capabilities``: only tools that have each of them (seed
+    000's metadata) compete; the values are only compared with the index's strings."""
     from ._search_index import METHOD, TOOLS
 
     chosen = method or METHOD
