@@ -84,11 +84,18 @@ def lint(session: nox.Session) -> None:
     session.run("lint-imports", "--no-cache", env={"PYTHONPATH": "."})
 
 
+# find_tool's model mode in the bench: the encoders' runtimes (skillc's extras onnx and
+# torch), for the encoders fetched on this machine (python -m generator.embed.fetch).
+# torch pinned to the CPU build this project's machines hold: a plain torch requirement
+# may bring a CUDA build of several GB.
+MODEL_RUNTIMES = [".[tokens,onnx,torch]", "torch==2.13.0"]
+
+
 @nox.session
 def bench(session: nox.Session) -> None:
     """Build-time and import-time figures at real sizes, each as a ratio to a floor
     measured in the same run (tests/bench.py says which)."""
-    session.install(".[tokens]")
+    session.install(*MODEL_RUNTIMES)
     session.run("python", "tests/bench.py", *session.posargs)
 
 

@@ -60,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
         "find", help="rank the built tools by how well they fit a purpose"
     )
     find_cmd.add_argument("purpose", nargs="+", help="what you want to do, in words")
-    find_cmd.add_argument("-k", type=int, default=5, help="how many (default: 5)")
+    find_cmd.add_argument("-k", type=int, default=10, help="how many (default: 10)")
     budget_cmd = commands.add_parser(
         "budget", help="print the token budget table of the last build"
     )

@@ -7,6 +7,7 @@ it). Adding a setting is adding its field, and its line to the README's block.""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import Field, dataclass, field, fields
 from pathlib import Path
@@ -32,7 +33,7 @@ DEFAULT_OUT = "generated"
 BUILTINS = ("file", "batch", "db")
 
 TOKEN_COUNTERS = ("estimate", "o200k_base")
-FIND_TOOL_METHODS = ("hybrid", "lexical")
+FIND_TOOL_METHODS = ("hybrid", "lexical", "model")
 CLI_PROVIDERS = ("claude_code", "codex")
 # What CLI agents have natively (seed 002): their own file tools and shell.
 CLI_EXCLUDED = ("file_ops", "shell")
@@ -111,6 +112,15 @@ def _choice(choices: tuple[str, ...]) -> Callable[[str, Any], str]:
         return str(value)
 
     return read
+
+
+def _encoder(key: str, value: Any) -> str:
+    if not isinstance(value, str) or not re.fullmatch(r"[a-z0-9][a-z0-9.-]*", value):
+        raise ConfigError(
+            f"[tool.skillc] {key} must be an encoder's name"
+            " (lowercase letters, digits, '.' and '-')"
+        )
+    return value
 
 
 def _builtins(key: str, value: Any) -> tuple[str, ...]:
@@ -335,7 +345,14 @@ class Config:
         _string,
     )
     find_tool: str = setting(
-        "hybrid", 'or "lexical" (BM25F only)', _choice(FIND_TOOL_METHODS)
+        "hybrid",
+        'or "lexical" (BM25F only), or "model" (see find_tool)',
+        _choice(FIND_TOOL_METHODS),
+    )
+    # model mode's encoder: the licence-clean one unless another is named
+    # (generator/embed/encoders.py lists them).
+    find_tool_encoder: str = setting(
+        "all-mpnet-base-v2", "model mode's encoder (see find_tool)", _encoder
     )
     profiles: tuple[Profile, ...] = setting((), "", _profiles)
     conflicts: tuple[Conflict, ...] = setting((), "", _conflicts)
@@ -360,6 +377,8 @@ class Config:
             for f in settings()
             if f.metadata["output"]
         }
+        if self.find_tool != "model":  # so that other projects' locks stay as they were
+            del data["find-tool-encoder"]
         return data | {"module": self.module, "import-root": self.import_root}
 
 

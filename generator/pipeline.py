@@ -25,6 +25,7 @@ from generator import __version__, cache, discover, tokens, writer
 from generator.config import Config
 from generator.diagnostics import Diagnostic, Report, Severity
 from generator.ir import Definition, Function, Invalid, Kind, Model, SourceFile
+from generator.embed import encoders
 from generator.resources import BUILTINS, PACKAGE, table_key, templates_dir
 
 GENERATOR = f"skillc {__version__}"
@@ -95,6 +96,8 @@ def run(
     report.extend(walk.items)
     inputs = {path: _read(path) for path in found.inputs}
     settings = [config.as_json(), table_key(config.find_tool), GENERATOR]
+    if config.find_tool == "model":  # an encoder installed or removed since
+        settings.append(encoders.encoder_key(config))
     key = cache.key("build", settings, repr(found), walk.items, inputs)
     notes = tuple(memo.ignored)
     if writing and emit:
@@ -162,7 +165,10 @@ def _memo(project: Path | None) -> cache.Memo:
         and "__pycache__" not in path.parts
         and "embed" not in path.parts
     ]
-    salt = cache.fingerprint([*own, PACKAGE / "embed" / "MODEL"], DEPENDENCIES)
+    # embed/ holds the token table (MB): its MODEL names it; encoders.py has the
+    # fusion weights model mode writes.
+    embed = [PACKAGE / "embed" / "MODEL", PACKAGE / "embed" / "encoders.py"]
+    salt = cache.fingerprint([*own, *embed], DEPENDENCIES)
     folder = project / cache.CACHE_DIR
     return cache.Memo(folder, cache.secret(), salt, cache.Codec(CACHED))
 
@@ -383,10 +389,12 @@ def _emit(
     """Every output file: the views of the tools, rendered by each emitter."""
     from generator.emitters import agent_docs, ai_tools, budgets, lock_report
     from generator.emitters import provider_files, python_package, search_index
+    from generator.emitters import search_model
     from generator.checks import bom, strict
     from generator.views import builder, pytypes
 
     table = search_index.load_table(config.find_tool, report)
+    encoder = search_model.choose(config, report)
     counter = tokens.counter(config.token_counter)
     count = _memoised(
         memo, f"tokens:{config.token_counter}", lambda text: counter(text)
@@ -408,14 +416,16 @@ def _emit(
     files |= bom.emit(model, config, package.generator)
     provider_outputs, notes = provider_files.emit(offered, config, report)
     files |= provider_outputs
-    files |= search_index.emit(offered, table)
+    model_files = search_model.emit(offered, encoder, memo, report)
+    files |= model_files
+    files |= search_index.emit(offered, table, "model" if model_files else None)
     budget = budgets.measure(package, files, count, config.token_counter)
     files |= lock_report.emit_report(
         package,
         report.items,
         notes,
         budget,
-        search_index.summary(table),
+        search_index.summary(table) | search_model.summary(encoder, model_files),
         strict.eligibility(offered, notes),
     )
     output = {path: text.encode("utf-8") for path, text in files.items()}

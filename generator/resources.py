@@ -23,8 +23,9 @@ def runtime_dir() -> Path:
 
 
 def table_missing(wanted: str) -> str | None:
-    """Why hybrid ranking cannot be built ("" when lexical was asked for), or None."""
-    if wanted != "hybrid":
+    """Why hybrid ranking cannot be built ("" when lexical was asked for), or None.
+    Model mode falls back to hybrid, so it needs the table too."""
+    if wanted not in ("hybrid", "model"):
         return ""
     if importlib.util.find_spec("numpy") is None:
         return "numpy is not installed (pip install numpy)"

@@ -18,6 +18,7 @@ import importlib
 import importlib.util
 import io
 import math
+import re
 import shutil
 import sys
 from collections.abc import Callable
@@ -93,20 +94,24 @@ def heldout(part: str) -> list[Purpose]:
     ]
 
 
-def heldout_catalogue(tmp: Path) -> Catalogue:
+def heldout_catalogue(tmp: Path, encoder: str | None = None) -> Catalogue:
     """Every catalogue of ../shared/corpus/functions and the plugins of
     ../shared/corpus/plugins, in one package (the few plugin scripts skillc rejects are
-    left out with --keep-going)."""
+    left out with --keep-going); with ``encoder``, built in model mode with it. A
+    project already in ``tmp`` is built again with its cache (the model vectors)."""
     from corpus_functions import ALL_SOURCES, write_manifests
 
-    project = tmp / "heldout_tools"
+    name = "heldout" + (f"_{re.sub(r'[^a-z0-9]', '_', encoder)}" if encoder else "")
+    project = tmp / f"{name}_tools"
+    shutil.rmtree(project / "skills", ignore_errors=True)
     (project / "skills").mkdir(parents=True)
     (project / "pyproject.toml").write_text(
         '[tool.skillc]\nsources = ["skills"]\nmax-namespace-depth = 5\n'
+        + (f'find-tool = "model"\nfind-tool-encoder = "{encoder}"\n' if encoder else "")
     )
     write_manifests(project / "skills", ALL_SOURCES)
     shutil.copytree(PLUGINS, project / "skills" / "plugins")
-    return _catalogue("heldout", project, [], keep_going=True)
+    return _catalogue(name, project, [], keep_going=True)
 
 
 def rank_of(ranked: list[str], answers: tuple[str, ...]) -> int | None:
@@ -210,9 +215,11 @@ def bm25(model: Model) -> Finder:
     return find
 
 
-def measure(find: Finder, pairs: list[tuple[str, str]]) -> tuple[float, float, float]:
-    """recall@1, recall@3 and mean reciprocal rank (within the top 10)."""
-    hits1 = hits3 = 0
+def measure(
+    find: Finder, pairs: list[tuple[str, str]]
+) -> tuple[float, float, float, float]:
+    """recall@1, recall@3, recall@10 and mean reciprocal rank (within the top 10)."""
+    hits1 = hits3 = hits10 = 0
     reciprocal = 0.0
     for purpose, expected in pairs:
         ranked = find(purpose, 10)
@@ -220,9 +227,10 @@ def measure(find: Finder, pairs: list[tuple[str, str]]) -> tuple[float, float, f
             rank = ranked.index(expected) + 1
             hits1 += rank == 1
             hits3 += rank <= 3
+            hits10 += 1
             reciprocal += 1 / rank
     count = len(pairs)
-    return hits1 / count, hits3 / count, reciprocal / count
+    return hits1 / count, hits3 / count, hits10 / count, reciprocal / count
 
 
 def method(catalogue: Catalogue, name: str) -> Finder:

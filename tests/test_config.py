@@ -66,6 +66,7 @@ def test_every_setting_is_read_and_recorded(tmp_path: Path) -> None:
         'token-counter = "o200k_base"\nprovider-name-limit = 40\n'
         'always-loaded = ["a.b"]\nlock-wait-sec = 2\ndiscard-unowned-files = true\n'
         'out-outside-project = true\nregenerate = "make"\nfind-tool = "lexical"\n'
+        'find-tool-encoder = "all-minilm-l6-v2-int8"\n'
         '[tool.skillc.profiles.support]\nprovider = "anthropic"\n',
         encoding="utf-8",
     )
@@ -87,6 +88,9 @@ def test_every_setting_is_read_and_recorded(tmp_path: Path) -> None:
     assert recorded["profiles"][0]["provider"] == "anthropic"
     assert "lock-wait-sec" not in recorded and recorded["module"] == "kit"
     assert recorded["max-write-bytes"] == 8 and "keep-going" not in recorded
+    # The encoder is recorded only in model mode, so that other locks stay as they were.
+    assert cfg.find_tool_encoder == "all-minilm-l6-v2-int8"
+    assert "find-tool-encoder" not in recorded
     given = {key for key, _, _ in _readme_block()}
     written = set(
         tomllib.loads((tmp_path / "pyproject.toml").read_text())["tool"]["skillc"]

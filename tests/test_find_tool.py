@@ -27,11 +27,12 @@ def test_recall_at_3_is_at_least_0_9_and_beats_plain_bm25(
     ours = [find_eval.measure(find_eval.find_tool(c), c.pairs) for c in catalogues]
     base = [find_eval.measure(find_eval.bm25(c.model), c.pairs) for c in catalogues]
 
-    def pooled(figures: list[tuple[float, float, float]], index: int) -> float:
+    def pooled(figures: list[tuple[float, float, float, float]], index: int) -> float:
         return sum(f[index] * len(c.pairs) for f, c in zip(figures, catalogues)) / pairs
 
     assert pooled(ours, 1) >= 0.9
-    assert pooled(ours, 2) > pooled(base, 2)  # MRR
+    assert pooled(ours, 2) >= pooled(ours, 1)  # recall@10, beside recall@3
+    assert pooled(ours, 3) > pooled(base, 3)  # MRR
     assert pooled(ours, 0) > pooled(base, 0)  # recall@1
 
 
@@ -117,7 +118,7 @@ def test_budgets_are_recorded_not_warned(
     status, err = run_skillc(capsys, "-C", str(skills_project), "build")
     assert status == 0, err
     # The counts are data; the limits a harness applies are skillc check's.
-    assert "0 error(s), 0 warning(s)" in err
+    assert "0 errors, 0 warnings" in err
     report = json.loads((skills_project / "generated" / "report.json").read_text())
     (entry,) = report["budgets"]["tools"]
     assert (

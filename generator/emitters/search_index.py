@@ -84,9 +84,12 @@ def names(tools: tuple[ToolView, ...]) -> dict[str, list[int]]:
 Vector = tuple[str, float]  # a tool's int8 row (base64) and its scale
 
 
-def emit(tools: tuple[ToolView, ...], table: Table | None = None) -> dict[str, str]:
+def emit(
+    tools: tuple[ToolView, ...], table: Table | None = None, method: str | None = None
+) -> dict[str, str]:
     """The index, and the tools' vectors when ``table`` (the token table for hybrid
-    ranking) is given; without it the package ranks lexically."""
+    ranking) is given; without it the package ranks lexically. ``method``: "model"
+    when the package also has model vectors (``search_model``)."""
     postings: dict[str, list[str]] = {}
     lengths: list[float] = []
     for index, tool in enumerate(tools):
@@ -96,7 +99,7 @@ def emit(tools: tuple[ToolView, ...], table: Table | None = None) -> dict[str, s
             postings.setdefault(term, []).append(f"{index} {tf} {field}")
     average = round(sum(lengths) / len(lengths), 3) if lengths else 1.0
     # Annotated: an index with no tools (every one left out) still passes mypy --strict.
-    method = "hybrid" if table is not None else "lexical"
+    method = method or ("hybrid" if table is not None else "lexical")
     text = (
         HEADER
         + '"""The find_tool index: each word\'s postings, "tool tf*10 field|...".'

@@ -67,7 +67,7 @@ def _main(argv: Sequence[str] | None) -> int:
     helping.add_argument("name", nargs="?")
     finding = commands.add_parser("find", help="rank tools by fit for a purpose")
     finding.add_argument("purpose", nargs="+")
-    finding.add_argument("-k", type=int, default=5)
+    finding.add_argument("-k", type=int, default=10)
     _filter_options(finding)
     calling = commands.add_parser("call", help="call a tool and print the result")
     calling.add_argument("name")

@@ -12,11 +12,17 @@ Hybrid (when the package was built with vectors, and numpy and the token table a
 there): each tool's vector was computed at build time (``_search_vectors.py``); the
 query is embedded with the static table (``_embed.py``) and its cosine to every tool is
 fused with the lexical relevance. Without them, the ranking is lexical (said once).
+
+Model (when the package was built with ``find-tool = "model"``): the same fusion, with
+the tools' vectors by a sentence encoder (``_search_model.py``) and the purpose embedded
+by that encoder (``_encoder.py``), loaded on the first call. Without the encoder or its
+runtime, the ranking is hybrid (said once, and in each result's ``reason``).
 """
 
 from __future__ import annotations
 
 import base64
+import importlib
 import math
 import re
 import unicodedata
@@ -160,12 +166,12 @@ def terms(text: str, stemmed: bool = True) -> list[str]:
     return result
 
 
-METHODS = ("lexical", "dense", "hybrid")
+METHODS = ("lexical", "dense", "hybrid", "model")
 
 
 def find(
     purpose: str,
-    k: int = 5,
+    k: int = 10,
     method: str | None = None,
     *,
     tags: Sequence[str] = (),
@@ -179,9 +185,11 @@ def find(
     results do not clearly fit, ask for more (a larger ``k``) rather than guess. Only
     the first ``MAX_PURPOSE`` (1,000) characters of ``purpose`` are read.
 
-    ``method``: "lexical", "dense" or "hybrid"; by default the one the package was built
-    for. ``tags`` and ``capabilities``: only tools that have each of them (seed 000's
-    metadata) compete; the values are only compared with the index's strings."""
+    ``method``: "lexical", "dense", "hybrid" or "model"; by default the one the
+    package was built for. A package built for "model" says in each ``reason`` which
+    mode answered ("model: ...", or "hybrid, no encoder: <why>: ..." when the encoder
+    is missing). ``tags`` and ``capabilities``: only tools that have each of them (seed
+    000's metadata) compete; the values are only compared with the index's strings."""
     from ._search_index import METHOD, TOOLS
 
     chosen = method or METHOD
@@ -191,7 +199,18 @@ def find(
         raise ValueError("k must be a positive integer")
     purpose = purpose[:MAX_PURPOSE]
     lexical, matched = _lexical(purpose)
-    cosines = _cosines(purpose) if chosen != "lexical" else None
+    weight, floor = (1.0 if chosen == "dense" else DENSE_WEIGHT), COSINE_FLOOR
+    cosines, mode = None, chosen
+    if chosen == "model":
+        cosines, weight, floor = _model_cosines(purpose)
+        if cosines is None:
+            mode = f"hybrid, no encoder: {_state['model why']}"
+    if cosines is None and chosen != "lexical":
+        cosines = _cosines(purpose)
+        if cosines is None and chosen == "model":
+            mode = f"lexical, no encoder: {_state['model why']}"
+    built_for: str = METHOD  # a str: a package built for "hybrid" says so as a Literal
+    said = mode if built_for == "model" else ""
     if tags or capabilities:
         allowed = _allowed(tags, capabilities)
         lexical = {i: score for i, score in lexical.items() if i in allowed}
@@ -200,10 +219,9 @@ def find(
             cosines[[i for i in range(len(TOOLS)) if i not in allowed]] = -1.0
     if cosines is None:
         ranked = sorted(lexical.items(), key=lambda item: (-item[1], TOOLS[item[0]]))
-        return [_match(i, score, matched.get(i, [])) for i, score in ranked[:k]]
-    weight = 1.0 if chosen == "dense" else DENSE_WEIGHT
+        return [_match(i, score, matched.get(i, []), said) for i, score in ranked[:k]]
     numpy = _state["numpy"]
-    fused = numpy.clip((cosines - COSINE_FLOOR) / (1 - COSINE_FLOOR), 0, 1) * weight
+    fused = numpy.clip((cosines - floor) / (1 - floor), 0, 1) * weight
     if lexical and weight < 1:
         at = numpy.fromiter(lexical, dtype=numpy.int64, count=len(lexical))
         fused[at] += (1 - weight) * numpy.fromiter(lexical.values(), dtype=float)
@@ -212,7 +230,7 @@ def find(
         top = numpy.argpartition(-fused, k)[:k]
     top = sorted(top, key=lambda i: (-fused[i], i))  # TOOLS is sorted: ties by name
     return [
-        _match(int(i), min(1.0, float(fused[i])), matched.get(int(i), []))
+        _match(int(i), min(1.0, float(fused[i])), matched.get(int(i), []), said)
         for i in top
         if fused[i] > 0
     ]
@@ -314,17 +332,85 @@ def _load() -> Any:
             f"the token table is {table.model}, the tools were built with {built.MODEL}"
         )
         return None
+    return table, _vectors(numpy, built)
+
+
+def _vectors(numpy: Any, built: Any) -> Any:
+    """A vectors module's (``_search_vectors``, ``_search_model``) int8 rows, as
+    float32 rows scaled back."""
     rows = b"".join(base64.b64decode(row) for row in built.VECTORS)
     vectors = numpy.frombuffer(rows, numpy.int8).reshape(-1, built.DIM)
     scales = numpy.array(built.SCALES, dtype=numpy.float32)
-    return table, vectors.astype(numpy.float32) * scales[:, None]
+    return vectors.astype(numpy.float32) * scales[:, None]
+
+
+def _model_cosines(purpose: str) -> tuple[Any, float, float]:
+    """The cosine of the purpose to every tool by the package's encoder, and the
+    fusion weight and floor chosen for it; (None, ...) when the encoder is missing or
+    fails (``_state["model why"]`` says why, and the first time a warning does)."""
+    if "model" not in _state:
+        _state["model"] = _load_model()
+    loaded = _state["model"]
+    if loaded is None:
+        return None, DENSE_WEIGHT, COSINE_FLOOR
+    encoder, vectors, built = loaded
+    try:
+        query = encoder.embed([purpose], query=True)[0]
+    except Exception as error:  # whatever the inference library raises
+        _state["model"] = None
+        _model_missing(f"{built.ENCODER} failed", repr(error))
+        return None, DENSE_WEIGHT, COSINE_FLOOR
+    cosines = _state["numpy"].einsum("ij,j->i", vectors, query)
+    return cosines, built.WEIGHT, built.FLOOR
+
+
+def _load_model() -> Any:
+    """The encoder, the tools' vectors (float32) and ``_search_model``; or None."""
+    try:
+        built = importlib.import_module(f"{__package__}._search_model")
+    except ImportError:  # method="model" asked of a package built without it
+        _model_missing("not built", "the package was built without model mode")
+        return None
+    _encoder = importlib.import_module(f"{__package__}._encoder")
+    folder = _encoder.locate(built.ENCODER, Path(__file__).parent)
+    if folder is None:
+        _model_missing(f"{built.ENCODER} is not installed", built.FETCH)
+        return None
+    try:
+        encoder = _encoder.Encoder(folder)
+    except ImportError as error:
+        extra = f"pip install 'skillc[{built.EXTRA}]'" if built.EXTRA else "pip install"
+        _model_missing(f"{error.name or error} is not installed", extra)
+        return None
+    except Exception as error:  # a broken folder, a library's own error
+        _model_missing(f"{built.ENCODER} cannot be loaded", repr(error))
+        return None
+    if encoder.model != built.MODEL:
+        _model_missing(
+            f"{built.ENCODER} is another version",
+            f"{encoder.model} is installed, the tools were built with {built.MODEL}",
+        )
+        return None
+    numpy = _state["numpy"] = encoder.numpy
+    return encoder, _vectors(numpy, built), built
+
+
+def _model_missing(why: str, detail: str) -> None:
+    """Said in each result's reason (``why``), and once as a warning, with ``detail``
+    (how to install it, or the error)."""
+    _state["model why"] = why
+    warnings.warn(
+        f"find_tool ranks without its encoder: {why} ({detail})",
+        RuntimeWarning,
+        stacklevel=5,
+    )
 
 
 def _say(why: str) -> None:
     warnings.warn(f"find_tool ranks lexically: {why}", RuntimeWarning, stacklevel=4)
 
 
-def _match(index: int, relevance: float, matched: list[Any]) -> Match:
+def _match(index: int, relevance: float, matched: list[Any], mode: str = "") -> Match:
     from ._index import SOURCE_NAMES
     from ._search_index import TOOLS
 
@@ -345,10 +431,11 @@ def _match(index: int, relevance: float, matched: list[Any]) -> Match:
         _state["names"] = sources, providers
     sources, providers = _state["names"]
     name = TOOLS[index]
+    reason = _reason(matched) or "semantic"
     return Match(
         name,
         round(relevance, 3),
-        _reason(matched) or "semantic",
+        f"{mode}: {reason}" if mode else reason,
         f"{__package__}.{name}",
         sources.get(name, name),
         providers.get(name, {}),

@@ -1,0 +1,186 @@
+"""The sentence encoder of ``find_tool``'s model mode. skillc embeds each tool with it at
+build time; the package loads it on the first ``find_tool`` call and embeds the purpose.
+
+An encoder is a folder holding ``ENCODER.json`` (written by skillc's acquisition script,
+``python -m generator.embed.fetch``) and the model's files. It is looked for in
+``$SKILLC_ENCODERS``, in an ``_encoders/`` folder beside the package's modules, then in
+the user's cache (``$XDG_CACHE_HOME/skillc/encoders``, else ``~/.cache/skillc/encoders``).
+Only file names this module knows are read, and weights only from safetensors or ONNX
+files (nothing is unpickled); the inference libraries (onnxruntime; torch, transformers)
+are imported on first use, never by importing the package.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+# "onnx-wordpiece": a BERT-style ONNX file (last_hidden_state out) and a WordPiece
+# vocabulary, mean-pooled; "transformers": a transformers model folder (safetensors),
+# mean-pooled, then optional dense layers; "hashing": words hashed into a few
+# dimensions, a deterministic stand-in that needs nothing but numpy (tests).
+KINDS = ("onnx-wordpiece", "transformers", "hashing")
+MARKER = "ENCODER.json"
+THREADS: int | None = None  # threads the encoder may use; None: its library's default
+BATCH = 16  # texts embedded at once at build time
+
+
+def folders(package_dir: Path | None = None) -> list[Path]:
+    """Where encoders are looked for, first match wins."""
+    found = []
+    if os.environ.get("SKILLC_ENCODERS"):
+        found.append(Path(os.environ["SKILLC_ENCODERS"]))
+    if package_dir is not None:
+        found.append(package_dir / "_encoders")
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    found.append(Path(cache) / "skillc" / "encoders")
+    return found
+
+
+def locate(name: str, package_dir: Path | None = None) -> Path | None:
+    """The folder of the encoder ``name``, or None when none is installed."""
+    if not re.fullmatch(r"[a-z0-9][a-z0-9.-]*", name):
+        return None
+    for root in folders(package_dir):
+        if (root / name / MARKER).is_file():
+            return root / name
+    return None
+
+
+def describe(folder: Path) -> dict[str, Any]:
+    """An encoder's ``ENCODER.json``, checked: known kind, plain file names."""
+    spec = json.loads((folder / MARKER).read_text(encoding="utf-8"))
+    if not isinstance(spec, dict) or spec.get("kind") not in KINDS:
+        raise ValueError(f"{folder / MARKER}: not an encoder of a known kind")
+    for part in spec.get("dense", []):
+        if not re.fullmatch(r"[0-9]_Dense", str(part)):
+            raise ValueError(f"{folder / MARKER}: bad dense layer {part!r}")
+    return spec
+
+
+class Encoder:
+    """A loaded encoder: ``embed`` gives unit float32 rows (numpy)."""
+
+    def __init__(self, folder: Path) -> None:
+        spec = describe(folder)
+        self.folder = folder
+        self.name = str(spec["name"])
+        self.model = str(spec["model"])
+        self.kind = str(spec["kind"])
+        self.dim = int(spec["dim"])
+        self.max_tokens = int(spec.get("max_tokens", 256))
+        self.prefix = {
+            True: str(spec.get("query_prefix", "")),
+            False: str(spec.get("document_prefix", "")),
+        }
+        self.dense = [str(part) for part in spec.get("dense", [])]
+        self.numpy = importlib.import_module("numpy")
+        self._run: Any = getattr(self, f"_load_{self.kind.replace('-', '_')}")()
+
+    def embed(self, texts: list[str], query: bool = False) -> Any:
+        """The unit vectors of ``texts`` (float32, one row each), in batches of
+        similar lengths."""
+        numpy = self.numpy
+        prefixed = [self.prefix[query] + text for text in texts]
+        result = numpy.zeros((len(texts), self.dim), dtype=numpy.float32)
+        order = sorted(range(len(texts)), key=lambda i: len(prefixed[i]))
+        for start in range(0, len(order), BATCH):
+            chunk = order[start : start + BATCH]
+            result[chunk] = self._run([prefixed[i] for i in chunk])
+        norms = numpy.linalg.norm(result, axis=1, keepdims=True)
+        return result / numpy.where(norms == 0, 1, norms)
+
+    def _load_hashing(self) -> Any:
+        numpy = self.numpy
+
+        def run(texts: list[str]) -> Any:
+            rows = numpy.zeros((len(texts), self.dim), dtype=numpy.float32)
+            for row, text in zip(rows, texts):
+                for word in re.findall(r"\w+", text.lower()):
+                    digest = hashlib.sha256(word.encode()).digest()
+                    row[digest[0] % self.dim] += 1 if digest[1] % 2 else -1
+            return rows
+
+        return run
+
+    def _load_onnx_wordpiece(self) -> Any:
+        from . import _embed
+
+        numpy = self.numpy
+        ort = importlib.import_module("onnxruntime")
+        options = ort.SessionOptions()
+        if THREADS:
+            options.intra_op_num_threads = THREADS
+            options.inter_op_num_threads = 1
+        session = ort.InferenceSession(
+            str(self.folder / "model.onnx"), options, providers=["CPUExecutionProvider"]
+        )
+        vocab = (self.folder / "vocab.txt").read_text(encoding="utf-8").splitlines()
+        tokenize = _embed.Tokenizer(vocab)
+        first, last = tokenize.ids["[CLS]"], tokenize.ids["[SEP]"]
+
+        def run(texts: list[str]) -> Any:
+            ids = [[first, *tokenize(t)[: self.max_tokens - 2], last] for t in texts]
+            width = max(map(len, ids))
+            batch = numpy.zeros((len(ids), width), dtype=numpy.int64)
+            mask = numpy.zeros_like(batch)
+            for row, tokens in enumerate(ids):
+                batch[row, : len(tokens)] = tokens
+                mask[row, : len(tokens)] = 1
+            inputs = {"input_ids": batch, "attention_mask": mask}
+            if "token_type_ids" in {i.name for i in session.get_inputs()}:
+                inputs["token_type_ids"] = numpy.zeros_like(batch)
+            (hidden,) = session.run(["last_hidden_state"], inputs)
+            weights = mask[:, :, None].astype(numpy.float32)
+            return (hidden * weights).sum(axis=1) / weights.sum(axis=1)
+
+        return run
+
+    def _load_transformers(self) -> Any:
+        torch = importlib.import_module("torch")
+        transformers = importlib.import_module("transformers")
+        safetensors = importlib.import_module("safetensors.torch")
+        if THREADS:
+            torch.set_num_threads(THREADS)
+        transformers.logging.set_verbosity_error()  # no progress bars, no notes
+        transformers.logging.disable_progress_bar()
+        where = str(self.folder)
+        tokenizer = transformers.AutoTokenizer.from_pretrained(
+            where, local_files_only=True, trust_remote_code=False
+        )
+        model = transformers.AutoModel.from_pretrained(
+            where,
+            local_files_only=True,
+            trust_remote_code=False,
+            use_safetensors=True,
+            dtype=torch.float32,
+        ).eval()
+        dense = [
+            safetensors.load_file(str(self.folder / part / "model.safetensors"))[
+                "linear.weight"
+            ]
+            for part in self.dense
+        ]
+
+        def run(texts: list[str]) -> Any:
+            batch = tokenizer(
+                texts,
+                padding=True,
+                truncation=True,
+                max_length=self.max_tokens,
+                return_tensors="pt",
+            )
+            with torch.inference_mode():
+                hidden = model(**batch).last_hidden_state
+                mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
+                pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1)
+                for weight in dense:  # sentence-transformers' Dense, no activation
+                    pooled = pooled @ weight.T
+            return pooled.float().numpy()
+
+        return run

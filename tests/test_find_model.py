@@ -1,0 +1,408 @@
+"""find_tool's model mode (issue 32), with a tiny deterministic encoder (kind "hashing")
+that needs no download: build-time vectors stored as int8, memoised by text and model,
+loaded with the encoder on the first call, fused with the lexical relevance, and the
+fallback to hybrid ranking, with its reason, when the encoder is missing. The real
+encoders are tested when installed (``python -m generator.embed.fetch``), else skipped.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import numpy
+import pytest
+
+from conftest import REPO, run_mypy, run_python, run_skillc
+from generator.config import ConfigError, load
+from generator.embed import encoders
+from generator.emitters import search_model
+
+ENCODER = "test-hashing"
+SPEC = {"name": ENCODER, "model": "test-hashing-1", "kind": "hashing", "dim": 64}
+
+
+def encoder_folder(root: Path, **changes: Any) -> Path:
+    folder = root / ENCODER
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "ENCODER.json").write_text(json.dumps(SPEC | changes))
+    return root
+
+
+@pytest.fixture
+def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """An environment whose only encoders are under tmp_path/encoders (the user's
+    cache moved into tmp_path too), for this process and the ones it starts."""
+    env = {
+        "SKILLC_ENCODERS": str(encoder_folder(tmp_path / "encoders")),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+    }
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return env
+
+
+def model_project(tmp_path: Path, encoder: str = ENCODER) -> Path:
+    project = tmp_path / "repo"
+    project.mkdir()
+    shutil.copytree(REPO / "skills", project / "skills")
+    (project / "pyproject.toml").write_text(
+        '[tool.skillc]\nsources = ["skills"]\nbuiltins = ["file", "batch", "db"]\n'
+        f'find-tool = "model"\nfind-tool-encoder = "{encoder}"\n'
+    )
+    return project
+
+
+def build(capsys: pytest.CaptureFixture[str], project: Path) -> str:
+    status, err = run_skillc(capsys, "-C", str(project), "build")
+    assert status == 0, err
+    return err
+
+
+def built(project: Path) -> dict[str, Any]:
+    """_search_model.py's constants, read as data."""
+    namespace: dict[str, Any] = {}
+    exec((project / "generated" / "_search_model.py").read_text(), namespace)
+    return namespace
+
+
+def index_constants(project: Path) -> dict[str, Any]:
+    namespace: dict[str, Any] = {}
+    exec((project / "generated" / "_search_index.py").read_text(), namespace)
+    return namespace
+
+
+def tools_of(project: Path) -> list[str]:
+    return list(index_constants(project)["TOOLS"])
+
+
+def test_build_embeds_each_tool_as_int8(
+    tmp_path: Path, isolated: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = model_project(tmp_path)
+    build(capsys, project)
+    out = project / "generated"
+    model = built(project)
+    tools = tools_of(project)
+    assert (model["ENCODER"], model["MODEL"], model["DIM"]) == (
+        ENCODER,
+        "test-hashing-1",
+        64,
+    )
+    assert len(model["VECTORS"]) == len(model["SCALES"]) == len(tools) > 5
+    # Each row restores the encoder's unit vector of the tool's text, to int8 precision.
+    encoder = encoders.runtime().Encoder(Path(isolated["SKILLC_ENCODERS"]) / ENCODER)
+    report = json.loads((out / "report.json").read_text())
+    assert report["find_tool"]["method"] == "model"
+    assert report["find_tool"]["encoder_model"] == "test-hashing-1"
+    index = tools.index("file.grep")
+    row = numpy.frombuffer(base64.b64decode(model["VECTORS"][index]), numpy.int8)
+    assert row.dtype == numpy.int8 and abs(row).max() == 127
+    restored = row.astype(numpy.float32) * model["SCALES"][index]
+    # Its text: namespace and name as words, then the description.
+    text = next(t for t in _texts(project) if t.startswith("file grep:"))
+    exact = encoder.embed([text])[0]
+    assert numpy.abs(restored - exact).max() <= model["SCALES"][index] / 2 + 1e-6
+    assert index_constants(project)["METHOD"] == "model"
+    assert (out / "_encoder.py").is_file()
+    assert run_mypy(project, "generated").returncode == 0
+
+
+def _texts(project: Path) -> list[str]:
+    from generator import pipeline
+    from generator.diagnostics import Report
+    from generator.emitters.search_index import runtime
+
+    model = pipeline.run(load(project), Report(), cached=False, emit=False).model
+    assert model is not None
+    words = runtime().words
+    return [
+        f"{' '.join(words(t.qualname))}: {t.definition.description}"
+        for t in model.tools
+    ]
+
+
+def test_vectors_are_memoised_by_text_and_model(
+    tmp_path: Path,
+    isolated: dict[str, str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    embedded: list[str] = []
+    real = search_model.Chosen.embed
+
+    def counting(self: search_model.Chosen, texts: list[str]) -> Any:
+        embedded.extend(texts)
+        return real(self, texts)
+
+    monkeypatch.setattr(search_model.Chosen, "embed", counting)
+    project = model_project(tmp_path)
+    build(capsys, project)
+    first = len(embedded)
+    assert first == len(tools_of(project))
+    skill = project / "skills" / "code-reviewer" / "SKILL.md"
+    text = skill.read_text()
+    skill.write_text(text.replace("description: ", "description: Careful. ", 1))
+    build(capsys, project)
+    assert len(embedded) == first + 1 and embedded[-1].startswith(
+        "task code reviewer: Careful."
+    )
+    # The changed tool's row is its new text's (an incremental rebuild leaves model
+    # mode to the full build).
+    encoder = encoders.runtime().Encoder(Path(isolated["SKILLC_ENCODERS"]) / ENCODER)
+    row = built(project)["VECTORS"][tools_of(project).index("task.code_reviewer")]
+    assert row == search_model.quantise(encoder.embed(embedded[-1:])[0])[0]
+    before = (project / "generated" / "_search_model.py").read_text()
+    # Another encoder model: every vector is made again.
+    encoder_folder(Path(isolated["SKILLC_ENCODERS"]), model="test-hashing-2")
+    build(capsys, project)
+    assert len(embedded) == 2 * first + 1
+    assert (project / "generated" / "_search_model.py").read_text() != before
+
+
+IMPORT_LEAN = """
+import sys, json
+import generated
+modules = sorted(m for m in sys.modules if m.startswith("generated"))
+heavy = [m for m in ("numpy", "torch", "onnxruntime", "transformers") if m in sys.modules]
+matches = generated.find_tool("search file contents for a pattern")
+after = "generated._search_model" in sys.modules and "generated._encoder" in sys.modules
+print(json.dumps([modules, heavy, after, [[m.name, m.reason] for m in matches]]))
+"""
+
+
+def test_import_is_lean_and_the_first_call_loads_the_encoder(
+    tmp_path: Path, isolated: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = model_project(tmp_path)
+    build(capsys, project)
+    done = run_python(IMPORT_LEAN, project)
+    assert done.returncode == 0, done.stderr
+    modules, heavy, after, matches = json.loads(done.stdout)
+    assert heavy == [] and after
+    assert "generated._search_model" not in modules
+    assert "generated._encoder" not in modules
+    assert len(matches) == 10  # k=10 by default: an agent reads ten cheaply
+    assert all(reason.startswith("model: ") for _, reason in matches)
+    assert "file.grep" in [name for name, _ in matches[:3]]
+    # The same modules as a package built without model mode.
+    static = tmp_path / "static"
+    static.mkdir()
+    shutil.copytree(project / "skills", static / "skills")
+    (static / "pyproject.toml").write_text(
+        (project / "pyproject.toml").read_text().replace('"model"', '"hybrid"')
+    )
+    build(capsys, static)
+    assert json.loads(run_python(IMPORT_LEAN, static).stdout)[0] == modules
+
+
+FUSED = """
+import json
+import numpy
+import generated
+from generated import _search, _search_model as built
+purpose = "search file contents for a pattern"
+match = generated.find_tool(purpose, k=1)[0]
+lexical, _ = _search._lexical(purpose)
+encoder, vectors, _ = _search._state["model"]
+from generated._search_index import TOOLS
+index = TOOLS.index(match.name)
+cosine = float(vectors[index] @ encoder.embed([purpose], query=True)[0])
+dense = min(1, max(0, (cosine - built.FLOOR) / (1 - built.FLOOR)))
+expected = built.WEIGHT * dense + (1 - built.WEIGHT) * lexical.get(index, 0.0)
+print(json.dumps([match.relevance, round(min(1.0, expected), 3)]))
+"""
+
+
+def test_relevance_fuses_the_model_cosine_with_the_lexical_score(
+    tmp_path: Path, isolated: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = model_project(tmp_path)
+    build(capsys, project)
+    done = run_python(FUSED, project)
+    assert done.returncode == 0, done.stderr
+    relevance, expected = json.loads(done.stdout)
+    assert relevance == expected > 0
+
+
+FALLBACK = """
+import json, warnings
+{prelude}
+import generated
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    first = generated.find_tool("search file contents for a pattern", k=3)
+    second = generated.find_tool("read a file", k=3)
+print(json.dumps([[m.reason for m in first + second], [str(w.message) for w in caught]]))
+"""
+
+
+@pytest.mark.parametrize(
+    ("prelude", "change", "why", "detail"),
+    [
+        ("", "remove", "test-hashing is not installed", "put it in a folder"),
+        ("", "model", "test-hashing is another version", "test-hashing-9 is installed"),
+        (
+            "import sys; sys.modules['torch'] = None",
+            "kind",
+            "torch is not installed",
+            "pip install",
+        ),
+    ],
+)
+def test_a_missing_encoder_falls_back_with_a_reason(
+    tmp_path: Path,
+    isolated: dict[str, str],
+    capsys: pytest.CaptureFixture[str],
+    prelude: str,
+    change: str,
+    why: str,
+    detail: str,
+) -> None:
+    project = model_project(tmp_path)
+    build(capsys, project)
+    root = Path(isolated["SKILLC_ENCODERS"])
+    if change == "remove":
+        shutil.rmtree(root / ENCODER)
+    elif change == "model":
+        encoder_folder(root, model="test-hashing-9")
+    else:  # a transformers encoder whose runtime is not installed
+        encoder_folder(root, kind="transformers")
+    done = run_python(FALLBACK.format(prelude=prelude), project)
+    assert done.returncode == 0, done.stderr
+    reasons, said = json.loads(done.stdout)
+    assert reasons and all(
+        r.startswith(f"hybrid, no encoder: {why}: ") for r in reasons
+    )
+    assert len(said) == 1 and why in said[0] and detail in said[0]
+
+
+def test_a_build_without_the_encoder_warns_and_ranks_hybrid(
+    tmp_path: Path, isolated: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = model_project(tmp_path, encoder="all-mpnet-base-v2")
+    assert encoders.find("all-mpnet-base-v2") is None  # `isolated` looks in tmp_path
+    err = build(capsys, project)
+    assert "warning[find-tool-static]" in err
+    assert "python -m generator.embed.fetch all-mpnet-base-v2" in err
+    out = project / "generated"
+    assert (
+        not (out / "_search_model.py").exists() and not (out / "_encoder.py").exists()
+    )
+    assert (
+        json.loads((out / "report.json").read_text())["find_tool"]["method"] == "hybrid"
+    )
+    # Installing it later is a change the next build sees (here a stand-in by its name).
+    folder = Path(isolated["SKILLC_ENCODERS"]) / "all-mpnet-base-v2"
+    folder.mkdir()
+    (folder / "ENCODER.json").write_text(json.dumps(SPEC | {"name": folder.name}))
+    assert "find-tool-static" not in build(capsys, project)
+    assert built(project)["ENCODER"] == "all-mpnet-base-v2"
+
+
+def test_config_names_the_encoder(tmp_path: Path) -> None:
+    (tmp_path / "skills").mkdir()
+    (tmp_path / "pyproject.toml").write_text('[tool.skillc]\nfind-tool = "model"\n')
+    config = load(tmp_path)
+    assert (config.find_tool, config.find_tool_encoder) == (
+        "model",
+        "all-mpnet-base-v2",
+    )
+    assert config.as_json()["find-tool-encoder"] == "all-mpnet-base-v2"
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.skillc]\nfind-tool-encoder = "../../etc"\n'
+    )
+    with pytest.raises(ConfigError, match="find-tool-encoder"):
+        load(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.skillc]\n")
+    assert "find-tool-encoder" not in load(tmp_path).as_json()  # other locks unchanged
+
+
+def test_an_encoder_folder_names_only_known_kinds(tmp_path: Path) -> None:
+    runtime = encoders.runtime()
+    encoder_folder(tmp_path, kind="pickle")
+    with pytest.raises(ValueError, match="known kind"):
+        runtime.Encoder(tmp_path / ENCODER)
+    encoder_folder(tmp_path, kind="transformers", dense=["../../x"])
+    with pytest.raises(ValueError, match="dense"):
+        runtime.Encoder(tmp_path / ENCODER)
+    assert runtime.locate("../x") is None
+
+
+# The real encoders: tested where `python -m generator.embed.fetch` installed them.
+REAL = {
+    "all-minilm-l6-v2-int8": "onnxruntime",
+    "all-mpnet-base-v2": "transformers",
+    "embeddinggemma-300m": "transformers",
+}
+
+
+@pytest.mark.parametrize("name", sorted(REAL))
+def test_a_real_encoder_ranks_by_meaning(name: str) -> None:
+    found = encoders.find(name)
+    if found is None:
+        pytest.skip(f"{name} is not installed (python -m generator.embed.fetch {name})")
+    pytest.importorskip(
+        REAL[name], reason=f"pip install 'skillc[{encoders.ENCODERS[name].extra}]'"
+    )
+    assert found.model == encoders.ENCODERS[name].model
+    encoder = encoders.runtime().Encoder(found.folder)
+    tools = encoder.embed(
+        [
+            "weather forecast: the weather of a city for the next days",
+            "git commit: record changes to the repository",
+            "calendar create event: add a meeting to a calendar",
+        ]
+    )
+    query = encoder.embed(["will it rain in Paris tomorrow?"], query=True)[0]
+    assert tools.shape == (3, encoder.dim)
+    assert numpy.allclose(numpy.linalg.norm(tools, axis=1), 1, atol=1e-4)
+    assert int(numpy.argmax(tools @ query)) == 0
+
+
+REAL_PACKAGE = """
+import json, sys
+import generated
+heavy = [m for m in ("numpy", "torch", "onnxruntime", "transformers") if m in sys.modules]
+matches = generated.find_tool("look for lines that match a regex inside my files")
+print(json.dumps([heavy, [[m.name, m.reason] for m in matches]]))
+"""
+
+
+@pytest.mark.parametrize("name", sorted(REAL))
+def test_a_package_built_with_a_real_encoder_answers_by_it(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The whole path with the fetched encoder: the build embeds the tools, the import
+    loads none of it, and the first call in a fresh process ranks by the model."""
+    if encoders.find(name) is None:
+        pytest.skip(f"{name} is not installed (python -m generator.embed.fetch {name})")
+    pytest.importorskip(
+        REAL[name], reason=f"pip install 'skillc[{encoders.ENCODERS[name].extra}]'"
+    )
+    project = model_project(tmp_path, encoder=name)
+    assert "find-tool-static" not in build(capsys, project)
+    assert built(project)["MODEL"] == encoders.ENCODERS[name].model
+    done = run_python(REAL_PACKAGE, project)
+    assert done.returncode == 0, done.stderr
+    heavy, matches = json.loads(done.stdout)
+    assert heavy == []
+    assert all(reason.startswith("model: ") for _, reason in matches)
+    assert "file.grep" in [match for match, _ in matches[:3]]
+
+
+def test_agents_are_told_of_ten_and_get_ten(
+    tmp_path: Path, isolated: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = model_project(tmp_path)
+    build(capsys, project)
+    for doc in ("CLAUDE.md", "AGENTS.md"):
+        text = (project / "generated" / doc).read_text()
+        assert "(the 10 best: read them all" in text
+    done = run_python("", project, "-m", "generated", "find", "read", "a", "file")
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.strip().splitlines()) == 10
