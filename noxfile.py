@@ -1,4 +1,4 @@
-"""Sessions: generate, check, tests, lint, bench. CI runs tests, lint and check."""
+"""Sessions: generate, check, tests, lint, bench, fuzz. .ci/run: tests, lint, check, fuzz."""
 
 from __future__ import annotations
 
@@ -6,6 +6,10 @@ import nox
 
 nox.options.sessions = ["tests", "lint", "check"]
 nox.options.reuse_existing_virtualenvs = True
+# uv installs the sessions' packages in seconds where pip takes minutes (.ci/run installs
+# it beside nox); without it, nox falls back to virtualenv and pip, so the README's
+# `pip install nox` still works.
+nox.options.default_venv_backend = "uv|virtualenv"
 
 # Test tools are pinned so that CI judges formatting and types the same way every run.
 TEST_TOOLS = [
@@ -59,22 +63,27 @@ def check(session: nox.Session) -> None:
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    """The test suite, against skillc installed as a wheel (templates included)."""
+    """The test suite, against skillc installed as a wheel (templates included), on every
+    core: one pytest-xdist worker per core, each test file on one worker, so that a
+    module's built corpus is built once (`-- -n 0` runs it in this process)."""
     session.install(
         ".[test,tokens]",
         *TEST_TOOLS,
         *PROVIDER_SDKS,
         *ADOPTION_TOOLS,
         *ADAPTER_FRAMEWORKS,
+        # test_packaging builds the wheel with `python -m pip`; a uv venv has no pip.
+        *(["pip"] if session.venv_backend == "uv" else []),
     )
-    session.run("pytest", *session.posargs)
+    session.run("pytest", "-n", "auto", "--dist", "loadfile", *session.posargs)
 
 
 @nox.session
 def lint(session: nox.Session) -> None:
     """black --check, mypy --strict on the generator and on generated/, and the
     import-linter contract that keeps the pipeline's stages one-directional."""
-    session.install(".[test,tokens]", *TEST_TOOLS)
+    # Not the test extra: none of these imports pytest or hypothesis.
+    session.install(".[tokens]", *TEST_TOOLS)
     session.run(
         "black", "--check", "generator", "templates", "tests", "noxfile.py", "generated"
     )
