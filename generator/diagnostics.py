@@ -80,7 +80,7 @@ CODES: dict[str, str] = {
     "identifier-collision": "two names become the same Python identifier (a warning when the second tool is renamed `<name>_2`; an error for aliases and parameters)",
     "reserved-name": "a tool or namespace named like a function of the generated package is reached as <name>_, or a tool named list takes its namespace's list()",
     "override": "a later source root overrides a tool of an earlier one",
-    "shadowed": "a tool lost its name to a built-in tool, or a command to a skill, and is left out",
+    "shadowed": "a tool lost its name to a built-in tool, a command to a skill, or a client's copy of a skill to another client's, and is left out",
     "provider-name-shortened": "a tool's provider name was cut to provider-name-limit",
     "provider-name-collision": "two tools get the same provider name",
     "profile-invalid": "a profile enables both tools of an incompatible pair",

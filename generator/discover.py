@@ -16,7 +16,8 @@
 
 One walk does it all. Symbolic links to folders are followed; a link back into its own
 ancestry is reported and skipped. Hidden folders are skipped, except ``.claude`` and
-``.agents`` (where Claude Code and other clients keep skills and subagents). Nothing is
+``.agents`` (where Claude Code and other clients keep skills and subagents), and the
+``skills/`` of ``.codex``, ``.gemini`` and ``.opencode``. Nothing is
 dropped silently: an entry named ``SKILL.md`` or like a tool manifest that is not a
 readable file (a link to nothing or to itself, a FIFO, a folder), and an entry whose
 name is not UTF-8, are errors at their place, so the build fails and the last output,
@@ -40,6 +41,9 @@ if TYPE_CHECKING:  # the plugin loaders are imported when a plugin is met
 
 SKIP_DIRS = frozenset({"node_modules", "__pycache__", "venv"})
 VISIBLE_DOT_DIRS = frozenset({".claude", ".agents"})
+# Other clients' folders: only their skills/ is walked (their agents and commands are
+# in formats of their own).
+SKILLS_ONLY_DOT_DIRS = frozenset({".codex", ".gemini", ".opencode"})
 SKILL_FILE = "SKILL.md"
 COMMANDS = "commands"
 METADATA_FILE = "metadata.yaml"
@@ -254,6 +258,8 @@ class _Walker:
             folder, files, root, _key(plugin), own is not None or skill is not None
         )
         inner = own or skill
+        if os.path.basename(folder) in SKILLS_ONLY_DOT_DIRS:
+            folders = [entry for entry in folders if entry.name == "skills"]
         for entry, child in self._subfolders(folders, ancestry, real):
             below = None if entry.name.startswith(".") else inner
             self.walk(entry.path, child, root, plugin, below, (*ancestry, child))
@@ -364,7 +370,8 @@ class _Walker:
         for entry in folders:
             name = entry.name
             if name in SKIP_DIRS or (
-                name.startswith(".") and name not in VISIBLE_DOT_DIRS
+                name.startswith(".")
+                and name not in VISIBLE_DOT_DIRS | SKILLS_ONLY_DOT_DIRS
             ):
                 continue
             child = (
