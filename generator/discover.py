@@ -31,6 +31,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from generator.diagnostics import Report
@@ -47,9 +48,22 @@ SKILLS_ONLY_DOT_DIRS = frozenset({".codex", ".gemini", ".opencode"})
 SKILL_FILE = "SKILL.md"
 COMMANDS = "commands"
 METADATA_FILE = "metadata.yaml"
-PLUGIN_MANIFEST = os.path.join(".claude-plugin", "plugin.json")
+# Each plugin format's loader module, the first of a folder's manifests defining the
+# plugin: Claude Code's, Codex's, Agent Plugins 1.0's, a Gemini CLI extension's.
+PLUGIN_FORMATS = (
+    "generator.loaders.plugin",
+    "generator.loaders.codex_plugin",
+    "generator.loaders.agent_plugin",
+    "generator.loaders.gemini_extension",
+)
+# Marketplaces at a source root: Claude Code's, and Codex's (the same entries).
+MARKETPLACES = (".claude-plugin/marketplace.json", ".agents/plugins/marketplace.json")
 # Other clients' plugin manifests, kept in the same repositories: never read.
-LOOKALIKES = frozenset({".codex-plugin", ".cursor-plugin", ".kimi-plugin"})
+LOOKALIKES = frozenset({".cursor-plugin", ".kimi-plugin"})
+# The first part of each format's manifest path, to tell a folder that may hold one.
+_MANIFEST_ENTRIES = frozenset(
+    {".claude-plugin", ".codex-plugin", "plugin.json", "gemini-extension.json"}
+)
 TOOL_MANIFEST = "tool-manifest.yaml"
 AI_TOOL = "ai-tool.yaml"
 TOOLS_SUFFIX = ".tools.yaml"
@@ -182,11 +196,14 @@ class _Walker:
         self.servers: list[McpServer] = []
 
     def marketplace(self, root: str) -> None:
-        """Read the root's marketplace.json, if any: its local plugins are declared for
-        the walk, its remote ones reported."""
-        path = os.path.join(root, ".claude-plugin", "marketplace.json")
-        if not os.path.isfile(path):
-            return
+        """Read the root's marketplaces, if any: their local plugins are declared for
+        the walk, their remote ones reported."""
+        for market_file in MARKETPLACES:
+            path = os.path.join(root, *market_file.split("/"))
+            if os.path.isfile(path):
+                self._marketplace(root, path)
+
+    def _marketplace(self, root: str, path: str) -> None:
         from generator.loaders.marketplace import read_marketplace
         from generator.loaders.plugin import layout, plugin_from
 
@@ -197,11 +214,12 @@ class _Walker:
             return
         for name, source in market.remote:
             self.not_compiled.append(
-                NotCompiled(rel, name, f"remote source ({source}): not fetched")
+                NotCompiled(
+                    rel, name, f"remote source ({source}): not fetched", "plugin"
+                )
             )
         for entry in market.entries:
             folder = os.path.normpath(os.path.join(root, entry.folder))
-            manifest = os.path.join(folder, PLUGIN_MANIFEST)
             if not os.path.isdir(folder):
                 self.report.error(
                     rel,
@@ -212,8 +230,10 @@ class _Walker:
                     f"source folder {entry.folder or '.'!r} does not exist",
                 )
                 continue
-            if entry.strict and os.path.isfile(manifest):
-                continue  # its plugin.json defines it; the walk finds it
+            if entry.strict and _has_manifest(folder):
+                continue  # its manifest defines it; the walk finds it
+            if folder in self.declared:
+                continue  # another marketplace of the root declared it first
             key = f"{path}#{entry.name}"
             plugin = plugin_from(
                 entry.definition, rel, relative(folder, self.project), self.report
@@ -324,20 +344,42 @@ class _Walker:
             declared = self.declared.get(os.path.normpath(folder))
             if declared is not None:
                 return declared
-        if not any(entry.name == ".claude-plugin" for entry in entries):
+        if not any(entry.name in _MANIFEST_ENTRIES for entry in entries):
             return plugin
-        manifest = os.path.join(folder, PLUGIN_MANIFEST)
-        if not os.path.isfile(manifest):
-            return plugin
-        rel = relative(manifest, self.project)
         from generator.loaders.plugin import read_manifest
 
-        found, data, _ = read_manifest(Path(manifest), rel, self.report, self.max_bytes)
-        self.inputs.add(manifest)
-        if isinstance(data.get("name"), str):
-            self._extras(data["name"], folder, data, rel)
-            self._left_out(data["name"], folder, found, rel)
-        return _Plugin(manifest, folder, found)
+        defined: _Plugin | None = None
+        name = None
+        for form in plugin_formats():
+            manifest = os.path.join(folder, *form.MANIFEST.split("/"))
+            if not os.path.isfile(manifest):
+                continue
+            rel = relative(manifest, self.project)
+            report = self.report if defined is None else Report()
+            found, data, _ = read_manifest(
+                Path(manifest), rel, report, self.max_bytes, form
+            )
+            if data is None:
+                continue  # not of this format (a plugin.json of something else)
+            self.inputs.add(manifest)
+            own = data.get("name") if isinstance(data.get("name"), str) else None
+            if defined is None:
+                defined, name = _Plugin(manifest, folder, found), own
+                if own is not None:
+                    self._extras(own, folder, data, rel, form)
+                    self._left_out(own, folder, found, rel)
+            elif own != name:
+                self._not_compiled(
+                    rel,
+                    own or "",
+                    f"names another plugin than {relative(defined.key, self.project)}"
+                    f" ({name!r}), which defines this folder: not read",
+                    "manifest",
+                )
+                continue
+            if own is not None:
+                self._uncompiled(own, folder, data, rel, form)
+        return defined or plugin
 
     def _own_skill(self, folder: str, files: list[str]) -> _Skill | None:
         """The skill whose ``SKILL.md`` is in this folder, with its files here."""
@@ -451,10 +493,18 @@ class _Walker:
             )
 
     def _extras(
-        self, name: str, folder: str, manifest: dict[str, Any], rel: str
+        self,
+        name: str,
+        folder: str,
+        manifest: dict[str, Any],
+        rel: str,
+        form: ModuleType | None = None,
     ) -> None:
+        """A plugin's hooks and MCP servers (``form``: its format's module)."""
+        from generator.loaders import plugin as claude
         from generator.loaders.plugin_extras import read_extras
 
+        form = form or claude
         hooks, servers = read_extras(
             name,
             folder,
@@ -463,12 +513,39 @@ class _Walker:
             lambda path: relative(path, self.project),
             self.report,
             self.max_bytes,
+            form.MCP_FILE,
         )
         self.hooks += hooks
         self.servers += servers
         sources = {hook.source for hook in hooks} | {mcp.source for mcp in servers}
         for source in sources - {rel}:
             self.inputs.add(os.path.join(self.project, source))
+
+    def _uncompiled(
+        self,
+        name: str,
+        folder: str,
+        manifest: dict[str, Any],
+        rel: str,
+        form: ModuleType,
+    ) -> None:
+        """What the plugin holds that skillc does not compile: in the report, with a
+        ``component-not-compiled`` warning at its manifest."""
+        from generator.loaders.plugin_extras import uncompiled
+
+        for kind, path, does in uncompiled(form, folder, manifest, rel):
+            where = (
+                path
+                if path == rel
+                else relative(os.path.join(folder, path), self.project)
+            )
+            self._not_compiled(where, name, f"{does}: not compiled", kind)
+            self.report.warning(
+                rel, 1, 1, "component-not-compiled", f"{where}: {kind}: {does}"
+            )
+
+    def _not_compiled(self, path: str, name: str, reason: str, kind: str) -> None:
+        self.not_compiled.append(NotCompiled(path, name, reason, kind))
 
     def _left_out(self, name: str, folder: str, found: Layout, rel: str) -> None:
         """Component folders a plugin's layout leaves out, or lists but lacks: reported
@@ -477,26 +554,53 @@ class _Walker:
 
         for path, reason in left_out(Path(folder), found):
             where = relative(os.path.join(folder, path), self.project)
-            self.not_compiled.append(NotCompiled(where, name, reason))
+            self._not_compiled(where, name, reason, "component")
             self.report.warning(
                 rel, 1, 1, "component-not-compiled", f"{where}: {reason}"
             )
 
     def _lookalikes(self, folder: str, entries: list[os.DirEntry[str]]) -> None:
+        """Other clients' plugin manifests skillc does not read: Cursor's and Kimi's,
+        and a Codex marketplace that is not at a source root."""
         for entry in entries:
+            market = os.path.join(entry.path, "marketplace.json")
             if entry.name in LOOKALIKES or (
-                entry.name == "plugins" and os.path.basename(folder) == ".agents"
+                entry.name == "plugins"
+                and os.path.basename(folder) == ".agents"
+                and market not in self.inputs
             ):
-                self.not_compiled.append(
-                    NotCompiled(
-                        relative(entry.path, self.project),
-                        "",
-                        "another client's plugin manifests: only .claude-plugin/ is read",
-                    )
+                self._not_compiled(
+                    relative(entry.path, self.project),
+                    "",
+                    "another client's plugin manifests: not read (skillc reads "
+                    "Claude Code's, Codex's, Agent Plugins' and Gemini CLI's, and "
+                    "marketplaces at a source root)",
+                    "manifest",
                 )
 
     def _warn(self, folder: str, code: str, message: str) -> None:
         self.report.warning(relative(folder, self.project), 1, 1, code, message)
+
+
+def plugin_formats() -> list[ModuleType]:
+    """Each plugin format's loader module, in PLUGIN_FORMATS order."""
+    import importlib
+
+    return [importlib.import_module(name) for name in PLUGIN_FORMATS]
+
+
+def plugin_format(manifest: Path) -> ModuleType:
+    """The format of the plugin manifest at ``manifest``."""
+    text = manifest.as_posix()
+    return next(f for f in plugin_formats() if text.endswith("/" + f.MANIFEST))
+
+
+def _has_manifest(folder: str) -> bool:
+    """Whether ``folder`` holds a plugin manifest of any format."""
+    return any(
+        os.path.isfile(os.path.join(folder, *form.MANIFEST.split("/")))
+        for form in plugin_formats()
+    )
 
 
 def is_script(name: str, path: Path | None = None) -> bool:

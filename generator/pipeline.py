@@ -229,8 +229,11 @@ def _model(
         if item.plugin is not None:
             if item.plugin not in plugins:
                 where = item.plugin
+                form = discover.plugin_format(where)
                 plugins[where] = _guarded(
-                    lambda: load_plugin(where, project, report, config.max_file_bytes),
+                    lambda: load_plugin(
+                        where, project, report, config.max_file_bytes, form
+                    ),
                     discover.relative(where, project),
                     report,
                     None,

@@ -47,7 +47,10 @@ def vendor_rank(path: str) -> int | None:
     for index in range(len(parts) - 2, -1, -1):
         if parts[index + 1] == "skills":
             owner = "." + parts[index].lstrip(".")
-            if f"{owner}/skills" in VENDOR_SKILLS and parts[index] in (owner, "opencode"):
+            if f"{owner}/skills" in VENDOR_SKILLS and parts[index] in (
+                owner,
+                "opencode",
+            ):
                 return VENDOR_SKILLS.index(f"{owner}/skills")
     return None
 
