@@ -356,7 +356,7 @@ class _Walker:
                 continue
             rel = relative(manifest, self.project)
             report = self.report if defined is None else Report()
-            found, data, _ = read_manifest(
+            found, data, text = read_manifest(
                 Path(manifest), rel, report, self.max_bytes, form
             )
             if data is None:
@@ -378,7 +378,7 @@ class _Walker:
                 )
                 continue
             if own is not None:
-                self._uncompiled(own, folder, data, rel, form)
+                self._uncompiled(own, folder, _json(text), rel, form)
         return defined or plugin
 
     def _own_skill(self, folder: str, files: list[str]) -> _Skill | None:
@@ -539,7 +539,7 @@ class _Walker:
                 if path == rel
                 else relative(os.path.join(folder, path), self.project)
             )
-            self._not_compiled(where, name, f"{does}: not compiled", kind)
+            self._not_compiled(where, name, f"{does}; not compiled", kind)
             self.report.warning(
                 rel, 1, 1, "component-not-compiled", f"{where}: {kind}: {does}"
             )
@@ -593,6 +593,18 @@ def plugin_format(manifest: Path) -> ModuleType:
     """The format of the plugin manifest at ``manifest``."""
     text = manifest.as_posix()
     return next(f for f in plugin_formats() if text.endswith("/" + f.MANIFEST))
+
+
+def _json(text: str) -> dict[str, Any]:
+    """A manifest's object as written (problems with it are reported where it is
+    read as a plugin)."""
+    import json
+
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 def _has_manifest(folder: str) -> bool:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, run_skillc
+from conftest import FIXTURES, run_python, run_skillc
 
 
 def _built(
@@ -69,3 +69,73 @@ def test_claude_code_copy_of_a_skill_shadows_the_agents_copy(
     assert ".agents/skills/review/SKILL.md:1:1: warning[shadowed]" in err
     listing = (project / "generated" / "_listing.py").read_text()
     assert "Claude Code's copy" in listing and "the shared copy" not in listing
+
+
+def test_each_clients_plugin_layout_and_what_is_not_compiled(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """tests/fixtures/vendor-plugins: a Codex marketplace (.agents/plugins) listing a
+    Codex plugin (.codex-plugin) and a remote one, an Agent Plugins 1.0 plugin (root
+    plugin.json with $schema, mcp.json), a Gemini CLI extension, and a Claude Code
+    plugin holding every component skillc does not compile."""
+    project = tmp_path / "plugins"
+    shutil.copytree(FIXTURES / "vendor-plugins", project)
+    status, err = run_skillc(capsys, "-C", str(project), "build")
+    assert status == 0, err
+    report = _report(project)
+    tools = {t["name"]: t["source"] for t in report["tools"]}  # type: ignore[attr-defined, index]
+    assert tools == {
+        "task.claude_kit.explain": "plugins/claude-kit/skills/explain/SKILL.md",
+        "task.codex_kit.triage": "plugins/codex-kit/skills/triage/SKILL.md",
+        "task.gemini_kit.deploy": "plugins/gemini-kit/skills/deploy/SKILL.md",
+        "task.open_kit.summarize": "plugins/open-kit/skills/summarize/SKILL.md",
+    }
+    servers = [
+        (s["plugin"], s["name"], s["transport"], s["source"])  # type: ignore[index]
+        for s in report["mcp_servers"]  # type: ignore[attr-defined]
+    ]
+    assert servers == [
+        ("codex-kit", "tracker", "stdio", "plugins/codex-kit/.mcp.json"),
+        ("gemini-kit", "cloud", "stdio", "plugins/gemini-kit/gemini-extension.json"),
+        ("open-kit", "deploy-api", "streamable-http", "plugins/open-kit/mcp.json"),
+        ("open-kit", "validator", "stdio", "plugins/open-kit/mcp.json"),
+    ]
+    claude = "plugins/claude-kit/"
+    left = {
+        (n["kind"], n["path"], n["name"])  # type: ignore[index]
+        for n in report["not_compiled"]  # type: ignore[attr-defined]
+    }
+    assert left == {
+        ("plugin", ".agents/plugins/marketplace.json", "hosted-kit"),
+        ("lsp-servers", claude + ".claude-plugin/plugin.json", "claude-kit"),
+        ("user-config", claude + ".claude-plugin/plugin.json", "claude-kit"),
+        ("dependencies", claude + ".claude-plugin/plugin.json", "claude-kit"),
+        ("themes", claude + ".claude-plugin/plugin.json", "claude-kit"),
+        ("bin", claude + "bin", "claude-kit"),
+        ("monitors", claude + "monitors/monitors.json", "claude-kit"),
+        ("output-styles", claude + "output-styles", "claude-kit"),
+        ("settings", claude + "settings.json", "claude-kit"),
+        ("apps", "plugins/codex-kit/.codex-plugin/plugin.json", "codex-kit"),
+        ("commands", "plugins/gemini-kit/commands", "gemini-kit"),
+        ("context", "plugins/gemini-kit/gemini-extension.json", "gemini-kit"),
+        ("exclude-tools", "plugins/gemini-kit/gemini-extension.json", "gemini-kit"),
+        ("settings", "plugins/gemini-kit/gemini-extension.json", "gemini-kit"),
+        ("client-folder", "plugins/open-kit/com.example.client", "open-kit"),
+        ("extensions", "plugins/open-kit/plugin.json", "open-kit"),
+    }
+    assert all(n["reason"].endswith("; not compiled") or "remote" in n["reason"] for n in report["not_compiled"])  # type: ignore[attr-defined, index]
+    assert (
+        err.count("warning[component-not-compiled]")
+        + err.count("component-not-compiled]: ")
+        >= 1
+    )
+    bodies = run_python(
+        "import generated\n"
+        "print(generated.task.open_kit.summarize().instructions)\n"
+        "print(generated.task.gemini_kit.deploy().instructions)\n",
+        project,
+    )
+    assert bodies.returncode == 0, bodies.stderr
+    assert "${" not in bodies.stdout
+    assert str(project / "plugins" / "open-kit" / "templates") in bodies.stdout
+    assert str(project / "plugins" / "gemini-kit" / "scripts") in bodies.stdout

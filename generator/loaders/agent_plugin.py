@@ -8,12 +8,16 @@ clients."""
 
 from __future__ import annotations
 
+import os
+import re
 from typing import Any
 
 MANIFEST = "plugin.json"
 CLIENT = "Agent Plugins"
 MCP_FILE = "mcp.json"
 SCHEMA = "https://agent-plugins.org/schemas/"
+# A client's folder at the plugin's root is named by its reverse-domain namespace.
+NAMESPACE = re.compile(r"^[a-z0-9-]+(\.[a-z0-9-]+)+$")
 UNCOMPILED = (
     ("extensions", "extensions", "", "client-specific data, read by those clients"),
 )
@@ -24,3 +28,12 @@ def definition(data: dict[str, Any]) -> dict[str, Any] | None:
     if not isinstance(schema, str) or not schema.startswith(SCHEMA):
         return None
     return {key: data[key] for key in ("name", "description") if key in data}
+
+
+def folders(folder: str) -> list[tuple[str, str, str]]:
+    """The client folders (``com.example.client/``) at the plugin's root."""
+    return [
+        ("client-folder", name, "files of that client, read by it alone")
+        for name in sorted(os.listdir(folder))
+        if NAMESPACE.match(name) and os.path.isdir(os.path.join(folder, name))
+    ]

@@ -51,20 +51,21 @@ def uncompiled(
 ) -> list[tuple[str, str, str]]:
     """What a plugin of format ``form`` holds that skillc does not compile, as (kind,
     path: the manifest's for a key it sets, else relative to ``folder``, what it
-    would do): every key of ``form.UNCOMPILED`` the manifest sets, every default file
-    or folder present."""
+    would do): every key of ``form.UNCOMPILED`` the manifest (as written) sets, every
+    default file or folder present, and what the format's ``folders`` finds."""
+    client = form.CLIENT
     found = []
     for kind, key, default, does in form.UNCOMPILED:
         if key and manifest.get(key) not in (None, [], {}, ""):
-            found.append((kind, rel, f'"{key}": {does} ({form.CLIENT})'))
+            found.append((kind, rel, f'"{key}": {client}: {does}'))
         elif default and os.path.exists(os.path.join(folder, default)):
-            found.append((kind, default, f"{does} ({form.CLIENT})"))
+            found.append((kind, default, f"{client}: {does}"))
     experimental = manifest.get("experimental")
     if isinstance(experimental, dict):
         for key in sorted(experimental):
-            found.append(
-                (key, rel, f'"experimental.{key}": not compiled ({form.CLIENT})')
-            )
+            found.append((key, rel, f'"experimental.{key}": {client}'))
+    for kind, path, does in getattr(form, "folders", lambda _: [])(folder):
+        found.append((kind, path, f"{client}: {does}"))
     return found
 
 

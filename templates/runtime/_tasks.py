@@ -14,6 +14,8 @@ _SHELL = re.compile(r"!`([^`\n]+)`")
 # Claude Code's @path file includes: an @ that starts a word, then a path (a "/" or a
 # "." inside it tells it from an @mention); code fences and spans are left alone.
 _INCLUDE = re.compile(r"(?<![\w@`])@([\w.~/-]*[\w~/-])")
+# How each plugin format names the plugin's folder in a body.
+_PLUGIN_ROOTS = ("${CLAUDE_PLUGIN_ROOT}", "${PLUGIN_ROOT}", "${extensionPath}")
 _CODE = re.compile(r"^(```|~~~).*?^\1[^\n]*$|``[^\n]*?``|`[^`\n]*`", re.M | re.S)
 
 
@@ -104,16 +106,20 @@ class TaskSpec(NamedTuple):
     model: str | None
     skill_dir: str | None
     files: tuple[str, ...]
-    plugin_dir: str | None = None  # the plugin's folder, for ${CLAUDE_PLUGIN_ROOT}
+    plugin_dir: str | None = None  # the plugin's folder, for ${CLAUDE_PLUGIN_ROOT}...
     claude: ClaudeCode = ClaudeCode()
 
     def body(self) -> str:
-        """The instructions, ``${CLAUDE_PLUGIN_ROOT}`` resolved (below the source root:
-        never a path of the machine that built the package)."""
+        """The instructions, the plugin's folder resolved (below the source root:
+        never a path of the machine that built the package) where Claude Code, Agent
+        Plugins and Gemini CLI name it."""
         if self.plugin_dir is None:
             return self.instructions
         root = str(_resolve(self.plugin_dir))
-        return self.instructions.replace("${CLAUDE_PLUGIN_ROOT}", root)
+        text = self.instructions
+        for name in _PLUGIN_ROOTS:
+            text = text.replace(name, root)
+        return text
 
     def invocation(
         self, arguments: str | Sequence[str], named: Mapping[str, str | None]
