@@ -399,6 +399,8 @@ class _Walker:
         for their descriptions, so they are inputs of the build."""
         base = folder[len(skill.folder) + 1 :].replace(os.sep, "/") + "/"
         skill.files.extend(base + name for name in files if _bundled(name))
+        if base == "agents/" and "openai.yaml" in files:  # Codex's settings
+            self.inputs.add(os.path.join(folder, "openai.yaml"))
         if base == SCRIPTS:
             self.inputs.update(
                 os.path.join(folder, n) for n in files if is_script(base + n)

@@ -322,10 +322,14 @@ def _files_read(item: discover.Found, module: str, inputs: Inputs) -> list[str]:
             if name == discover.TOOL_MANIFEST or discover.is_script(name)
         ]
         return [p for p in (os.path.join(folder, n) for n in names) if p in inputs]
-    metadata = os.path.join(folder, discover.METADATA_FILE)
-    return (
-        [path, metadata] if item.kind is Kind.SKILL and metadata in inputs else [path]
-    )
+    if item.kind is not Kind.SKILL:
+        return [path]
+    # Beside SKILL.md: its metadata.yaml, and Codex's agents/openai.yaml.
+    besides = (discover.METADATA_FILE, os.path.join("agents", "openai.yaml"))
+    return [
+        path,
+        *(p for p in (os.path.join(folder, b) for b in besides) if p in inputs),
+    ]
 
 
 def _guarded(load: Callable[[], T], rel: str, report: Report, failed: T) -> T:

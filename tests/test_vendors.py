@@ -136,3 +136,30 @@ def test_each_clients_plugin_layout_and_what_is_not_compiled(
     assert "${" not in bodies.stdout
     assert str(project / "plugins" / "open-kit" / "templates") in bodies.stdout
     assert str(project / "plugins" / "gemini-kit" / "scripts") in bodies.stdout
+
+
+def test_codex_openai_yaml_reaches_the_invocation_and_help(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """.codex/skills/lint/agents/openai.yaml: its interface and dependencies are the
+    Invocation's typed ``codex`` and its Level 2; allow_implicit_invocation: false keeps
+    the skill out of the provider files, as disable-model-invocation: true does."""
+    project, _ = _built(tmp_path, capsys)
+    shown = run_python(
+        "import generated\n"
+        "inv = generated.task.lint('src')\n"
+        "print(repr(inv.codex))\n"
+        "generated.task.lint.help()\n",
+        project,
+    )
+    assert shown.returncode == 0, shown.stderr
+    assert (
+        "Codex(display_name='Lint', short_description='Run the linters, explain "
+        "findings', default_prompt='Use $lint to check the files I changed.', "
+        "brand_color='#3B82F6', icon_small='./assets/small.png', icon_large=None, "
+        "tool_dependencies=('mcp:github',), allow_implicit_invocation=False)"
+    ) in shown.stdout
+    assert "Codex: allow_implicit_invocation: false;" in shown.stdout
+    anthropic = json.loads((project / "generated/providers/anthropic.json").read_text())
+    names = [tool["name"] for tool in anthropic]
+    assert "task__lint" not in names and "task__review" in names

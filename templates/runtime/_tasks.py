@@ -38,6 +38,26 @@ class ClaudeCode(NamedTuple):
         }
 
 
+class Codex(NamedTuple):
+    """Codex's settings of a skill (its agents/openai.yaml), for a runner to honour."""
+
+    display_name: str | None = None
+    short_description: str | None = None
+    default_prompt: str | None = None
+    brand_color: str | None = None
+    icon_small: str | None = None  # relative to the skill's folder
+    icon_large: str | None = None
+    tool_dependencies: tuple[str, ...] = ()  # "mcp:github": what the skill needs
+    # false: only run when invoked by name (as disable-model-invocation: true)
+    allow_implicit_invocation: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            key: list(value) if isinstance(value, tuple) else value
+            for key, value in self._asdict().items()
+        }
+
+
 class Invocation(NamedTuple):
     """What calling a task tool produces: the instructions to carry out, ready to use.
 
@@ -62,6 +82,7 @@ class Invocation(NamedTuple):
     # Claude Code reads them relative to its working folder; skillc never reads them,
     # a runner decides (and keeps them inside the folders it trusts).
     file_includes: tuple[str, ...] = ()
+    codex: Codex = Codex()
 
     def path(self, file: str = "") -> Path:
         """The absolute path of a bundled file (of the skill folder for ``""``)."""
@@ -89,6 +110,7 @@ class Invocation(NamedTuple):
             "shell_commands": list(self.shell_commands),
             "claude": self.claude.to_dict(),
             "file_includes": list(self.file_includes),
+            "codex": self.codex.to_dict(),
         }
 
 
@@ -108,6 +130,7 @@ class TaskSpec(NamedTuple):
     files: tuple[str, ...]
     plugin_dir: str | None = None  # the plugin's folder, for ${CLAUDE_PLUGIN_ROOT}...
     claude: ClaudeCode = ClaudeCode()
+    codex: Codex = Codex()
 
     def body(self) -> str:
         """The instructions, the plugin's folder resolved (below the source root:
@@ -158,6 +181,7 @@ class TaskSpec(NamedTuple):
             shell_commands=tuple(_SHELL.findall(self.body())),
             claude=self.claude,
             file_includes=() if self.kind == "agent" else file_includes(text),
+            codex=self.codex,
         )
 
 
