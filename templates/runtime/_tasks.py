@@ -128,7 +128,7 @@ class TaskSpec(NamedTuple):
     model: str | None
     skill_dir: str | None
     files: tuple[str, ...]
-    plugin_dir: str | None = None  # the plugin's folder, for ${CLAUDE_PLUGIN_ROOT}...
+    plugin_dir: str | None = None  # the plugin's folder, for _PLUGIN_ROOTS
     claude: ClaudeCode = ClaudeCode()
     codex: Codex = Codex()
 
