@@ -6,11 +6,14 @@
   inside a skill folder (``.claude/agents/`` included);
 - a command is a ``*.md`` file in a folder named ``commands`` or below it, not inside a
   skill folder (``.claude/commands/``, a plugin's ``commands/``);
-- a plugin is a folder holding ``.claude-plugin/plugin.json``, or one listed with a local
-  source by the ``.claude-plugin/marketplace.json`` of a source root; what lies below it
-  belongs to it. Its ``agents/`` (searched at any depth, subfolders joining the name) and
-  ``commands/`` are replaced by the folders or files its ``agents`` and ``commands`` list;
-  other clients' manifests (``.codex-plugin/``...) are not read, and reported;
+- a plugin is a folder holding a plugin manifest of one of PLUGIN_FORMATS (Claude
+  Code's ``.claude-plugin/plugin.json``, Codex's ``.codex-plugin/plugin.json``, an Agent
+  Plugins ``plugin.json``, a Gemini CLI ``gemini-extension.json``), or one listed with a
+  local source by a marketplace of a source root (Claude Code's or Codex's); what lies
+  below it belongs to it. Its ``agents/`` (searched at any depth, subfolders joining the
+  name) and ``commands/`` are replaced by the folders or files its ``agents`` and
+  ``commands`` list; what it holds that skillc does not compile, and the manifests of
+  clients skillc does not read (``.cursor-plugin/``...), are reported;
 - a tool manifest is a ``tool-manifest.yaml`` (outside a skill folder: inside one, it is
   the skill's), an ``ai-tool.yaml`` or a ``*.tools.yaml`` file.
 
@@ -204,6 +207,7 @@ class _Walker:
                 self._marketplace(root, path)
 
     def _marketplace(self, root: str, path: str) -> None:
+        from generator.loaders import plugin as claude
         from generator.loaders.marketplace import read_marketplace
         from generator.loaders.plugin import layout, plugin_from
 
@@ -242,6 +246,7 @@ class _Walker:
                 continue
             self.defined[Path(key)] = plugin
             self._extras(entry.name, folder, entry.definition, rel)
+            self._uncompiled(entry.name, folder, entry.definition, rel, claude)
             context = _Plugin(
                 key, folder, layout(entry.definition, market.text, rel, self.report)
             )
@@ -339,7 +344,8 @@ class _Walker:
         self, folder: str, entries: list[os.DirEntry[str]], plugin: _Plugin | None
     ) -> _Plugin | None:
         """The plugin the folder belongs to: one a marketplace declared for it, one its
-        own ``.claude-plugin/plugin.json`` defines, or the enclosing one."""
+        own manifest defines (the first of PLUGIN_FORMATS it holds; another naming the
+        same plugin is read with it), or the enclosing one."""
         if self.declared:  # a marketplace's plugins
             declared = self.declared.get(os.path.normpath(folder))
             if declared is not None:

@@ -33,7 +33,7 @@ def definition(data: dict[str, Any]) -> dict[str, Any] | None:
 def folders(folder: str) -> list[tuple[str, str, str]]:
     """The client folders (``com.example.client/``) at the plugin's root."""
     return [
-        ("client-folder", name, "files of that client, read by it alone")
+        ("client-folder", name, "files of the client of that name, for it alone")
         for name in sorted(os.listdir(folder))
         if NAMESPACE.match(name) and os.path.isdir(os.path.join(folder, name))
     ]

@@ -10,9 +10,7 @@ from typing import Any
 MANIFEST = ".codex-plugin/plugin.json"
 CLIENT = "Codex"
 MCP_FILE = ".mcp.json"
-UNCOMPILED = (
-    ("apps", "apps", ".app.json", "ChatGPT apps (connectors) Codex installs"),
-)
+UNCOMPILED = (("apps", "apps", ".app.json", "ChatGPT apps (connectors) it installs"),)
 # Claude Code's keys Codex reads alike; a component path Codex does not know (commands,
 # agents) is not taken from its manifest.
 KEYS = ("name", "description", "version", "skills", "mcpServers", "hooks")

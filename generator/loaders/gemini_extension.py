@@ -12,26 +12,11 @@ MANIFEST = "gemini-extension.json"
 CLIENT = "Gemini CLI"
 MCP_FILE = ""  # its servers are in the manifest
 UNCOMPILED = (
-    (
-        "context",
-        "contextFileName",
-        "GEMINI.md",
-        "context Gemini CLI loads into every " "session",
-    ),
-    (
-        "exclude-tools",
-        "excludeTools",
-        "",
-        "built-in tools Gemini CLI hides while the " "extension is active",
-    ),
-    (
-        "settings",
-        "settings",
-        "",
-        "settings Gemini CLI asks the user for and passes " "as environment variables",
-    ),
-    ("themes", "themes", "", "colour themes of Gemini CLI's interface"),
-    ("commands", "", "commands", "Gemini CLI's custom commands (TOML)"),
+    ("context", "contextFileName", "GEMINI.md", "context loaded into every session"),
+    ("exclude-tools", "excludeTools", "", "built-in tools it hides meanwhile"),
+    ("settings", "settings", "", "settings it asks the user for, as variables"),
+    ("themes", "themes", "", "colour themes of its interface"),
+    ("commands", "", "commands", "custom commands (TOML)"),
 )
 
 

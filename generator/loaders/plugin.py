@@ -27,44 +27,18 @@ MANIFEST = ".claude-plugin/plugin.json"
 CLIENT = "Claude Code"
 MCP_FILE = ".mcp.json"  # its MCP servers when plugin.json names none
 # What a Claude Code plugin may hold that skillc does not compile: (kind, its key in
-# plugin.json or "", its default file or folder or "", what it does in Claude Code).
+# plugin.json or "", its default file or folder or "", what Claude Code does with it).
 UNCOMPILED = (
-    ("lsp-servers", "lspServers", ".lsp.json", "language servers Claude Code starts"),
-    (
-        "output-styles",
-        "outputStyles",
-        "output-styles",
-        "output styles that replace " "Claude Code's system prompt",
-    ),
-    ("themes", "", "themes", "colour themes of Claude Code's interface"),
-    (
-        "monitors",
-        "",
-        "monitors/monitors.json",
-        "background commands whose output " "Claude Code reads",
-    ),
-    ("workflows", "workflows", "workflows", "workflows Claude Code runs"),
-    (
-        "user-config",
-        "userConfig",
-        "",
-        "settings Claude Code asks the user for when " "the plugin is enabled",
-    ),
+    ("lsp-servers", "lspServers", ".lsp.json", "language servers it starts"),
+    ("output-styles", "outputStyles", "output-styles", "replacements of its prompt"),
+    ("themes", "", "themes", "colour themes of its interface"),
+    ("monitors", "", "monitors/monitors.json", "commands it watches in the background"),
+    ("workflows", "workflows", "workflows", "workflows it runs"),
+    ("user-config", "userConfig", "", "settings it asks the user for on enabling"),
     ("channels", "channels", "", "channels that deliver messages into a session"),
-    (
-        "dependencies",
-        "dependencies",
-        "",
-        "other plugins (semver ranges) installed " "with it",
-    ),
-    (
-        "settings",
-        "",
-        "settings.json",
-        "settings Claude Code applies while the plugin "
-        "is enabled (agent, subagentStatusLine)",
-    ),
-    ("bin", "", "bin", "executables put on the PATH of Claude Code's Bash tool"),
+    ("dependencies", "dependencies", "", "other plugins (semver) installed with it"),
+    ("settings", "", "settings.json", "settings it applies while the plugin is on"),
+    ("bin", "", "bin", "executables put on its Bash tool's PATH"),
 )
 
 

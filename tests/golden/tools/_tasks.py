@@ -33,10 +33,7 @@ class ClaudeCode(NamedTuple):
     user_invocable: bool = True  # false: kept out of the / menu
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            key: list(value) if isinstance(value, tuple) else value
-            for key, value in self._asdict().items()
-        }
+        return _settings_dict(self._asdict())
 
 
 class Codex(NamedTuple):
@@ -53,10 +50,15 @@ class Codex(NamedTuple):
     allow_implicit_invocation: bool = True
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            key: list(value) if isinstance(value, tuple) else value
-            for key, value in self._asdict().items()
-        }
+        return _settings_dict(self._asdict())
+
+
+def _settings_dict(settings: dict[str, Any]) -> dict[str, Any]:
+    """A client's settings as JSON data: lists for tuples."""
+    return {
+        key: list(value) if isinstance(value, tuple) else value
+        for key, value in settings.items()
+    }
 
 
 class Invocation(NamedTuple):
