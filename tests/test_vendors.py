@@ -163,3 +163,43 @@ def test_codex_openai_yaml_reaches_the_invocation_and_help(
     anthropic = json.loads((project / "generated/providers/anthropic.json").read_text())
     names = [tool["name"] for tool in anthropic]
     assert "task__lint" not in names and "task__review" in names
+
+
+def test_a_users_own_skills_folder_is_read_only_when_configured(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """~/.codex/skills (here beside the project) is no default source; listed in
+    sources, its copy of a skill loses to the project's .agents/skills copy by rank,
+    though it is listed later."""
+    home = tmp_path / "home" / ".codex" / "skills" / "git-release"
+    home.mkdir(parents=True)
+    (home / "SKILL.md").write_text(
+        "---\nname: git-release\ndescription: The user's copy.\n---\nRelease.\n"
+    )
+    (home.parent / "mine").mkdir()
+    (home.parent / "mine" / "SKILL.md").write_text(
+        "---\nname: mine\ndescription: Only in the user's folder.\n---\nMine.\n"
+    )
+    project, _ = _built(tmp_path, capsys)
+    assert "task.mine" not in {t["name"] for t in _report(project)["tools"]}  # type: ignore[attr-defined, index]
+    shutil.copytree(home, project / ".agents" / "skills" / "git-release")
+    status, err = run_skillc(
+        capsys,
+        "-C",
+        str(project),
+        "build",
+        *("--source", ".agents/skills", "--source", "../home/.codex/skills"),
+    )
+    assert status == 0, err
+    report = _report(project)
+    tools = {t["name"]: t["source"] for t in report["tools"]}  # type: ignore[attr-defined, index]
+    assert tools["task.mine"] == "../home/.codex/skills/mine/SKILL.md"
+    assert tools["task.git_release"] == ".agents/skills/git-release/SKILL.md"
+    shadowed = [(s["kept"]["path"], s["shadowed"]["path"]) for s in report["shadowed"]]  # type: ignore[attr-defined, index]
+    assert shadowed == [
+        (
+            ".agents/skills/git-release/SKILL.md",
+            "../home/.codex/skills/git-release/SKILL.md",
+        )
+    ]
+    assert report["overrides"] == []
