@@ -203,3 +203,34 @@ def test_a_users_own_skills_folder_is_read_only_when_configured(
         )
     ]
     assert report["overrides"] == []
+
+
+def test_a_second_manifest_naming_another_plugin_is_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder's Claude Code manifest defines its plugin; a Codex manifest beside it
+    that names another plugin is not read, and listed; a Codex marketplace that is
+    not at a source root is listed as not read."""
+    project = tmp_path / "plugins"
+    shutil.copytree(FIXTURES / "vendor-plugins", project)
+    kit = project / "plugins" / "claude-kit"
+    (kit / ".codex-plugin").mkdir()
+    (kit / ".codex-plugin" / "plugin.json").write_text('{"name": "other-kit"}')
+    nested = project / "plugins" / ".agents" / "plugins"
+    nested.mkdir(parents=True)
+    (nested / "marketplace.json").write_text('{"name": "x", "plugins": []}')
+    status, err = run_skillc(capsys, "-C", str(project), "build")
+    assert status == 0, err
+    report = _report(project)
+    left = {
+        (n["kind"], n["path"], n["name"])  # type: ignore[index]
+        for n in report["not_compiled"]  # type: ignore[attr-defined]
+        if n["kind"] == "manifest"  # type: ignore[index]
+    }
+    assert left == {
+        ("manifest", "plugins/claude-kit/.codex-plugin/plugin.json", "other-kit"),
+        ("manifest", "plugins/.agents/plugins", ""),
+    }
+    names = {t["name"] for t in report["tools"]}  # type: ignore[attr-defined, index]
+    assert "task.claude_kit.explain" in names
+    assert not any(name.startswith("task.other_kit") for name in names)
