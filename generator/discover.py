@@ -29,6 +29,7 @@ with the tools they were, stays.
 
 from __future__ import annotations
 
+import functools
 import operator
 import os
 from collections.abc import Iterator
@@ -63,10 +64,6 @@ PLUGIN_FORMATS = (
 MARKETPLACES = (".claude-plugin/marketplace.json", ".agents/plugins/marketplace.json")
 # Other clients' plugin manifests, kept in the same repositories: never read.
 LOOKALIKES = frozenset({".cursor-plugin", ".kimi-plugin"})
-# The first part of each format's manifest path, to tell a folder that may hold one.
-_MANIFEST_ENTRIES = frozenset(
-    {".claude-plugin", ".codex-plugin", "plugin.json", "gemini-extension.json"}
-)
 TOOL_MANIFEST = "tool-manifest.yaml"
 AI_TOOL = "ai-tool.yaml"
 TOOLS_SUFFIX = ".tools.yaml"
@@ -236,8 +233,9 @@ class _Walker:
                 continue
             if entry.strict and _has_manifest(folder):
                 continue  # its manifest defines it; the walk finds it
-            if folder in self.declared:
-                continue  # another marketplace of the root declared it first
+            earlier = self.declared.get(folder)
+            if earlier is not None and not earlier.key.startswith(path + "#"):
+                continue  # the root's other marketplace declared it first
             key = f"{path}#{entry.name}"
             plugin = plugin_from(
                 entry.definition, rel, relative(folder, self.project), self.report
@@ -350,7 +348,7 @@ class _Walker:
             declared = self.declared.get(os.path.normpath(folder))
             if declared is not None:
                 return declared
-        if not any(entry.name in _MANIFEST_ENTRIES for entry in entries):
+        if not any(entry.name in _manifest_entries() for entry in entries):
             return plugin
         from generator.loaders.plugin import read_manifest
 
@@ -590,11 +588,19 @@ class _Walker:
         self.report.warning(relative(folder, self.project), 1, 1, code, message)
 
 
-def plugin_formats() -> list[ModuleType]:
+@functools.cache
+def plugin_formats() -> tuple[ModuleType, ...]:
     """Each plugin format's loader module, in PLUGIN_FORMATS order."""
     import importlib
 
-    return [importlib.import_module(name) for name in PLUGIN_FORMATS]
+    return tuple(importlib.import_module(name) for name in PLUGIN_FORMATS)
+
+
+@functools.cache
+def _manifest_entries() -> frozenset[str]:
+    """The first part of each format's manifest path: a folder holding none of them
+    holds no manifest."""
+    return frozenset(form.MANIFEST.split("/")[0] for form in plugin_formats())
 
 
 def plugin_format(manifest: Path) -> ModuleType:
