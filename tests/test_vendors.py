@@ -234,3 +234,55 @@ def test_a_second_manifest_naming_another_plugin_is_reported(
     names = {t["name"] for t in report["tools"]}  # type: ignore[attr-defined, index]
     assert "task.claude_kit.explain" in names
     assert not any(name.startswith("task.other_kit") for name in names)
+
+
+def test_codex_marketplace_beside_claude_codes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """tests/fixtures/market with a Codex marketplace too: a folder both list is
+    compiled once, as Claude Code's entry defines it; a Codex entry whose folder has
+    no manifest defines its plugin; two Claude Code entries on one folder stay two."""
+    project = tmp_path / "market"
+    shutil.copytree(FIXTURES / "market", project)
+    root = project / "market"
+    claude = root / ".claude-plugin" / "marketplace.json"
+    market = json.loads(claude.read_text())
+    market["plugins"].append(
+        {"name": "notes-kit", "source": "./", "strict": False, "skills": ["./notes"]}
+    )
+    claude.write_text(json.dumps(market))
+    (root / "notes" / "jot").mkdir(parents=True)
+    (root / "notes" / "jot" / "SKILL.md").write_text(
+        "---\nname: jot\ndescription: Jot a note.\n---\nJot.\n"
+    )
+    (root / "codex-only" / "skills" / "hello").mkdir(parents=True)
+    (root / "codex-only" / "skills" / "hello" / "SKILL.md").write_text(
+        "---\nname: hello\ndescription: Say hello.\n---\nHello.\n"
+    )
+    (root / ".agents" / "plugins").mkdir(parents=True)
+    (root / ".agents" / "plugins" / "marketplace.json").write_text(
+        json.dumps(
+            {
+                "name": "demo-market",
+                "plugins": [
+                    {"name": "docs-kit", "source": {"source": "local", "path": "./"}},
+                    {
+                        "name": "tools-kit",
+                        "source": {"source": "local", "path": "./codex-only"},
+                        "policy": {"installation": "AVAILABLE"},
+                    },
+                ],
+            }
+        )
+    )
+    status, err = run_skillc(capsys, "-C", str(project), "build")
+    assert status == 0, err
+    report = json.loads((project / "out" / "report.json").read_text())
+    names = {t["name"] for t in report["tools"]}
+    assert {
+        "task.docs_kit.summarise",
+        "task.docs_kit.proofread",
+        "task.notes_kit.jot",
+        "task.tools_kit.hello",
+    } <= names
+    assert not any(name.startswith("task.demo_market") for name in names)
