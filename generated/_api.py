@@ -8,7 +8,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
     from ._runtime import Filter, HelpText, TaskRunner, ToolEntry, ToolList
     from ._runtime import set_task_runner as set_task_runner
-    from ._tasks import ClaudeCode, Invocation, TaskSpec, TaskTool
+    from ._tasks import ClaudeCode, Codex, Invocation, TaskSpec, TaskTool
     from ._dispatch import dispatch as dispatch
     from ._search import Match
     from ._search import find as find_tool
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CallableTool",
     "ClaudeCode",
+    "Codex",
     "Filter",
     "ConfirmRequest",
     "HelpText",

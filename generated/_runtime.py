@@ -159,6 +159,7 @@ def lazy_attribute(
 # on first use (``__getattr__`` of the package's ``__init__``); its ``__all__`` too.
 _SUPPORT = {
     "ClaudeCode": ("_tasks", "ClaudeCode"),
+    "Codex": ("_tasks", "Codex"),
     "Invocation": ("_tasks", "Invocation"),
     "TaskSpec": ("_tasks", "TaskSpec"),
     "TaskTool": ("_tasks", "TaskTool"),

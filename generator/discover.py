@@ -6,17 +6,21 @@
   inside a skill folder (``.claude/agents/`` included);
 - a command is a ``*.md`` file in a folder named ``commands`` or below it, not inside a
   skill folder (``.claude/commands/``, a plugin's ``commands/``);
-- a plugin is a folder holding ``.claude-plugin/plugin.json``, or one listed with a local
-  source by the ``.claude-plugin/marketplace.json`` of a source root; what lies below it
-  belongs to it. Its ``agents/`` (searched at any depth, subfolders joining the name) and
-  ``commands/`` are replaced by the folders or files its ``agents`` and ``commands`` list;
-  other clients' manifests (``.codex-plugin/``...) are not read, and reported;
+- a plugin is a folder holding a plugin manifest of one of PLUGIN_FORMATS (Claude
+  Code's ``.claude-plugin/plugin.json``, Codex's ``.codex-plugin/plugin.json``, an Agent
+  Plugins ``plugin.json``, a Gemini CLI ``gemini-extension.json``), or one listed with a
+  local source by a marketplace of a source root (Claude Code's or Codex's); what lies
+  below it belongs to it. Its ``agents/`` (searched at any depth, subfolders joining the
+  name) and ``commands/`` are replaced by the folders or files its ``agents`` and
+  ``commands`` list; what it holds that skillc does not compile, and the manifests of
+  clients skillc does not read (``.cursor-plugin/``...), are reported;
 - a tool manifest is a ``tool-manifest.yaml`` (outside a skill folder: inside one, it is
   the skill's), an ``ai-tool.yaml`` or a ``*.tools.yaml`` file.
 
 One walk does it all. Symbolic links to folders are followed; a link back into its own
 ancestry is reported and skipped. Hidden folders are skipped, except ``.claude`` and
-``.agents`` (where Claude Code and other clients keep skills and subagents). Nothing is
+``.agents`` (where Claude Code and other clients keep skills and subagents), and the
+``skills/`` of ``.codex``, ``.gemini`` and ``.opencode``. Nothing is
 dropped silently: an entry named ``SKILL.md`` or like a tool manifest that is not a
 readable file (a link to nothing or to itself, a FIFO, a folder), and an entry whose
 name is not UTF-8, are errors at their place, so the build fails and the last output,
@@ -25,11 +29,13 @@ with the tools they were, stays.
 
 from __future__ import annotations
 
+import functools
 import operator
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from generator.diagnostics import Report
@@ -40,12 +46,24 @@ if TYPE_CHECKING:  # the plugin loaders are imported when a plugin is met
 
 SKIP_DIRS = frozenset({"node_modules", "__pycache__", "venv"})
 VISIBLE_DOT_DIRS = frozenset({".claude", ".agents"})
+# Other clients' folders: only their skills/ is walked (their agents and commands are
+# in formats of their own).
+SKILLS_ONLY_DOT_DIRS = frozenset({".codex", ".gemini", ".opencode"})
 SKILL_FILE = "SKILL.md"
 COMMANDS = "commands"
 METADATA_FILE = "metadata.yaml"
-PLUGIN_MANIFEST = os.path.join(".claude-plugin", "plugin.json")
+# Each plugin format's loader module, the first of a folder's manifests defining the
+# plugin: Claude Code's, Codex's, Agent Plugins 1.0's, a Gemini CLI extension's.
+PLUGIN_FORMATS = (
+    "generator.loaders.plugin",
+    "generator.loaders.codex_plugin",
+    "generator.loaders.agent_plugin",
+    "generator.loaders.gemini_extension",
+)
+# Marketplaces at a source root: Claude Code's, and Codex's (the same entries).
+MARKETPLACES = (".claude-plugin/marketplace.json", ".agents/plugins/marketplace.json")
 # Other clients' plugin manifests, kept in the same repositories: never read.
-LOOKALIKES = frozenset({".codex-plugin", ".cursor-plugin", ".kimi-plugin"})
+LOOKALIKES = frozenset({".cursor-plugin", ".kimi-plugin"})
 TOOL_MANIFEST = "tool-manifest.yaml"
 AI_TOOL = "ai-tool.yaml"
 TOOLS_SUFFIX = ".tools.yaml"
@@ -178,11 +196,15 @@ class _Walker:
         self.servers: list[McpServer] = []
 
     def marketplace(self, root: str) -> None:
-        """Read the root's marketplace.json, if any: its local plugins are declared for
-        the walk, its remote ones reported."""
-        path = os.path.join(root, ".claude-plugin", "marketplace.json")
-        if not os.path.isfile(path):
-            return
+        """Read the root's marketplaces, if any: their local plugins are declared for
+        the walk, their remote ones reported."""
+        for market_file in MARKETPLACES:
+            path = os.path.join(root, *market_file.split("/"))
+            if os.path.isfile(path):
+                self._marketplace(root, path)
+
+    def _marketplace(self, root: str, path: str) -> None:
+        from generator.loaders import plugin as claude
         from generator.loaders.marketplace import read_marketplace
         from generator.loaders.plugin import layout, plugin_from
 
@@ -193,11 +215,12 @@ class _Walker:
             return
         for name, source in market.remote:
             self.not_compiled.append(
-                NotCompiled(rel, name, f"remote source ({source}): not fetched")
+                NotCompiled(
+                    rel, name, f"remote source ({source}): not fetched", "plugin"
+                )
             )
         for entry in market.entries:
             folder = os.path.normpath(os.path.join(root, entry.folder))
-            manifest = os.path.join(folder, PLUGIN_MANIFEST)
             if not os.path.isdir(folder):
                 self.report.error(
                     rel,
@@ -208,8 +231,11 @@ class _Walker:
                     f"source folder {entry.folder or '.'!r} does not exist",
                 )
                 continue
-            if entry.strict and os.path.isfile(manifest):
-                continue  # its plugin.json defines it; the walk finds it
+            if entry.strict and _has_manifest(folder):
+                continue  # its manifest defines it; the walk finds it
+            earlier = self.declared.get(folder)
+            if earlier is not None and not earlier.key.startswith(path + "#"):
+                continue  # the root's other marketplace declared it first
             key = f"{path}#{entry.name}"
             plugin = plugin_from(
                 entry.definition, rel, relative(folder, self.project), self.report
@@ -218,6 +244,7 @@ class _Walker:
                 continue
             self.defined[Path(key)] = plugin
             self._extras(entry.name, folder, entry.definition, rel)
+            self._uncompiled(entry.name, folder, entry.definition, rel, claude)
             context = _Plugin(
                 key, folder, layout(entry.definition, market.text, rel, self.report)
             )
@@ -254,6 +281,8 @@ class _Walker:
             folder, files, root, _key(plugin), own is not None or skill is not None
         )
         inner = own or skill
+        if os.path.basename(folder) in SKILLS_ONLY_DOT_DIRS:
+            folders = [entry for entry in folders if entry.name == "skills"]
         for entry, child in self._subfolders(folders, ancestry, real):
             below = None if entry.name.startswith(".") else inner
             self.walk(entry.path, child, root, plugin, below, (*ancestry, child))
@@ -313,25 +342,48 @@ class _Walker:
         self, folder: str, entries: list[os.DirEntry[str]], plugin: _Plugin | None
     ) -> _Plugin | None:
         """The plugin the folder belongs to: one a marketplace declared for it, one its
-        own ``.claude-plugin/plugin.json`` defines, or the enclosing one."""
+        own manifest defines (the first of PLUGIN_FORMATS it holds; another naming the
+        same plugin is read with it), or the enclosing one."""
         if self.declared:  # a marketplace's plugins
             declared = self.declared.get(os.path.normpath(folder))
             if declared is not None:
                 return declared
-        if not any(entry.name == ".claude-plugin" for entry in entries):
+        if not any(entry.name in _manifest_entries() for entry in entries):
             return plugin
-        manifest = os.path.join(folder, PLUGIN_MANIFEST)
-        if not os.path.isfile(manifest):
-            return plugin
-        rel = relative(manifest, self.project)
         from generator.loaders.plugin import read_manifest
 
-        found, data, _ = read_manifest(Path(manifest), rel, self.report, self.max_bytes)
-        self.inputs.add(manifest)
-        if isinstance(data.get("name"), str):
-            self._extras(data["name"], folder, data, rel)
-            self._left_out(data["name"], folder, found, rel)
-        return _Plugin(manifest, folder, found)
+        defined: _Plugin | None = None
+        name = None
+        for form in plugin_formats():
+            manifest = os.path.join(folder, *form.MANIFEST.split("/"))
+            if not os.path.isfile(manifest):
+                continue
+            rel = relative(manifest, self.project)
+            report = self.report if defined is None else Report()
+            found, data, text = read_manifest(
+                Path(manifest), rel, report, self.max_bytes, form
+            )
+            if data is None:
+                continue  # not of this format (a plugin.json of something else)
+            self.inputs.add(manifest)
+            own = data.get("name") if isinstance(data.get("name"), str) else None
+            if defined is None:
+                defined, name = _Plugin(manifest, folder, found), own
+                if own is not None:
+                    self._extras(own, folder, data, rel, form)
+                    self._left_out(own, folder, found, rel)
+            elif own != name:
+                self._not_compiled(
+                    rel,
+                    own or "",
+                    f"names another plugin than {relative(defined.key, self.project)}"
+                    f" ({name!r}), which defines this folder: not read",
+                    "manifest",
+                )
+                continue
+            if own is not None:
+                self._uncompiled(own, folder, _json(text), rel, form)
+        return defined or plugin
 
     def _own_skill(self, folder: str, files: list[str]) -> _Skill | None:
         """The skill whose ``SKILL.md`` is in this folder, with its files here."""
@@ -351,6 +403,8 @@ class _Walker:
         for their descriptions, so they are inputs of the build."""
         base = folder[len(skill.folder) + 1 :].replace(os.sep, "/") + "/"
         skill.files.extend(base + name for name in files if _bundled(name))
+        if base == "agents/" and "openai.yaml" in files:  # Codex's settings
+            self.inputs.add(os.path.join(folder, "openai.yaml"))
         if base == SCRIPTS:
             self.inputs.update(
                 os.path.join(folder, n) for n in files if is_script(base + n)
@@ -364,7 +418,8 @@ class _Walker:
         for entry in folders:
             name = entry.name
             if name in SKIP_DIRS or (
-                name.startswith(".") and name not in VISIBLE_DOT_DIRS
+                name.startswith(".")
+                and name not in VISIBLE_DOT_DIRS | SKILLS_ONLY_DOT_DIRS
             ):
                 continue
             child = (
@@ -444,10 +499,18 @@ class _Walker:
             )
 
     def _extras(
-        self, name: str, folder: str, manifest: dict[str, Any], rel: str
+        self,
+        name: str,
+        folder: str,
+        manifest: dict[str, Any],
+        rel: str,
+        form: ModuleType | None = None,
     ) -> None:
+        """A plugin's hooks and MCP servers (``form``: its format's module)."""
+        from generator.loaders import plugin as claude
         from generator.loaders.plugin_extras import read_extras
 
+        form = form or claude
         hooks, servers = read_extras(
             name,
             folder,
@@ -456,12 +519,39 @@ class _Walker:
             lambda path: relative(path, self.project),
             self.report,
             self.max_bytes,
+            form.MCP_FILE,
         )
         self.hooks += hooks
         self.servers += servers
         sources = {hook.source for hook in hooks} | {mcp.source for mcp in servers}
         for source in sources - {rel}:
             self.inputs.add(os.path.join(self.project, source))
+
+    def _uncompiled(
+        self,
+        name: str,
+        folder: str,
+        manifest: dict[str, Any],
+        rel: str,
+        form: ModuleType,
+    ) -> None:
+        """What the plugin holds that skillc does not compile: in the report, with a
+        ``component-not-compiled`` warning at its manifest."""
+        from generator.loaders.plugin_extras import uncompiled
+
+        for kind, path, does in uncompiled(form, folder, manifest, rel):
+            where = (
+                path
+                if path == rel
+                else relative(os.path.join(folder, path), self.project)
+            )
+            self._not_compiled(where, name, f"{does}; not compiled", kind)
+            self.report.warning(
+                rel, 1, 1, "component-not-compiled", f"{where}: {kind}: {does}"
+            )
+
+    def _not_compiled(self, path: str, name: str, reason: str, kind: str) -> None:
+        self.not_compiled.append(NotCompiled(path, name, reason, kind))
 
     def _left_out(self, name: str, folder: str, found: Layout, rel: str) -> None:
         """Component folders a plugin's layout leaves out, or lists but lacks: reported
@@ -470,26 +560,73 @@ class _Walker:
 
         for path, reason in left_out(Path(folder), found):
             where = relative(os.path.join(folder, path), self.project)
-            self.not_compiled.append(NotCompiled(where, name, reason))
+            self._not_compiled(where, name, reason, "component")
             self.report.warning(
                 rel, 1, 1, "component-not-compiled", f"{where}: {reason}"
             )
 
     def _lookalikes(self, folder: str, entries: list[os.DirEntry[str]]) -> None:
+        """Other clients' plugin manifests skillc does not read: Cursor's and Kimi's,
+        and a Codex marketplace that is not at a source root."""
         for entry in entries:
+            market = os.path.join(entry.path, "marketplace.json")
             if entry.name in LOOKALIKES or (
-                entry.name == "plugins" and os.path.basename(folder) == ".agents"
+                entry.name == "plugins"
+                and os.path.basename(folder) == ".agents"
+                and market not in self.inputs
             ):
-                self.not_compiled.append(
-                    NotCompiled(
-                        relative(entry.path, self.project),
-                        "",
-                        "another client's plugin manifests: only .claude-plugin/ is read",
-                    )
+                self._not_compiled(
+                    relative(entry.path, self.project),
+                    "",
+                    "another client's plugin manifests: not read (skillc reads "
+                    "Claude Code's, Codex's, Agent Plugins' and Gemini CLI's, and "
+                    "marketplaces at a source root)",
+                    "manifest",
                 )
 
     def _warn(self, folder: str, code: str, message: str) -> None:
         self.report.warning(relative(folder, self.project), 1, 1, code, message)
+
+
+@functools.cache
+def plugin_formats() -> tuple[ModuleType, ...]:
+    """Each plugin format's loader module, in PLUGIN_FORMATS order."""
+    import importlib
+
+    return tuple(importlib.import_module(name) for name in PLUGIN_FORMATS)
+
+
+@functools.cache
+def _manifest_entries() -> frozenset[str]:
+    """The first part of each format's manifest path: a folder holding none of them
+    holds no manifest."""
+    return frozenset(form.MANIFEST.split("/")[0] for form in plugin_formats())
+
+
+def plugin_format(manifest: Path) -> ModuleType:
+    """The format of the plugin manifest at ``manifest``."""
+    text = manifest.as_posix()
+    return next(f for f in plugin_formats() if text.endswith("/" + f.MANIFEST))
+
+
+def _json(text: str) -> dict[str, Any]:
+    """A manifest's object as written (problems with it are reported where it is
+    read as a plugin)."""
+    import json
+
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _has_manifest(folder: str) -> bool:
+    """Whether ``folder`` holds a plugin manifest of any format."""
+    return any(
+        os.path.isfile(os.path.join(folder, *form.MANIFEST.split("/")))
+        for form in plugin_formats()
+    )
 
 
 def is_script(name: str, path: Path | None = None) -> bool:

@@ -2,8 +2,8 @@
 in noxfile.py and the lines skillc needs in .gitignore, fitted to what the repository
 holds. It never changes a configuration that is already there.
 
-Its ``sources`` are those a build finds without configuration (``.claude/skills``,
-``.claude/agents``, ``.claude/commands``, ``skills``, ``agents``), and ``.agents/skills``;
+Its ``sources`` are those a build finds without configuration (each client's skills
+folder, ``.claude/agents``, ``.claude/commands``, ``skills``, ``agents``);
 without any, the root itself when it is a marketplace or plugin repository
 (``.claude-plugin/``) or holds skill folders (``<name>/SKILL.md``, one or two levels
 down, as ComposioHQ/awesome-claude-skills does), so that a build that worked without
@@ -19,7 +19,6 @@ from pathlib import Path
 
 from generator import project
 
-EXTRA_SOURCES = (".agents/skills",)  # Codex's skills folder
 # Folders never searched for skill folders at the root.
 _SKIPPED = frozenset({"node_modules", "venv", "site-packages", "generated"})
 NOX_SESSION = '''
@@ -40,11 +39,7 @@ GITIGNORE = (
 
 def sources(root: Path) -> tuple[list[str], str]:
     """The source roots for the repository at ``root`` and why (empty: none found)."""
-    found = [
-        name
-        for name in (*project.DEFAULT_SOURCES, *EXTRA_SOURCES)
-        if (root / name).is_dir()
-    ]
+    found = [name for name in project.DEFAULT_SOURCES if (root / name).is_dir()]
     if found:
         return found, "found here"
     for manifest in project.PLUGIN_ROOT_MANIFESTS:

@@ -319,8 +319,9 @@ class NotCompiled:
     manifest), with the reason, for the report."""
 
     path: str
-    name: str
-    reason: str
+    name: str  # the plugin's name ("" when it belongs to none)
+    reason: str  # why it is left out, and what it would do in its client
+    kind: str = ""  # what it is: a remote plugin, lsp-servers, bin...
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

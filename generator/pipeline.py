@@ -235,8 +235,11 @@ def _model(
         if item.plugin is not None:
             if item.plugin not in plugins:
                 where = item.plugin
+                form = discover.plugin_format(where)
                 plugins[where] = _guarded(
-                    lambda: load_plugin(where, project, report, config.max_file_bytes),
+                    lambda: load_plugin(
+                        where, project, report, config.max_file_bytes, form
+                    ),
                     discover.relative(where, project),
                     report,
                     None,
@@ -325,10 +328,14 @@ def _files_read(item: discover.Found, module: str, inputs: Inputs) -> list[str]:
             if name == discover.TOOL_MANIFEST or discover.is_script(name)
         ]
         return [p for p in (os.path.join(folder, n) for n in names) if p in inputs]
-    metadata = os.path.join(folder, discover.METADATA_FILE)
-    return (
-        [path, metadata] if item.kind is Kind.SKILL and metadata in inputs else [path]
-    )
+    if item.kind is not Kind.SKILL:
+        return [path]
+    # Beside SKILL.md: its metadata.yaml, and Codex's agents/openai.yaml.
+    besides = (discover.METADATA_FILE, os.path.join("agents", "openai.yaml"))
+    return [
+        path,
+        *(p for p in (os.path.join(folder, b) for b in besides) if p in inputs),
+    ]
 
 
 def _guarded(load: Callable[[], T], rel: str, report: Report, failed: T) -> T:

@@ -31,6 +31,7 @@ from generator.ir import (
     SourceFile,
     Tool,
 )
+from generator.project import VENDOR_SKILLS, vendor_rank
 from generator.names import (
     DEFAULT_PROVIDER_NAME_LIMIT,
     NAMESPACE_HELP,
@@ -87,10 +88,13 @@ def resolve(
     winners: dict[tuple[tuple[Identifier, ...], str], _Named] = {}
     overrides: list[Override] = []
     shadowed: list[Shadowed] = []
-    seen_in_root: dict[tuple[int, tuple[Identifier, ...], str, bool], _Named] = {}
+    seen_in_root: dict[
+        tuple[int, tuple[Identifier, ...], str, bool, int | None], _Named
+    ] = {}
     for item in named:
         d = item.definition
-        key = (d.root, item.namespace, d.name, d.command)
+        rank = vendor_rank(d.source.path)
+        key = (d.root, item.namespace, d.name, d.command, rank)
         if key in seen_in_root:
             first = seen_in_root[key].definition
             report.error(
@@ -115,7 +119,29 @@ def resolve(
                 f"{_qualname(item)} is a built-in tool, which wins; this one is left out",
             )
             continue
-        if previous is not None and previous.definition.command and not d.command:
+        copies = previous is not None and _vendor_copies(previous, rank)
+        if previous is not None and copies:
+            # One skill copied into two clients' skills folders: the folder ranked
+            # higher in VENDOR_SKILLS wins, whichever source roots hold them.
+            kept, lost = (
+                (item, previous)
+                if rank > vendor_rank(previous.definition.source.path)  # type: ignore[operator]
+                else (previous, item)
+            )
+            where = lost.definition.source
+            shadowed.append(Shadowed(_qualname(item), kept.definition.source, where))
+            report.warning(
+                where.path,
+                where.line,
+                where.col,
+                "shadowed",
+                f"{_qualname(item)}: the copy in {kept.definition.source.path} wins "
+                "over this one (a client's skills folders rank "
+                f"{' < '.join(VENDOR_SKILLS)}), which is left out",
+            )
+            if kept is previous:
+                continue
+        elif previous is not None and previous.definition.command and not d.command:
             # Claude Code: a skill wins over a command of its name (issue 13: shadowed).
             shadowed.append(
                 Shadowed(_qualname(item), d.source, previous.definition.source)
@@ -160,6 +186,12 @@ def resolve(
         invalid=(),  # the pipeline fills it from every stage's diagnostics
         shadowed=tuple(sorted(shadowed, key=lambda s: (s.qualname, s.shadowed.path))),
     )
+
+
+def _vendor_copies(previous: _Named, rank: int | None) -> bool:
+    """Whether ``previous`` and a tool of ``rank`` lie in two clients' skills folders."""
+    other = vendor_rank(previous.definition.source.path)
+    return rank is not None and other is not None and rank != other
 
 
 def _provider_names(

@@ -52,14 +52,14 @@ MARKET = json.dumps(
         # skill folders at the root, and in a group folder one level down
         ({"alpha/SKILL.md": SKILL, "group/beta/SKILL.md": SKILL}, ["."]),
         ({"group/beta/SKILL.md": SKILL}, ["."]),
-        # Claude Code's folders, as a build finds them, and Codex's
+        # Claude Code's folders and the shared one, as a build finds them (lowest first)
         (
             {
                 ".claude/skills/a/SKILL.md": SKILL,
                 ".claude/commands/c.md": "Run c.\n",
                 ".agents/skills/b/SKILL.md": SKILL,
             },
-            [".claude/skills", ".claude/commands", ".agents/skills"],
+            [".agents/skills", ".claude/skills", ".claude/commands"],
         ),
         (
             {

@@ -19,8 +19,9 @@ def task(tool: TaskModule, header: str, dots: str) -> str:
     if tool.free_text:
         out.append("from collections.abc import Sequence\n\n")
     claude = "ClaudeCode, " if tool.claude else ""
+    codex = "Codex, " if tool.codex else ""
     out += [
-        f"from {dots}_tasks import {claude}Invocation, TaskSpec, task_tool\n\n",
+        f"from {dots}_tasks import {claude}{codex}Invocation, TaskSpec, task_tool\n\n",
         pylit.pyassign("_HELP", tool.help),
         "\n\n",
         pylit.pyassign("_INSTRUCTIONS", tool.instructions),
@@ -38,10 +39,15 @@ def task(tool: TaskModule, header: str, dots: str) -> str:
     ]
     if tool.plugin_dir is not None:
         out.append(f"    plugin_dir={pylit.pystr(tool.plugin_dir)},\n")
-    if tool.claude:
-        out.append("    claude=ClaudeCode(\n")
+    for field, settings, type_ in (
+        ("claude", tool.claude, "ClaudeCode"),
+        ("codex", tool.codex, "Codex"),
+    ):
+        if not settings:
+            continue
+        out.append(f"    {field}={type_}(\n")
         inner = INDENT * 2
-        for name, value in tool.claude:
+        for name, value in settings:
             if isinstance(value, str):
                 out.append(f"{inner}{name}={pylit.pystr(value)},\n")
             elif isinstance(value, bool):

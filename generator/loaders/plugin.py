@@ -1,6 +1,11 @@
 """Claude Code plugins: ``.claude-plugin/plugin.json``. ``name`` namespaces the plugin's
 skills, subagents and commands (``task.<plugin>.<skill>``); the component paths
-(``skills``, ``commands``, ``agents``) tell discovery where they are."""
+(``skills``, ``commands``, ``agents``) tell discovery where they are.
+
+This is one plugin format of several (``discover.PLUGIN_FORMATS``); each module of one
+names its manifest (``MANIFEST``), its client, the components skillc does not compile
+(``UNCOMPILED``), and turns its manifest into the definition read here
+(``definition``: Claude Code's keys). The reading below is shared by all of them."""
 
 from __future__ import annotations
 
@@ -11,12 +16,35 @@ import posixpath
 import re
 from collections.abc import Mapping
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from generator.loaders import frontmatter
 from generator.diagnostics import Report
 
 NAME_RULE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+MANIFEST = ".claude-plugin/plugin.json"
+CLIENT = "Claude Code"
+MCP_FILE = ".mcp.json"  # its MCP servers when plugin.json names none
+# What a Claude Code plugin may hold that skillc does not compile: (kind, its key in
+# plugin.json or "", its default file or folder or "", what Claude Code does with it).
+UNCOMPILED = (
+    ("lsp-servers", "lspServers", ".lsp.json", "language servers it starts"),
+    ("output-styles", "outputStyles", "output-styles", "replacements of its prompt"),
+    ("themes", "", "themes", "colour themes of its interface"),
+    ("monitors", "", "monitors/monitors.json", "commands it watches in the background"),
+    ("workflows", "workflows", "workflows", "workflows it runs"),
+    ("user-config", "userConfig", "", "settings it asks the user for on enabling"),
+    ("channels", "channels", "", "channels that deliver messages into a session"),
+    ("dependencies", "dependencies", "", "other plugins (semver) installed with it"),
+    ("settings", "", "settings.json", "settings it applies while the plugin is on"),
+    ("bin", "", "bin", "executables put on its Bash tool's PATH"),
+)
+
+
+def definition(data: dict[str, Any]) -> dict[str, Any] | None:
+    """The plugin's definition: Claude Code's own manifest, as it is."""
+    return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,8 +93,9 @@ def left_out(folder: Path, found: Layout) -> list[tuple[str, str]]:
 
 
 def load_plugin(
-    path: Path, project: Path, report: Report, max_bytes: int
+    path: Path, project: Path, report: Report, max_bytes: int, form: ModuleType
 ) -> Plugin | None:
+    """The plugin whose manifest, in the format of module ``form``, is ``path``."""
     from generator import discover
 
     rel = discover.relative(path, project)
@@ -76,8 +105,17 @@ def load_plugin(
     data = frontmatter.parse_json(text, rel, report)
     if data is None:  # not JSON skillc reads: said where, not again as a missing name
         return None
-    folder = discover.relative(path.parent.parent, project)
-    return plugin_from(data, rel, folder, report)
+    folder = discover.relative(plugin_folder(path, form), project)
+    defined = form.definition(data) if isinstance(data, dict) else data
+    return plugin_from(defined, rel, folder, report)
+
+
+def plugin_folder(manifest: Path, form: ModuleType) -> Path:
+    """The folder of the plugin whose manifest, of format ``form``, is ``manifest``."""
+    folder = manifest.parent
+    for _ in range(form.MANIFEST.count("/")):
+        folder = folder.parent
+    return folder
 
 
 def plugin_from(data: Any, rel: str, folder: str, report: Report) -> Plugin | None:
@@ -97,16 +135,21 @@ def plugin_from(data: Any, rel: str, folder: str, report: Report) -> Plugin | No
 
 
 def read_manifest(
-    path: Path, rel: str, report: Report, max_bytes: int
-) -> tuple[Layout, dict[str, Any], str]:
-    """A plugin.json's component paths, its data and its text; path problems are
-    reported (its JSON errors are left to ``load_plugin``, which reads it again)."""
+    path: Path, rel: str, report: Report, max_bytes: int, form: ModuleType
+) -> tuple[Layout, dict[str, Any] | None, str]:
+    """A manifest's component paths, its definition (Claude Code's keys) and its text;
+    path problems are reported (its JSON errors are left to ``load_plugin``, which
+    reads it again). The definition is None when the file is not of the format
+    (an Agent Plugins ``plugin.json`` without its ``$schema``)."""
     quiet = Report()
     text = frontmatter.read(path, rel, quiet, max_bytes)
     data = None if text is None else frontmatter.parse_json(text, rel, quiet)
+    defined = form.definition(data if isinstance(data, dict) else {})
+    if defined is None:
+        return Layout(), None, text or ""
     if text is None or not isinstance(data, dict):
         return Layout(), {}, ""
-    return layout(data, text, rel, report), data, text
+    return layout(defined, text, rel, report), defined, text
 
 
 def layout(data: Mapping[str, Any], text: str, rel: str, report: Report) -> Layout:

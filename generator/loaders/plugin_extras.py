@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from generator.loaders import frontmatter
@@ -28,8 +29,10 @@ def read_extras(
     relative: Callable[[str], str],
     report: Report,
     max_bytes: int,
+    mcp_file: str = MCP_FILE,
 ) -> tuple[list[Hook], list[McpServer]]:
-    """``rel``: the manifest's path; ``relative`` gives a path's project-relative form."""
+    """``rel``: the manifest's path; ``relative`` gives a path's project-relative form;
+    ``mcp_file``: where the plugin's format keeps its MCP servers ("": nowhere)."""
     hooks: list[Hook] = []
     servers: list[McpServer] = []
     for where, data in _configs(
@@ -37,10 +40,33 @@ def read_extras(
     ):
         hooks += _hooks(plugin, data, where, report)
     for where, data in _configs(
-        folder, MCP_FILE, manifest.get("mcpServers"), rel, relative, report, max_bytes
+        folder, mcp_file, manifest.get("mcpServers"), rel, relative, report, max_bytes
     ):
         servers += _servers(plugin, data, where, report)
     return hooks, servers
+
+
+def uncompiled(
+    form: ModuleType, folder: str, manifest: Mapping[str, Any], rel: str
+) -> list[tuple[str, str, str]]:
+    """What a plugin of format ``form`` holds that skillc does not compile, as (kind,
+    path: the manifest's for a key it sets, else relative to ``folder``, what it
+    would do): every key of ``form.UNCOMPILED`` the manifest (as written) sets, every
+    default file or folder present, and what the format's ``folders`` finds."""
+    client = form.CLIENT
+    found = []
+    for kind, key, default, does in form.UNCOMPILED:
+        if key and manifest.get(key) not in (None, [], {}, ""):
+            found.append((kind, rel, f'"{key}": {client}: {does}'))
+        elif default and os.path.exists(os.path.join(folder, default)):
+            found.append((kind, default, f"{client}: {does}"))
+    experimental = manifest.get("experimental")
+    if isinstance(experimental, dict):
+        for key in sorted(experimental):
+            found.append((key, rel, f'"experimental.{key}": {client}'))
+    for kind, path, does in getattr(form, "folders", lambda _: [])(folder):
+        found.append((kind, path, f"{client}: {does}"))
+    return found
 
 
 def _configs(
@@ -53,7 +79,9 @@ def _configs(
     max_bytes: int,
 ) -> list[tuple[str, Any]]:
     """The default file (when present) and the manifest's files, then its inline object."""
-    paths = [default] if os.path.isfile(os.path.join(folder, default)) else []
+    paths = (
+        [default] if default and os.path.isfile(os.path.join(folder, default)) else []
+    )
     inline = []
     if isinstance(value, dict):
         inline.append((rel, value))

@@ -17,7 +17,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from generator import discover
-from generator.loaders import frontmatter, yamlpos
+from generator.loaders import frontmatter, openai_yaml, yamlpos
 from generator.diagnostics import Report, did_you_mean
 from generator.loaders import markdown_loader
 from generator.ir import Definition, Kind, Position
@@ -124,6 +124,7 @@ def load_skill(
             "description-too-long",
             f"description is {len(description):,} characters; the spec allows {MAX_DESCRIPTION:,}",
         )
+    codex = _codex(found, folder, project, report, max_bytes)
     definition = Definition(
         kind=Kind.SKILL,
         # Claude Code names project skills by their folder, plugin skills by ``name``.
@@ -149,13 +150,25 @@ def load_skill(
         license=doc.text("license"),
         compatibility=doc.text("compatibility", limit=MAX_COMPATIBILITY),
         metadata=MappingProxyType(_metadata(doc)),
-        extra=doc.extra(TAKEN),
-        model_invocable=doc.flag("disable-model-invocation") is not True,
+        extra=doc.extra(TAKEN) | ({"codex": codex} if codex else {}),
+        model_invocable=doc.flag("disable-model-invocation") is not True
+        and codex.get("allow_implicit_invocation") is not False,
         user_invocable=doc.flag("user-invocable") is not False,
     )
     doc.flag("background")
     # Every field is read first, so that one run reports every problem of the file.
     return None if report.error_count > errors else definition
+
+
+def _codex(
+    found: discover.Found, folder: str, project: Path, report: Report, max_bytes: int
+) -> dict[str, object]:
+    """Codex's settings of the skill, from its ``agents/openai.yaml``."""
+    if openai_yaml.FILE not in found.files:
+        return {}
+    path = Path(folder, *openai_yaml.FILE.split("/"))
+    rel = discover.relative(path, project)
+    return openai_yaml.read(path, rel, report, max_bytes)
 
 
 def _bundled(files: tuple[str, ...], rel: str, report: Report) -> tuple[str, ...]:

@@ -48,6 +48,7 @@ class TaskModule:
     skill_dir: str | None
     plugin_dir: str | None
     claude: tuple[tuple[str, ClaudeValue], ...]
+    codex: tuple[tuple[str, ClaudeValue], ...]  # agents/openai.yaml, by Codex field
     files: tuple[str, ...]
     py_name: str
     function: str

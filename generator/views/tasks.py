@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from generator.ir import Definition, Kind, Tool
 from generator.names import function_name
 from generator.views import ClaudeValue, TaskModule, seed_metadata
@@ -45,6 +47,7 @@ def module(
         skill_dir=d.skill_dir,
         plugin_dir=d.plugin_dir,
         claude=tuple(claude_settings(d).items()),
+        codex=tuple(codex_settings(d).items()),
         files=d.files,
         py_name=tool.py_name,
         function=function_name(tool.py_name),
@@ -66,6 +69,18 @@ def claude_settings(d: Definition) -> dict[str, ClaudeValue]:
     if not d.user_invocable:
         settings["user_invocable"] = False
     return settings
+
+
+def codex_settings(d: Definition) -> dict[str, ClaudeValue]:
+    """Codex's settings of a skill (its agents/openai.yaml), by Codex field."""
+    codex = d.extra.get("codex")
+    if not isinstance(codex, Mapping):
+        return {}
+    return {
+        field: tuple(value) if isinstance(value, (list, tuple)) else value
+        for field, value in sorted(codex.items())
+        if isinstance(value, (str, bool, list, tuple))
+    }
 
 
 def _setting(value: ClaudeValue) -> str:
@@ -113,6 +128,13 @@ def level2_help(
             "; ".join(
                 f"{CLAUDE_KEYS.get(field, 'user-invocable')}: {_setting(value)}"
                 for field, value in claude_settings(d).items()
+            ),
+        ),
+        (
+            "Codex",
+            "; ".join(
+                f"{field}: {_setting(value)}"
+                for field, value in codex_settings(d).items()
             ),
         ),
         *(

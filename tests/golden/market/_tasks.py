@@ -15,6 +15,8 @@ _SHELL = re.compile(r"!`([^`\n]+)`")
 # Claude Code's @path file includes: an @ that starts a word, then a path (a "/" or a
 # "." inside it tells it from an @mention); code fences and spans are left alone.
 _INCLUDE = re.compile(r"(?<![\w@`])@([\w.~/-]*[\w~/-])")
+# How each plugin format names the plugin's folder in a body.
+_PLUGIN_ROOTS = ("${CLAUDE_PLUGIN_ROOT}", "${PLUGIN_ROOT}", "${extensionPath}")
 _CODE = re.compile(r"^(```|~~~).*?^\1[^\n]*$|``[^\n]*?``|`[^`\n]*`", re.M | re.S)
 
 
@@ -31,10 +33,32 @@ class ClaudeCode(NamedTuple):
     user_invocable: bool = True  # false: kept out of the / menu
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            key: list(value) if isinstance(value, tuple) else value
-            for key, value in self._asdict().items()
-        }
+        return _settings_dict(self._asdict())
+
+
+class Codex(NamedTuple):
+    """Codex's settings of a skill (its agents/openai.yaml), for a runner to honour."""
+
+    display_name: str | None = None
+    short_description: str | None = None
+    default_prompt: str | None = None
+    brand_color: str | None = None
+    icon_small: str | None = None  # relative to the skill's folder
+    icon_large: str | None = None
+    tool_dependencies: tuple[str, ...] = ()  # "mcp:github": what the skill needs
+    # false: only run when invoked by name (as disable-model-invocation: true)
+    allow_implicit_invocation: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        return _settings_dict(self._asdict())
+
+
+def _settings_dict(settings: dict[str, Any]) -> dict[str, Any]:
+    """A client's settings as JSON data: lists for tuples."""
+    return {
+        key: list(value) if isinstance(value, tuple) else value
+        for key, value in settings.items()
+    }
 
 
 class Invocation(NamedTuple):
@@ -61,6 +85,7 @@ class Invocation(NamedTuple):
     # Claude Code reads them relative to its working folder; skillc never reads them,
     # a runner decides (and keeps them inside the folders it trusts).
     file_includes: tuple[str, ...] = ()
+    codex: Codex = Codex()
 
     def path(self, file: str = "") -> Path:
         """The absolute path of a bundled file (of the skill folder for ``""``)."""
@@ -88,6 +113,7 @@ class Invocation(NamedTuple):
             "shell_commands": list(self.shell_commands),
             "claude": self.claude.to_dict(),
             "file_includes": list(self.file_includes),
+            "codex": self.codex.to_dict(),
         }
 
 
@@ -105,16 +131,21 @@ class TaskSpec(NamedTuple):
     model: str | None
     skill_dir: str | None
     files: tuple[str, ...]
-    plugin_dir: str | None = None  # the plugin's folder, for ${CLAUDE_PLUGIN_ROOT}
+    plugin_dir: str | None = None  # the plugin's folder, for _PLUGIN_ROOTS
     claude: ClaudeCode = ClaudeCode()
+    codex: Codex = Codex()
 
     def body(self) -> str:
-        """The instructions, ``${CLAUDE_PLUGIN_ROOT}`` resolved (below the source root:
-        never a path of the machine that built the package)."""
+        """The instructions, the plugin's folder resolved (below the source root:
+        never a path of the machine that built the package) where Claude Code, Agent
+        Plugins and Gemini CLI name it."""
         if self.plugin_dir is None:
             return self.instructions
         root = str(_resolve(self.plugin_dir))
-        return self.instructions.replace("${CLAUDE_PLUGIN_ROOT}", root)
+        text = self.instructions
+        for name in _PLUGIN_ROOTS:
+            text = text.replace(name, root)
+        return text
 
     def invocation(
         self, arguments: str | Sequence[str], named: Mapping[str, str | None]
@@ -153,6 +184,7 @@ class TaskSpec(NamedTuple):
             shell_commands=tuple(_SHELL.findall(self.body())),
             claude=self.claude,
             file_includes=() if self.kind == "agent" else file_includes(text),
+            codex=self.codex,
         )
 
 
