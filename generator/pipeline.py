@@ -406,7 +406,8 @@ def _emit(
     files |= agent_docs.emit(package, config)
     files |= ai_tools.emit(package)
     files |= bom.emit(model, config, package.generator)
-    provider_outputs, notes = provider_files.emit(offered, config, report)
+    summaries = {ns.qualname: ns.summary for ns in package.namespaces}
+    provider_outputs, notes = provider_files.emit(offered, config, report, summaries)
     files |= provider_outputs
     files |= search_index.emit(offered, table)
     budget = budgets.measure(package, files, count, config.token_counter)

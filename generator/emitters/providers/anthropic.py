@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from generator.emitters.providers import Dispatch, File, json_array
+from generator.emitters.providers import Dispatch, File, Shown, json_lines
 from generator.emitters.providers.schemas import Notes, description, input_schema
 from generator.emitters.providers.strict import NotStrict, make_strict
 from generator.views import ToolView
@@ -55,9 +55,9 @@ def deferred(
     return item
 
 
-def _deferred_file(lines: list[str]) -> str:
+def _deferred_file(shown: list[Shown]) -> str:
     """The tool search tool first: it finds the deferred tools."""
-    return json_array([_ENCODER.encode(TOOL_SEARCH), *lines])
+    return json_lines([_ENCODER.encode(TOOL_SEARCH), *(s.line for s in shown)])
 
 
 _ENCODER = json.JSONEncoder(

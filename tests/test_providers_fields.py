@@ -1,0 +1,143 @@
+"""The provider fields the providers take today, checked against their SDKs' own types:
+OpenAI Responses' namespaces and tool search, Anthropic's ``input_examples``, MCP's
+``icons``, ``idempotentHint`` and ``_meta``; and ``dispatch()`` for the calls that come
+back for them. No network."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from test_providers import NO_DOTS, _with_config, built, load, typed_dict
+
+from openai.types.responses import (  # noqa: E402
+    FunctionToolParam,
+    NamespaceToolParam,
+    ResponseFunctionToolCall,
+    ToolSearchToolParam,
+)
+from openai.types.responses.namespace_tool_param import ToolFunction  # noqa: E402
+from openai.types.responses.response_input_item_param import (  # noqa: E402
+    FunctionCallOutput,
+)
+
+__all__ = ["built"]  # the fixture, shared with tests/test_providers.py
+
+
+def _names(project: Path) -> dict[str, Any]:
+    names: dict[str, Any] = json.loads(
+        (project / "kit" / "providers" / "names.json").read_text()
+    )
+    return names
+
+
+def _functions(entries: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each function of a Responses file by the name its call comes back with joined
+    as dispatch() joins it, checking each item against the SDK's types."""
+    result = {}
+    for entry in entries:
+        if entry["type"] == "namespace":
+            typed_dict(NamespaceToolParam, entry)
+            assert NO_DOTS.match(entry["name"]) and entry["description"]
+            assert "defer_loading" not in entry  # only functions are deferred
+            for function in entry["tools"]:
+                typed_dict(ToolFunction, function)
+                assert NO_DOTS.match(function["name"])
+                assert function["name"] != entry["name"]
+                result[f"{entry['name']}__{function['name']}"] = function
+        elif entry["type"] == "function":
+            typed_dict(FunctionToolParam, entry)
+            result[entry["name"]] = entry
+    return result
+
+
+def test_openai_responses_groups_each_namespace(built: Path) -> None:
+    entries = load(built, "openai-responses.json")
+    groups = {e["name"]: e for e in entries if e["type"] == "namespace"}
+    # skillc's dotted namespaces, one to one, each '.' as '__'.
+    assert sorted(groups) == [
+        "batch",
+        "db",
+        "file",
+        "orchestrator",
+        "pdf-extractor",
+        "s3__file",
+        "task",
+        "weather",
+    ]
+    assert [f["name"] for f in groups["s3__file"]["tools"]] == ["list", "read"]
+    assert groups["s3__file"]["description"] == "Objects in S3 buckets, as files."
+    functions = _functions(entries)
+    # Every tool once, under the name its call joins to: its provider name.
+    assert sorted(functions) == sorted(_names(built)["from_provider"]["openai"])
+    assert all(f["strict"] is False for f in functions.values())
+    flat = {
+        e["function"]["name"]: e["function"] for e in load(built, "openai-chat.json")
+    }
+    for name, function in functions.items():
+        assert function["parameters"] == flat[name]["parameters"]
+
+
+def test_openai_responses_deferred_has_tool_search(built: Path) -> None:
+    entries = load(built, "openai-responses.deferred.json")
+    typed_dict(ToolSearchToolParam, entries[0])
+    assert entries[0] == {"type": "tool_search"}
+    functions = _functions(entries[1:])
+    assert sorted(functions) == sorted(_functions(load(built, "openai-responses.json")))
+    assert all(f["defer_loading"] is True for f in functions.values())
+
+
+def test_openai_responses_deferred_keeps_always_loaded_tools(tmp_path: Path) -> None:
+    project, status, err = _with_config(
+        tmp_path,
+        '\n[tool.skillc.profiles.support]\nprovider = "openai"\n'
+        'always-loaded = ["file.read"]\n',
+    )
+    assert status == 0, err
+    path = project / "out" / "providers" / "support" / "openai-responses.deferred.json"
+    functions = _functions(json.loads(path.read_text())[1:])
+    loaded = sorted(n for n, f in functions.items() if "defer_loading" not in f)
+    assert loaded == ["file__read"]
+
+
+@pytest.mark.parametrize(
+    ("namespace", "name"),
+    [
+        ("s3__file", "read"),  # listed in its namespace
+        (None, "s3__file__read"),  # from openai-responses.strict.json (flat)
+        ("s3__file__read", "s3__file__read"),  # a deferred tool listed alone
+    ],
+)
+def test_dispatch_routes_a_namespaced_responses_call(
+    built: Path, namespace: str | None, name: str
+) -> None:
+    import kit  # type: ignore[import-not-found]
+
+    fields: dict[str, Any] = {
+        "type": "function_call",
+        "call_id": "call_9",
+        "name": name,
+        "arguments": json.dumps({"bucket": "b", "key": "k"}),
+    }
+    if namespace is not None:
+        fields["namespace"] = namespace
+    item = ResponseFunctionToolCall.model_validate(fields)
+    output = kit.dispatch("openai-responses", item)
+    typed_dict(FunctionCallOutput, output)
+    assert output["call_id"] == "call_9"
+    assert json.loads(output["output"]) == {"bucket": "b", "key": "k"}
+
+
+def test_dispatch_never_routes_a_namespace_to_another_tool(built: Path) -> None:
+    """A namespace the files never gave joins to no tool's name: an unknown tool."""
+    import kit
+
+    for namespace, name in (("file", "s3__file__read"), ("s3", "read"), ("", "read")):
+        output = kit.dispatch(
+            "openai-responses",
+            {"call_id": "c", "namespace": namespace, "name": name, "arguments": "{}"},
+        )
+        assert output["output"].startswith("error: unknown tool"), (namespace, name)
