@@ -195,6 +195,8 @@ class Function:
     triggers: tuple[str, ...] = ()
     dangerous: bool = False
     read_only: bool | None = None
+    idempotent: bool | None = None  # a repeated call changes nothing more
+    icons: tuple[Mapping[str, Any], ...] = ()  # MCP icons: src, mimeType, sizes, theme
     timeout_sec: float | None = None
     retry: Mapping[str, int] | None = None
     skill: str | None = None  # the skill it belongs to

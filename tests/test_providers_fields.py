@@ -141,3 +141,79 @@ def test_dispatch_never_routes_a_namespace_to_another_tool(built: Path) -> None:
             {"call_id": "c", "namespace": namespace, "name": name, "arguments": "{}"},
         )
         assert output["output"].startswith("error: unknown tool"), (namespace, name)
+
+
+def test_mcp_tools_carry_icons_idempotent_hint_and_python_path(built: Path) -> None:
+    from mcp_types._v2026_07_28 import Tool
+    from test_mcp_server import _valid_at_every_version
+
+    entries = load(built, "mcp.json")
+    _valid_at_every_version(entries)
+    tools = {e["name"]: Tool.model_validate(e) for e in entries}
+    read = tools["s3.file.read"]
+    assert read.icons is not None
+    assert [(i.src, i.mime_type, i.sizes, i.theme) for i in read.icons] == [
+        ("https://example.com/s3-48.png", "image/png", ["48x48"], None),
+        ("data:image/png;base64,iVBORw0KGgo=", None, None, "dark"),
+    ]
+    assert all(t.icons is None for n, t in tools.items() if n != "s3.file.read")
+    hints = {
+        n: t.annotations.idempotent_hint for n, t in tools.items() if t.annotations
+    }
+    # Said where known: the manifest's `idempotent`, an HTTP GET; never beside
+    # readOnlyHint (where MCP gives it no meaning).
+    assert hints["s3.file.list"] is True  # idempotent: true
+    assert hints["file.write"] is True  # the built-in says so
+    assert hints["weather.current"] is True  # GET
+    assert hints["batch.run"] is None and hints["file.read"] is None
+    for name, tool in tools.items():
+        assert tool.meta is not None
+        path = tool.meta.model_dump()["skillc/python"]
+        module, _, attribute = path.rpartition(".")
+        assert path == "kit." + _names(built)["from_provider"]["mcp"][name]
+        assert callable(getattr(__import__(module, fromlist=["_"]), attribute))
+
+
+def test_mcp_server_lists_the_new_fields(built: Path) -> None:
+    from test_mcp_server import _drive, _stdio
+
+    async def session(client: Any) -> None:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        read = tools["s3.file.read"]
+        assert read.icons and read.icons[0].src == "https://example.com/s3-48.png"
+        assert tools["s3.file.list"].annotations.idempotent_hint is True
+        assert dict(read.meta or {})["skillc/python"] == "kit.s3.file.read"
+
+    _drive(_stdio(built), "auto", session)
+
+
+@pytest.mark.parametrize(
+    "icon",
+    [
+        '{src: "javascript:alert(1)"}',
+        '{src: "http://example.com/a.png"}',
+        '{src: "data:image/svg+xml;base64,PHN2Zz4="}',
+        '{src: "https://example.com/a.png", mimeType: image/svg+xml}',
+        '{src: "https://example.com/a.png", onclick: x}',
+    ],
+)
+def test_an_icon_that_is_not_a_safe_image_is_an_error(
+    tmp_path: Path, icon: str
+) -> None:
+    project = tmp_path / "p"
+    (project / "tools").mkdir(parents=True)
+    (project / "pyproject.toml").write_text('[tool.skillc]\nsources = ["tools"]\n')
+    (project / "tools" / "x.tools.yaml").write_text(
+        "namespace: x\ntools:\n  - name: y\n    description: Y.\n"
+        f"    icons: [{icon}]\n"
+        '    executor: {type: python, function: "m:f"}\n'
+    )
+    import contextlib
+    import io
+
+    from generator import cli
+
+    with contextlib.redirect_stderr(io.StringIO()) as err:
+        assert cli.main(["-C", str(project), "build"]) == 1
+    assert "tools/x.tools.yaml:5:" in err.getvalue()
+    assert "error[manifest-invalid]" in err.getvalue()

@@ -85,6 +85,8 @@ def read(
                 triggers=manifest.strings(tool.get("tags")),
                 dangerous=bool(tool.get("dangerous", False)),
                 read_only=tool.get("read_only"),
+                idempotent=tool.get("idempotent"),
+                icons=tuple(tool.get("icons") or ()),
                 timeout_sec=tool.get("timeout_sec", runtime.get("default_timeout_sec")),
                 retry=manifest.retry(tool.get("retry") or runtime.get("default_retry")),
                 # The built-ins run in the package; others in their manifest's folder.
