@@ -190,6 +190,8 @@ class Function:
     category: str | None = None
     aliases: tuple[str, ...] = ()  # other dotted names that call the same tool
     examples: tuple[str, ...] = ()
+    # The input each example that is a call of the tool sends, checked against its schema.
+    input_examples: tuple[Mapping[str, Any], ...] = ()
     errors: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     triggers: tuple[str, ...] = ()

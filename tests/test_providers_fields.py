@@ -217,3 +217,95 @@ def test_an_icon_that_is_not_a_safe_image_is_an_error(
         assert cli.main(["-C", str(project), "build"]) == 1
     assert "tools/x.tools.yaml:5:" in err.getvalue()
     assert "error[manifest-invalid]" in err.getvalue()
+
+
+def test_anthropic_input_examples_come_from_the_manifests_examples(
+    built: Path,
+) -> None:
+    import jsonschema
+    from anthropic.types import ToolParam
+
+    for name in ("anthropic.json", "anthropic.deferred.json"):
+        entries = {e["name"]: e for e in load(built, name) if "input_schema" in e}
+        for entry in entries.values():
+            typed_dict(ToolParam, entry)
+            for example in entry.get("input_examples", ()):
+                jsonschema.Draft202012Validator(entry["input_schema"]).validate(example)
+        assert entries["file__read"]["input_examples"] == [
+            {"path": "README.md"},
+            {"path": "src/app.py", "offset": 100, "limit": 50},
+        ]
+        assert entries["s3__file__read"]["input_examples"] == [
+            {"bucket": "logs", "key": "2026/11/22.json"}
+        ]
+        # An ai-tool.yaml example is a shell line, not a call: left as text.
+        assert "input_examples" not in entries["orchestrator__start"]
+    # The strict schema makes optional properties required: no examples there.
+    assert all("input_examples" not in e for e in load(built, "anthropic.strict.json"))
+
+
+def _manifest_build(tmp_path: Path, examples: str) -> tuple[int, str, Path]:
+    import contextlib
+    import io
+
+    from generator import cli
+
+    project = tmp_path / "p"
+    (project / "tools").mkdir(parents=True)
+    (project / "pyproject.toml").write_text('[tool.skillc]\nsources = ["tools"]\n')
+    (project / "tools" / "x.tools.yaml").write_text(
+        "namespace: x\n"
+        "tools:\n"
+        "  - name: y\n"
+        "    description: Y.\n"
+        "    aliases: [old_y]\n"
+        "    input_schema:\n"
+        "      type: object\n"
+        "      properties:\n"
+        "        n: {type: integer, minimum: 1}\n"
+        "        class: {type: string}\n"
+        "      required: [n]\n"
+        f"    examples: {examples}\n"
+        '    executor: {type: python, function: "m:f"}\n'
+    )
+    with contextlib.redirect_stderr(io.StringIO()) as err:
+        status = cli.main(["-C", str(project), "build"])
+    return status, err.getvalue(), project
+
+
+@pytest.mark.parametrize(
+    ("example", "problem"),
+    [
+        ('x.y(n="3")', "n: '3' is not of type 'integer'"),
+        ("x.y(n=0)", "n: 0 is less than the minimum of 1"),
+        ("old_y(class_='a')", "the input: 'n' is a required property"),
+        ("x.y(n=1, m=2)", "m is not a parameter (parameters: class, n)"),
+        ("x.y(1)", "name each argument (name=value)"),
+        ('x.y(n=__import__("os").getpid())', "n: not a JSON value"),
+        ("x.y(n={1, 2})", "n: not a JSON value"),
+    ],
+)
+def test_an_example_the_schema_rejects_is_a_located_error(
+    tmp_path: Path, example: str, problem: str
+) -> None:
+    status, err, project = _manifest_build(
+        tmp_path, json.dumps(["x.y(n=2)", "run it twice", example])
+    )
+    assert status == 1
+    # The third example, where the file writes it.
+    line = (project / "tools" / "x.tools.yaml").read_text().splitlines()[11]
+    located = f"tools/x.tools.yaml:12:{line.rindex(json.dumps(example)) + 1}"
+    assert f"{located}: error[invalid-example]: {example!r}: {problem}" in err, err
+    assert not (project / "generated").exists()  # nothing half-written
+
+
+def test_valid_examples_by_python_and_property_names(tmp_path: Path) -> None:
+    status, err, project = _manifest_build(
+        tmp_path,
+        json.dumps(["x.y(n=2, class_='a')", "old_y(n=3)", "prose", "f(n=0)"]),
+    )
+    assert status == 0, err
+    (entry,) = json.loads(
+        (project / "generated" / "providers" / "anthropic.json").read_text()
+    )
+    assert entry["input_examples"] == [{"n": 2, "class": "a"}, {"n": 3}]

@@ -113,6 +113,7 @@ class ToolView:
     schema_problem: str | None
     output_schema: Mapping[str, Any] | None
     hints: Mapping[str, bool]
+    input_examples: tuple[Mapping[str, Any], ...]  # inputs its examples send, checked
     icons: tuple[Mapping[str, Any], ...]  # MCP icons, as the manifest gives them
     search_fields: Mapping[str, str]  # find_tool's text of each field
     name_forms: tuple[str, ...]  # the compound names a purpose may call it by

@@ -155,6 +155,7 @@ def _callable_fields(tool: Tool, d: Function) -> dict[str, Any]:
         "input_schema": schema,
         "output_schema": d.output_schema,
         "hints": hints,
+        "input_examples": d.input_examples,
         "icons": tuple(dict(icon) for icon in d.icons),
         "report": report,
         "ai_tool": _ai_tool(tool, d),
@@ -221,6 +222,7 @@ def _task_fields(
         "output_schema": None,
         # A skill or subagent only returns instructions.
         "hints": {"readOnlyHint": True, "openWorldHint": False},
+        "input_examples": (),
         "icons": (),
         "report": report,
         "ai_tool": None,
