@@ -150,20 +150,19 @@ def test_mcp_tools_carry_icons_idempotent_hint_and_python_path(built: Path) -> N
     entries = load(built, "mcp.json")
     _valid_at_every_version(entries)
     tools = {e["name"]: Tool.model_validate(e) for e in entries}
-    read = tools["s3.file.read"]
-    assert read.icons is not None
-    assert [(i.src, i.mime_type, i.sizes, i.theme) for i in read.icons] == [
+    listing = tools["s3.file.list"]
+    assert listing.icons is not None
+    assert [(i.src, i.mime_type, i.sizes, i.theme) for i in listing.icons] == [
         ("https://example.com/s3-48.png", "image/png", ["48x48"], None),
         ("data:image/png;base64,iVBORw0KGgo=", None, None, "dark"),
     ]
-    assert all(t.icons is None for n, t in tools.items() if n != "s3.file.read")
+    assert all(t.icons is None for n, t in tools.items() if n != "s3.file.list")
     hints = {
         n: t.annotations.idempotent_hint for n, t in tools.items() if t.annotations
     }
     # Said where known: the manifest's `idempotent`, an HTTP GET; never beside
     # readOnlyHint (where MCP gives it no meaning).
     assert hints["s3.file.list"] is True  # idempotent: true
-    assert hints["file.write"] is True  # the built-in says so
     assert hints["weather.current"] is True  # GET
     assert hints["batch.run"] is None and hints["file.read"] is None
     for name, tool in tools.items():
@@ -179,10 +178,10 @@ def test_mcp_server_lists_the_new_fields(built: Path) -> None:
 
     async def session(client: Any) -> None:
         tools = {t.name: t for t in (await client.list_tools()).tools}
-        read = tools["s3.file.read"]
-        assert read.icons and read.icons[0].src == "https://example.com/s3-48.png"
-        assert tools["s3.file.list"].annotations.idempotent_hint is True
-        assert dict(read.meta or {})["skillc/python"] == "kit.s3.file.read"
+        listing = tools["s3.file.list"]
+        assert listing.icons and listing.icons[0].src == "https://example.com/s3-48.png"
+        assert listing.annotations.idempotent_hint is True
+        assert dict(listing.meta or {})["skillc/python"] == "kit.s3.file.list"
 
     _drive(_stdio(built), "auto", session)
 

@@ -173,8 +173,8 @@ return {"role": "tool", "tool_call_id": call.id, "content": content}""",
         # (openai.namespace_of); a deferred one listed alone with its own name as both.
         read="""\
 name, namespace = item.get("name"), item.get("namespace")
-if isinstance(name, str) and isinstance(namespace, str) and namespace not in ("", name):
-    name = f"{namespace}__{name}"
+if isinstance(name, str) and isinstance(namespace, str) and namespace != name:
+    name = f"{namespace}__{name}" if namespace else name
 return _call(item.get("call_id"), name, item.get("arguments"))""",
         answer="""\
 output = text if ok else f"error: {text}"
