@@ -35,7 +35,9 @@ def inputs(
     one of them is invalid (each such one reported)."""
     properties = schema.get("properties")
     declared = list(properties) if isinstance(properties, Mapping) else []
-    sent = {identifier(name, PARAMETER_RESERVED): name for name in declared}
+    sent: dict[str, str] = {
+        identifier(name, PARAMETER_RESERVED): name for name in declared
+    }
     sent |= {name: name for name in declared}  # a property's own name wins
     result, ok = [], True
     for index, text in enumerate(examples):

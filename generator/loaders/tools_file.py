@@ -65,13 +65,13 @@ def read(
             continue
         if not executor_check.check(doc, tool["executor"], (*at, "executor"), schema):
             continue
-        path = (*namespace, *name.split("."))
+        full = (*namespace, *name.split("."))
         examples = manifest.strings(tool.get("examples"))
         inputs = call_examples.inputs(
             doc,
             (*at, "examples"),
             examples,
-            {".".join(path), *(tool.get("aliases") or ())},
+            {".".join(full), *(tool.get("aliases") or ())},
             schema,
         )
         if inputs is None:
@@ -79,7 +79,7 @@ def read(
         functions.append(
             Function(
                 name=name,
-                path=path,
+                path=full,
                 origin=origin,
                 description=doc.description(tool, at, name),
                 input_schema=schema,
