@@ -308,3 +308,35 @@ def test_valid_examples_by_python_and_property_names(tmp_path: Path) -> None:
         (project / "generated" / "providers" / "anthropic.json").read_text()
     )
     assert entry["input_examples"] == [{"n": 2, "class": "a"}, {"n": 3}]
+
+
+def test_a_shortened_provider_name_is_listed_alone(tmp_path: Path) -> None:
+    """A name cut to provider-name-limit is not its namespace's joined to its own: the
+    tool stands alone under its provider name, and its call comes back by that name."""
+    long = "a_rather_long_tool_name_that_is_cut"
+    status, err, project = _manifest_build(tmp_path, "[]")
+    manifest = project / "tools" / "x.tools.yaml"
+    manifest.write_text(
+        manifest.read_text()
+        + f"  - name: {long}\n    description: Long.\n"
+        + '    executor: {type: python, function: "m:f"}\n'
+        + "  - name: z\n    description: Z.\n"
+        + '    executor: {type: python, function: "m:f"}\n'
+    )
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + "provider-name-limit = 24\n")
+    import contextlib
+    import io
+
+    from generator import cli
+
+    with contextlib.redirect_stderr(io.StringIO()) as out:
+        assert cli.main(["-C", str(project), "build"]) == 0, out.getvalue()
+    folder = project / "generated" / "providers"
+    names = json.loads((folder / "names.json").read_text())["to_provider"]
+    cut = names[f"x.{long}"]["openai"]
+    assert cut != f"x__{long}" and len(cut) <= 24
+    entries = json.loads((folder / "openai-responses.json").read_text())
+    assert [e["name"] for e in entries] == [cut, "x"]  # in the tools' order
+    assert [f["name"] for f in entries[1]["tools"]] == ["y", "z"]
+    assert sorted(_functions(entries)) == sorted(n["openai"] for n in names.values())
