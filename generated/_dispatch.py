@@ -79,7 +79,10 @@ def read_call(provider: str, tool_call: Any) -> Call:
         function = _plain(item.get("function") or {})
         return _call(item.get("id"), function.get("name"), function.get("arguments"))
     if provider == "openai-responses":
-        return _call(item.get("call_id"), item.get("name"), item.get("arguments"))
+        name, namespace = item.get("name"), item.get("namespace")
+        if isinstance(name, str) and isinstance(namespace, str) and namespace != name:
+            name = f"{namespace}__{name}" if namespace else name
+        return _call(item.get("call_id"), name, item.get("arguments"))
     if provider == "gemini":
         inner = _plain(item.get("functionCall") or item.get("function_call") or item)
         return _call(inner.get("id"), inner.get("name"), inner.get("args"))

@@ -57,7 +57,7 @@ class Profile:
     exclude_categories: tuple[str, ...] = ()
     include: tuple[str, ...] = ()  # dotted-name globs; empty: every tool
     exclude: tuple[str, ...] = ()
-    always_loaded: tuple[str, ...] = ()  # never deferred behind Anthropic's tool search
+    always_loaded: tuple[str, ...] = ()  # never deferred behind a tool search
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,7 +315,7 @@ class Config:
         _positive,
     )
     always_loaded: tuple[str, ...] = setting(
-        (), "tools never deferred in anthropic.deferred.json", _strings
+        (), "tools never deferred in the *.deferred.json files", _strings
     )
     lock_wait_sec: int = setting(
         60,

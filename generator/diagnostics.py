@@ -73,6 +73,7 @@ CODES: dict[str, str] = {
     "install-not-allowed": "an ai-tool.yaml install source is outside the install-allowlist",
     "invalid-tool-id": "a skill script's tool id breaks the seed 001 rule, or an ai-tool.yaml command id carries another tool's prefix",
     "executor-invalid": "an executor's entry or URL cannot be used",
+    "invalid-example": "a tool manifest's example calls the tool with arguments it cannot take",
     "namespace-too-deep": "a dotted tool name is deeper than max-namespace-depth",
     "package-shadows-module": "a python tool's module has the generated package's name",
     "name-too-long": "a tool's module or folder name is longer than 255 bytes",

@@ -190,11 +190,15 @@ class Function:
     category: str | None = None
     aliases: tuple[str, ...] = ()  # other dotted names that call the same tool
     examples: tuple[str, ...] = ()
+    # The input each example that is a call of the tool sends, checked against its schema.
+    input_examples: tuple[Mapping[str, Any], ...] = ()
     errors: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     triggers: tuple[str, ...] = ()
     dangerous: bool = False
     read_only: bool | None = None
+    idempotent: bool | None = None  # a repeated call changes nothing more
+    icons: tuple[Mapping[str, Any], ...] = ()  # MCP icons: src, mimeType, sizes, theme
     timeout_sec: float | None = None
     retry: Mapping[str, int] | None = None
     skill: str | None = None  # the skill it belongs to

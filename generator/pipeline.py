@@ -421,7 +421,8 @@ def _emit(
     files |= agent_docs.emit(package, config)
     files |= ai_tools.emit(package)
     files |= bom.emit(model, config, package.generator)
-    provider_outputs, notes = provider_files.emit(offered, config, report)
+    summaries = {ns.qualname: ns.summary for ns in package.namespaces}
+    provider_outputs, notes = provider_files.emit(offered, config, report, summaries)
     files |= provider_outputs
     model_files = search_model.emit(offered, encoder, memo, report)
     files |= model_files

@@ -120,6 +120,6 @@ def test_provider_files_leave_the_shared_schema_alone(views: list[ToolView]) -> 
     offered = tuple(view for view in views if view.offered and not view.schema_problem)
     before = [copy.deepcopy(dict(view.input_schema)) for view in offered]
     config = Config(Path("."), sources=("corpus",), package="generated")
-    first = provider_files.emit(offered, config, Report())
+    first = provider_files.emit(offered, config, Report(), {})
     assert [dict(view.input_schema) for view in offered] == before
-    assert provider_files.emit(offered, config, Report()) == first
+    assert provider_files.emit(offered, config, Report(), {}) == first

@@ -6,13 +6,14 @@ from __future__ import annotations
 import importlib
 import json
 import re
+from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
 from generator.config import Config
 from generator.diagnostics import Report
 from generator.emitters import profiles, tool_modules
-from generator.emitters.providers import File
+from generator.emitters.providers import File, Shown
 from generator.emitters.providers.schemas import Notes, gemini_mcp_name
 from generator.provider_registry import PROVIDERS
 from generator.views import ToolView, pylit
@@ -117,9 +118,13 @@ class _Lines:
 
 
 def emit(
-    tools: tuple[ToolView, ...], config: Config, report: Report
+    tools: tuple[ToolView, ...],
+    config: Config,
+    report: Report,
+    namespaces: Mapping[str, str],
 ) -> tuple[dict[str, str], Notes]:
-    """The files, joined from each tool's lines, and what they left out or changed."""
+    """The files, joined from each tool's lines, and what they left out or changed;
+    ``namespaces``: each namespace's Level 1 summary, by its qualname."""
     notes = Notes()
     shown = []
     for tool in tools:
@@ -137,7 +142,7 @@ def emit(
         notes.leave_out(FOLDER + "*", tool, tool.schema_problem)
     always = frozenset(config.always_loaded)
     lines = _Lines()
-    result = _files(notes, FOLDER, tuple(files()), shown, always, lines)
+    result = _files(notes, FOLDER, tuple(files()), shown, always, lines, namespaces)
     result[FOLDER + "names.json"] = _dumps(names(shown))
     for profile in config.profiles:
         seen = profiles.visible(shown, profile)
@@ -151,6 +156,7 @@ def emit(
             seen,
             always | set(profile.always_loaded),
             lines,
+            namespaces,
         )
     for name, profile in profiles.BUILTIN.items():
         # Without conflicts to check, what a built-in profile sees is never needed.
@@ -167,6 +173,7 @@ def _files(
     tools: list[ToolView],
     always: frozenset[str],
     lines: _Lines,
+    namespaces: Mapping[str, str],
 ) -> dict[str, str]:
     """Provider files, one JSON line per tool, with the notes of each line."""
     result = {}
@@ -180,7 +187,8 @@ def _files(
             notes.left_out += [{**n, "file": path} for n in noted.left_out]
             notes.removed += [{**n, "file": path} for n in noted.removed]
             if line:
-                shown.append(line)
+                summary = namespaces.get(".".join(tool.namespace), "")
+                shown.append(Shown(line, tool, summary))
         result[path] = file.wrap(shown)
     return result
 

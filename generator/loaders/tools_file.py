@@ -16,7 +16,7 @@ from generator import discover
 from generator.diagnostics import Report
 from generator.loaders import Context, Loaded
 from generator.ir import CliExecutor, Executor, Function, Position, PythonExecutor
-from generator.loaders import executor_check, manifest, tool_manifest
+from generator.loaders import call_examples, executor_check, manifest, tool_manifest
 
 SCHEMA = "tools.schema.json"
 
@@ -65,10 +65,21 @@ def read(
             continue
         if not executor_check.check(doc, tool["executor"], (*at, "executor"), schema):
             continue
+        full = (*namespace, *name.split("."))
+        examples = manifest.strings(tool.get("examples"))
+        inputs = call_examples.inputs(
+            doc,
+            (*at, "examples"),
+            examples,
+            {".".join(full), *(tool.get("aliases") or ())},
+            schema,
+        )
+        if inputs is None:
+            continue
         functions.append(
             Function(
                 name=name,
-                path=(*namespace, *name.split(".")),
+                path=full,
                 origin=origin,
                 description=doc.description(tool, at, name),
                 input_schema=schema,
@@ -79,12 +90,15 @@ def read(
                 root=root,
                 category=tool.get("category"),
                 aliases=tuple(tool.get("aliases") or ()),
-                examples=manifest.strings(tool.get("examples")),
+                examples=examples,
+                input_examples=inputs,
                 errors=manifest.strings(tool.get("errors")),
                 notes=manifest.strings(tool.get("notes")),
                 triggers=manifest.strings(tool.get("tags")),
                 dangerous=bool(tool.get("dangerous", False)),
                 read_only=tool.get("read_only"),
+                idempotent=tool.get("idempotent"),
+                icons=tuple(tool.get("icons") or ()),
                 timeout_sec=tool.get("timeout_sec", runtime.get("default_timeout_sec")),
                 retry=manifest.retry(tool.get("retry") or runtime.get("default_retry")),
                 # The built-ins run in the package; others in their manifest's folder.

@@ -98,6 +98,7 @@ class ToolView:
     aliases: tuple[str, ...]
     provider_name: str
     dotted_name: str
+    python_path: str  # how Python reaches it: "generated.s3.file.read"
     category: str | None
     claude_native: bool  # Claude Code loads it from a .claude/ folder itself
     parameters: tuple[Parameter, ...]
@@ -113,6 +114,8 @@ class ToolView:
     schema_problem: str | None
     output_schema: Mapping[str, Any] | None
     hints: Mapping[str, bool]
+    input_examples: tuple[Mapping[str, Any], ...]  # inputs its examples send, checked
+    icons: tuple[Mapping[str, Any], ...]  # MCP icons, as the manifest gives them
     search_fields: Mapping[str, str]  # find_tool's text of each field
     name_forms: tuple[str, ...]  # the compound names a purpose may call it by
     report: Mapping[str, Any]  # its entry in report.json

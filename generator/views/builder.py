@@ -14,6 +14,7 @@ from generator.ir import (
     CliExecutor,
     Definition,
     Function,
+    HttpExecutor,
     Kind,
     Model,
     PythonExecutor,
@@ -32,6 +33,7 @@ from generator.views import (
 )
 
 ROOT_UNIONS = ("anyOf", "oneOf", "allOf")
+IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"})
 
 
 def build(
@@ -72,6 +74,7 @@ def build(
         aliases=tool.aliases,
         provider_name=tool.provider_name,
         dotted_name=tool.dotted_name,
+        python_path=f"{package}.{tool.qualname}",
         parameters=tool.parameters,
         input_schema=schema,
         schema_problem=root_problem(schema),
@@ -134,6 +137,9 @@ def _callable_fields(tool: Tool, d: Function) -> dict[str, Any]:
     hints = {"readOnlyHint": bool(d.read_only)}
     if not d.read_only:
         hints["destructiveHint"] = d.dangerous
+        idempotent = _idempotent(d)
+        if idempotent is not None:
+            hints["idempotentHint"] = idempotent
     hints["openWorldHint"] = d.executor.type == "http"
     return {
         "task_call": "",
@@ -149,10 +155,22 @@ def _callable_fields(tool: Tool, d: Function) -> dict[str, Any]:
         "input_schema": schema,
         "output_schema": d.output_schema,
         "hints": hints,
+        "input_examples": d.input_examples,
+        "icons": tuple(dict(icon) for icon in d.icons),
         "report": report,
         "ai_tool": _ai_tool(tool, d),
         "ai_skill": None,
     }
+
+
+def _idempotent(d: Function) -> bool | None:
+    """Whether a repeated call changes nothing more: as the manifest says, else as
+    HTTP says of the request's method (RFC 9110 §9.2.2); None when not known."""
+    if d.idempotent is not None:
+        return d.idempotent
+    if isinstance(d.executor, HttpExecutor):
+        return d.executor.method.upper() in IDEMPOTENT_METHODS
+    return None
 
 
 def _ai_tool(tool: Tool, d: Function) -> tuple[dict[str, Any], dict[str, Any]] | None:
@@ -204,6 +222,8 @@ def _task_fields(
         "output_schema": None,
         # A skill or subagent only returns instructions.
         "hints": {"readOnlyHint": True, "openWorldHint": False},
+        "input_examples": (),
+        "icons": (),
         "report": report,
         "ai_tool": None,
         "ai_skill": _ai_skill(d, meta),

@@ -2,7 +2,8 @@
 ``schemas``, each listed in ``generator/provider_registry.py``. A provider's module
 declares:
 
-- ``FILES``: its files (``File``), each with the function that makes one tool's entry;
+- ``FILES``: its files (``File``), each with the function that makes one tool's entry
+  and the function that makes the file from its tools' entries;
 - ``NAMES``: its column of ``providers/names.json``: "dotted" when it keeps the dotted
   name, "flat" when it takes the provider name without dots, None when it has none;
 - ``PROFILE_FILES`` (optional): the files a profile of this provider gets, when not its
@@ -16,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from generator.emitters.providers.schemas import Notes
 from generator.views import ToolView
@@ -26,18 +27,31 @@ from generator.views import ToolView
 Entry = Callable[[ToolView, Notes, str, bool], dict[str, Any] | None]
 
 
-def json_array(lines: list[str]) -> str:
-    """A JSON array with one tool per line."""
+class Shown(NamedTuple):
+    """A tool's entry in one file, as the file around the entries sees it."""
+
+    line: str  # the entry, as JSON on one line
+    tool: ToolView
+    namespace: str  # the Level 1 summary of the tool's namespace
+
+
+def json_lines(lines: list[str]) -> str:
+    """A JSON array with one item per line."""
     if not lines:
         return "[]\n"
     return "[\n  " + ",\n  ".join(lines) + "\n]\n"
+
+
+def json_array(shown: list[Shown]) -> str:
+    """A JSON array with one tool per line."""
+    return json_lines([s.line for s in shown])
 
 
 @dataclass(frozen=True, slots=True)
 class File:
     name: str
     entry: Entry
-    wrap: Callable[[list[str]], str] = json_array  # the file around its tools' lines
+    wrap: Callable[[list[Shown]], str] = json_array  # the file around its tools' lines
     deferrable: bool = False  # a tool's entry differs when the tool is always loaded
 
 

@@ -1,12 +1,15 @@
 """Anthropic Messages API ``tools`` entries (providers.md §2): plain, strict, and deferred
-behind the tool search tool. One function per file, one tool at a time."""
+behind the tool search tool. One function per file, one tool at a time. The plain and
+deferred entries carry ``input_examples`` (§2.5) where a manifest's examples call the
+tool. No ``cache_control``: where a breakpoint belongs (one of a request's four) depends
+on what the caller sends after these tools."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from generator.emitters.providers import Dispatch, File, json_array
+from generator.emitters.providers import Dispatch, File, Shown, json_lines
 from generator.emitters.providers.schemas import Notes, description, input_schema
 from generator.emitters.providers.strict import NotStrict, make_strict
 from generator.views import ToolView
@@ -27,10 +30,20 @@ def _entry(tool: ToolView, schema: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
+def _with_examples(tool: ToolView) -> dict[str, Any]:
+    """The plain entry, with ``input_examples``: the inputs of the manifest's examples,
+    each checked against this same schema when it was loaded (the strict schema, which
+    makes optional properties required, would reject some)."""
+    result = _entry(tool, input_schema(tool))
+    if tool.input_examples:
+        result["input_examples"] = [dict(example) for example in tool.input_examples]
+    return result
+
+
 def plain(
     tool: ToolView, notes: Notes, file: str, always: bool
 ) -> dict[str, Any] | None:
-    return _entry(tool, input_schema(tool))
+    return _with_examples(tool)
 
 
 def strict(
@@ -49,15 +62,15 @@ def deferred(
 ) -> dict[str, Any] | None:
     """Deferred (``defer_loading``) unless always loaded; the search tool, first in the
     file, never is."""
-    item = _entry(tool, input_schema(tool))
+    item = _with_examples(tool)
     if not always:
         item["defer_loading"] = True
     return item
 
 
-def _deferred_file(lines: list[str]) -> str:
+def _deferred_file(shown: list[Shown]) -> str:
     """The tool search tool first: it finds the deferred tools."""
-    return json_array([_ENCODER.encode(TOOL_SEARCH), *lines])
+    return json_lines([_ENCODER.encode(TOOL_SEARCH), *(s.line for s in shown)])
 
 
 _ENCODER = json.JSONEncoder(

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.emitters.providers import Dispatch, File
+from generator.emitters.providers import Dispatch, File, Shown
 from generator.emitters.providers.schemas import (
     Notes,
     description,
@@ -103,11 +103,11 @@ def _convert(schema: Any, path: str, removed: Any) -> Any:
     return result
 
 
-def _file(lines: list[str]) -> str:
+def _file(shown: list[Shown]) -> str:
     """Gemini's declarations, inside its one ``tools`` entry."""
-    if not lines:
+    if not shown:
         return "[]\n"
-    inner = ",\n    ".join(lines)
+    inner = ",\n    ".join(s.line for s in shown)
     return f'[\n  {{"functionDeclarations": [\n    {inner}\n  ]}}\n]\n'
 
 

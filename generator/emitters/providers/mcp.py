@@ -1,6 +1,8 @@
-"""MCP ``tools/list`` entries (providers.md §5): dotted names, ``title``, ``inputSchema``,
-``outputSchema``, and ``annotations`` from what the manifests say: ``read_only`` gives
-``readOnlyHint``, ``dangerous`` gives ``destructiveHint``, an http tool is open-world.
+"""MCP ``tools/list`` entries (providers.md §5): dotted names, ``title``, ``icons`` where a
+manifest gives them, ``inputSchema``, ``outputSchema``, ``annotations`` from what the
+manifests say (``read_only`` gives ``readOnlyHint``, ``dangerous`` gives
+``destructiveHint``, ``idempotent`` or an idempotent HTTP method ``idempotentHint``, an
+http tool is open-world), and ``_meta`` with the tool's Python path (``META_PYTHON``).
 
 MCP 2025-11-25 requires an ``object`` root for ``outputSchema`` (the SDK rejects the whole
 ``tools/list`` otherwise), so any other output schema is wrapped as the one property
@@ -20,6 +22,10 @@ from generator.emitters.providers.schemas import (
     input_schema,
 )
 from generator.views import ToolView
+
+# The ``_meta`` key (MCP: an optional prefix of dot-separated labels and a slash) of
+# what Python imports to call the tool itself: "generated.s3.file.read".
+META_PYTHON = "skillc/python"
 
 
 def _title(tool: ToolView) -> str:
@@ -46,10 +52,13 @@ def entry(
     text = description(tool)
     if text:
         item["description"] = text
+    if tool.icons:
+        item["icons"] = [dict(icon) for icon in tool.icons]
     item["inputSchema"] = input_schema(tool)
     if tool.output_schema is not None:
         item["outputSchema"] = output_schema(dict(tool.output_schema))
     item["annotations"] = {"title": title, **tool.hints}
+    item["_meta"] = {META_PYTHON: tool.python_path}
     return item
 
 

@@ -1,12 +1,22 @@
 """OpenAI ``tools`` entries (providers.md §3): Chat Completions (nested under
-``function``) and the Responses API (flat). ``strict`` is said in every entry: the
-Responses API makes a schema strict when it is left out."""
+``function``) and the Responses API. ``strict`` is said in every entry: the Responses
+API makes a schema strict when it is left out.
+
+``openai-responses.json`` groups the tools of each namespace as a ``namespace`` tool
+(skillc's dotted namespace, each '.' as '__': ``s3.file`` -> ``s3__file``), each under
+its own name there (``read``); a call of one comes back with both (``"namespace":
+"s3__file", "name": "read"``), which join to its provider name (``s3__file__read``).
+``openai-responses.deferred.json`` is the same with ``defer_loading`` on each function
+(a namespace itself is never deferred) and the hosted ``tool_search`` tool first.
+``openai-responses.strict.json`` stays flat: each function under its provider name.
+"""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from generator.emitters.providers import Dispatch, File
+from generator.emitters.providers import Dispatch, File, Shown, json_lines
 from generator.emitters.providers.schemas import (
     Notes,
     capped,
@@ -54,11 +64,38 @@ def chat_strict(
     return None if function is None else {"type": "function", "function": function}
 
 
+def namespace_of(tool: ToolView) -> tuple[str, str] | None:
+    """The Responses namespace a tool is listed in, and its name there; None when it is
+    listed alone under its provider name: when that name is not its namespace's joined
+    to its own (a shortened name, a name without dots), or when the two are the same
+    (how a call of a deferred tool listed alone comes back)."""
+    namespace, _, own = tool.dotted_name.rpartition(".")
+    joined = namespace.replace(".", "__")
+    if not namespace or joined == own or tool.provider_name != f"{joined}__{own}":
+        return None
+    return joined, own
+
+
 def responses(
     tool: ToolView, notes: Notes, file: str, always: bool
 ) -> dict[str, Any] | None:
+    """A function of ``openai-responses.json``, under its name in its namespace."""
     function = _function(tool, False, notes, file)
-    return None if function is None else {"type": "function", **function}
+    if function is None:
+        return None
+    place = namespace_of(tool)
+    name = tool.provider_name if place is None else place[1]
+    return {"type": "function", **function, "name": name}
+
+
+def deferred(
+    tool: ToolView, notes: Notes, file: str, always: bool
+) -> dict[str, Any] | None:
+    """As in ``openai-responses.json``, deferred unless always loaded."""
+    item = responses(tool, notes, file, always)
+    if item is not None and not always:
+        item["defer_loading"] = True
+    return item
 
 
 def responses_strict(
@@ -68,11 +105,54 @@ def responses_strict(
     return None if function is None else {"type": "function", **function}
 
 
+def _grouped(shown: list[Shown], first: tuple[str, ...] = ()) -> str:
+    """Each namespace's functions inside its ``namespace`` tool, where its first one
+    is; a tool listed alone where it is. One function per line."""
+    items: list[str | list[str]] = [*first]
+    groups: dict[str, list[str]] = {}
+    for s in shown:
+        place = namespace_of(s.tool)
+        if place is None:
+            items.append(s.line)
+            continue
+        if place[0] not in groups:
+            summary = s.namespace or f"Tools in {s.tool.qualname.rpartition('.')[0]}."
+            head = {
+                "type": "namespace",
+                "name": place[0],
+                "description": capped(summary),
+            }
+            groups[place[0]] = [_ENCODER.encode(head)[:-1] + ', "tools": [']
+            items.append(groups[place[0]])
+        groups[place[0]].append(s.line)
+    return json_lines(
+        [
+            item if isinstance(item, str) else _namespace(item[0], item[1:])
+            for item in items
+        ]
+    )
+
+
+def _namespace(head: str, lines: list[str]) -> str:
+    return head + "\n    " + ",\n    ".join(lines) + "\n  ]}"
+
+
+def _deferred_file(shown: list[Shown]) -> str:
+    """The hosted tool search tool first: it loads the deferred functions."""
+    return _grouped(shown, (_ENCODER.encode(TOOL_SEARCH),))
+
+
+# OpenAI runs the search (``"execution": "server"`` is its default).
+TOOL_SEARCH = {"type": "tool_search"}
+_ENCODER = json.JSONEncoder(
+    ensure_ascii=False, separators=(", ", ": "), check_circular=False
+)
 FILES = (
     File("openai-chat.json", chat),
     File("openai-chat.strict.json", chat_strict),
-    File("openai-responses.json", responses),
+    File("openai-responses.json", responses, _grouped),
     File("openai-responses.strict.json", responses_strict),
+    File("openai-responses.deferred.json", deferred, _deferred_file, deferrable=True),
 )
 NAMES = "flat"
 DISPATCH = (
@@ -89,7 +169,13 @@ return {"role": "tool", "tool_call_id": call.id, "content": content}""",
     Dispatch(
         "openai-responses",
         dotted=False,
-        read='return _call(item.get("call_id"), item.get("name"), item.get("arguments"))',
+        # A function listed in a namespace comes back with the namespace's name too
+        # (openai.namespace_of); a deferred one listed alone with its own name as both.
+        read="""\
+name, namespace = item.get("name"), item.get("namespace")
+if isinstance(name, str) and isinstance(namespace, str) and namespace != name:
+    name = f"{namespace}__{name}" if namespace else name
+return _call(item.get("call_id"), name, item.get("arguments"))""",
         answer="""\
 output = text if ok else f"error: {text}"
 return {"type": "function_call_output", "call_id": call.id, "output": output}""",

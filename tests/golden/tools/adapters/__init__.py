@@ -78,7 +78,7 @@ def offered(
     wanted = {entry.name for entry in entries(namespace, tag, capability)}
     qualnames = dict(line.split("\t")[::2] for line in NAMES)  # provider name -> path
     result = []
-    for item in provider_file(schemas):
+    for item in _functions(provider_file(schemas)):
         name = item["name"]
         if qualnames.get(name) not in wanted:
             continue
@@ -89,6 +89,20 @@ def offered(
         schema = item.get("input_schema") or item.get("parameters") or {}
         description = item.get("description", "")
         result.append(Offered(name, qualname, kind, description, schema))
+    return result
+
+
+def _functions(listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A file's tools, each under its provider name: a Responses ``namespace`` tool's
+    functions each under the namespace's name joined to its own, as ``dispatch()``
+    reads their calls."""
+    result = []
+    for item in listed:
+        if item.get("type") != "namespace":
+            result.append(item)
+            continue
+        for function in item["tools"]:
+            result.append({**function, "name": f"{item['name']}__{function['name']}"})
     return result
 
 
