@@ -337,6 +337,11 @@ class Config:
     find_tool: str = setting(
         "hybrid", 'or "lexical" (BM25F only)', _choice(FIND_TOOL_METHODS)
     )
+    well_known_index: bool = setting(
+        False,
+        "true: also write .well-known/agent-skills/ (see below)",
+        _flag,
+    )
     profiles: tuple[Profile, ...] = setting((), "", _profiles)
     conflicts: tuple[Conflict, ...] = setting((), "", _conflicts)
     # skillc check's settings, read by generator.checks.settings; no output depends on them

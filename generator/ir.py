@@ -66,6 +66,10 @@ class Definition:
     metadata: Mapping[str, str] = dataclasses.field(
         default_factory=lambda: MappingProxyType({})
     )
+    # A skill's SKILL.md frontmatter as written (SEP-2640's skill entries carry it).
+    frontmatter: Mapping[str, Any] = dataclasses.field(
+        default_factory=lambda: MappingProxyType({})
+    )
     # disable-model-invocation: true -> False: in the package (a person runs it), not in
     # provider files, find_tool or agent docs. user-invocable: false is recorded.
     model_invocable: bool = True
@@ -259,10 +263,14 @@ class Namespace:
     children: tuple[Identifier, ...]
 
 
+UNREADABLE = "unreadable"  # the lock's digest of an input that could not be read
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class SourceFile:
     path: str
     sha256: str
+    size: int = 0  # in bytes (not in the lock: the MCP server's skill entries give it)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

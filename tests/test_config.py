@@ -65,6 +65,7 @@ def test_every_setting_is_read_and_recorded(tmp_path: Path) -> None:
         'token-counter = "o200k_base"\nprovider-name-limit = 40\n'
         'always-loaded = ["a.b"]\nlock-wait-sec = 2\ndiscard-unowned-files = true\n'
         'out-outside-project = true\nregenerate = "make"\nfind-tool = "lexical"\n'
+        "well-known-index = true\n"
         '[tool.skillc.profiles.support]\nprovider = "anthropic"\n',
         encoding="utf-8",
     )
@@ -82,6 +83,7 @@ def test_every_setting_is_read_and_recorded(tmp_path: Path) -> None:
     )
     recorded = cfg.as_json()
     assert recorded["max-output-bytes"] == 11 and recorded["find-tool"] == "lexical"
+    assert cfg.well_known_index is True and recorded["well-known-index"] is True
     assert recorded["profiles"][0]["provider"] == "anthropic"
     assert "lock-wait-sec" not in recorded and recorded["module"] == "kit"
     given = {key for key, _, _ in _readme_block()}
