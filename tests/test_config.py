@@ -61,7 +61,8 @@ def test_every_setting_is_read_and_recorded(tmp_path: Path) -> None:
         "warnings-as-errors = true\nmax-file-bytes = 7\n"
         'builtins = ["db", "file"]\nmax-namespace-depth = 3\n'
         'install-allowlist = []\nfile-root = "w"\ndb-path = "w/a.db"\n'
-        "max-read-bytes = 9\ndefault-timeout-sec = 5\nmax-output-bytes = 11\n"
+        "max-read-bytes = 9\nmax-write-bytes = 13\ndefault-timeout-sec = 5\n"
+        "max-output-bytes = 11\nkeep-going = true\n"
         'token-counter = "o200k_base"\nprovider-name-limit = 40\n'
         'always-loaded = ["a.b"]\nlock-wait-sec = 2\ndiscard-unowned-files = true\n'
         'out-outside-project = true\nregenerate = "make"\nfind-tool = "lexical"\n'
