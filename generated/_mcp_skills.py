@@ -28,7 +28,9 @@ TTL_MS = 300_000
 
 def served(tools: set[str]) -> dict[str, dict[str, Any]]:
     """The skills entries of the skills whose tools the server offers, by URI."""
-    return {uri: skill["entry"] for uri, skill in SKILLS.items() if skill["tool"] in tools}
+    return {
+        uri: skill["entry"] for uri, skill in SKILLS.items() if skill["tool"] in tools
+    }
 
 
 def read(uri: str) -> dict[str, Any]:
@@ -69,7 +71,11 @@ def register(server: Any, tools: set[str]) -> None:
     async def list_resources(ctx: Any, params: Any) -> Any:
         listed = []
         for uri, file in files.items():
-            resource = {"uri": uri, "name": uri.rpartition("/")[2], "size": file["size"]}
+            resource = {
+                "uri": uri,
+                "name": uri.rpartition("/")[2],
+                "size": file["size"],
+            }
             if uri in skills:
                 resource["name"] = skills[uri]["frontmatter"]["name"]
                 resource["description"] = skills[uri]["frontmatter"]["description"]
