@@ -226,6 +226,28 @@ def test_a_file_changed_since_the_build_is_refused(tmp_path: Path) -> None:
     assert check.returncode == 1 and "_skills.py" in check.stdout + check.stderr
 
 
+def test_a_profiles_server_serves_the_skills_of_its_tools(tmp_path: Path) -> None:
+    project = write_project(tmp_path)
+    with (project / "pyproject.toml").open("a") as config:
+        config.write(
+            '[tool.skillc.profiles.git]\nprovider = "mcp"\n'
+            'include = ["task.git_workflow"]\n'
+        )
+    build(project)
+    (project / "out").rename(project / "kit")
+
+    async def session(client: Any) -> None:
+        listed = await _request(client, "skills/list")
+        assert [s["uri"] for s in listed["skills"]] == ["skill://git-workflow/SKILL.md"]
+        with pytest.raises(MCPError) as other:
+            await client.read_resource("skill://pdf-tools/SKILL.md")
+        assert other.value.error.code == types.INVALID_PARAMS
+
+    stdio = _stdio(project)
+    stdio.args += ["--profile", "git"]
+    _drive(stdio, session)
+
+
 def test_a_skill_that_cannot_be_published_says_why(tmp_path: Path) -> None:
     said = build(write_project(tmp_path))
     assert "warning[skill-not-published]: task.bad_name" in said
