@@ -16,7 +16,6 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,13 +26,12 @@ from generator import cli
 
 if not os.environ.get("CI"):  # CI installs it (noxfile.PROVIDER_SDKS): never skip there
     pytest.importorskip("mcp")
-import anyio  # noqa: E402
-from mcp import Client, types  # noqa: E402
-from mcp.client.stdio import StdioServerParameters  # noqa: E402
+from mcp import types  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 from pydantic import TypeAdapter  # noqa: E402
 
-from test_mcp_server import _free_port, _http_server  # noqa: E402
+from test_hostile_inputs import place  # noqa: E402
+from test_mcp_server import _drive, _free_port, _http_server, _stdio  # noqa: E402
 
 EXTENSION = "io.modelcontextprotocol/skills"
 RAW = TypeAdapter(dict[str, Any])
@@ -53,10 +51,10 @@ metadata:
 
 See [the forms](references/FORMS.md) and run `scripts/extract.py`.
 """
-# A project of three skills, written from the specification's own examples: one that
+# A project of five skills, written from the specification's own examples: one that
 # is its SKILL.md alone, one with references, a script and a binary asset, one whose
-# name breaks the naming rules (a tool and a prompt, not a published skill), and one
-# models are not offered.
+# name breaks the naming rules and one whose frontmatter JSON cannot hold (each a tool
+# and a prompt, not a published skill), and one models are not offered.
 PROJECT = {
     "pyproject.toml": '[tool.skillc]\nsources = ["skills"]\nout = "out"\n'
     'package = "kit"\nwell-known-index = true\n',
@@ -68,6 +66,8 @@ PROJECT = {
     "team Git conventions for branching and commits.\n---\n\nBranch from `main`.\n",
     "skills/Bad_Name/SKILL.md": "---\nname: Bad_Name\ndescription: Tolerated by "
     "Claude Code.\n---\n\nBody.\n",
+    "skills/odd-values/SKILL.md": "---\nname: odd-values\ndescription: A value JSON "
+    "cannot hold.\nicon: !!binary aGVsbG8=\n---\n\nBody.\n",
     "skills/by-hand/SKILL.md": "---\nname: by-hand\ndescription: Run by a person."
     "\ndisable-model-invocation: true\n---\n\nBody.\n",
 }
@@ -75,13 +75,7 @@ SERVED = {"skill://git-workflow/SKILL.md", "skill://pdf-tools/SKILL.md"}
 
 
 def write_project(root: Path) -> Path:
-    for name, content in PROJECT.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
+    place(root, PROJECT)
     return root
 
 
@@ -166,22 +160,6 @@ async def _check_skills(client: Any, project: Path) -> None:
     assert {"task.pdf-tools", "task.git-workflow"} <= prompts
 
 
-def _drive(server: Any, session: Callable[[Any], Awaitable[None]]) -> None:
-    async def run() -> None:
-        with anyio.fail_after(60):
-            async with Client(server, mode="auto") as client:
-                await session(client)
-
-    anyio.run(run)
-
-
-def _stdio(project: Path) -> StdioServerParameters:
-    env = {**os.environ, "PYTHONPATH": str(project), "PYTHONDONTWRITEBYTECODE": "1"}
-    return StdioServerParameters(
-        command=sys.executable, args=["-m", "kit", "mcp"], cwd=project, env=env
-    )
-
-
 def test_stdio_lists_gets_and_reads_skills_with_the_locks_digests(kit: Path) -> None:
     async def session(client: Any) -> None:
         await _check_skills(client, kit)
@@ -189,7 +167,7 @@ def test_stdio_lists_gets_and_reads_skills_with_the_locks_digests(kit: Path) -> 
         # allowed-tools names, whatever the host reads or gets.
         await client.get_prompt("task.pdf-tools", {"arguments": "a.pdf"})
 
-    _drive(_stdio(kit), session)
+    _drive(_stdio(kit), "auto", session)
     assert not list(kit.rglob("PWNED"))
 
 
@@ -198,6 +176,7 @@ def test_streamable_http_serves_the_same_skills(kit: Path) -> None:
     with _http_server(kit, port):
         _drive(
             f"http://127.0.0.1:{port}/mcp",
+            "auto",
             lambda client: _check_skills(client, kit),
         )
     assert not list(kit.rglob("PWNED"))
@@ -215,7 +194,7 @@ def test_a_file_changed_since_the_build_is_refused(tmp_path: Path) -> None:
             await client.read_resource("skill://pdf-tools/references/FORMS.md")
         assert (await client.read_resource("skill://git-workflow/SKILL.md")).contents
 
-    _drive(_stdio(project), session)
+    _drive(_stdio(project), "auto", session)
     (project / "kit").rename(project / "out")
     check = subprocess.run(
         [sys.executable, "-m", "generator", "-C", str(project), "build", "--check"],
@@ -243,12 +222,12 @@ def test_a_profiles_server_serves_the_skills_of_its_tools(tmp_path: Path) -> Non
             await client.read_resource("skill://pdf-tools/SKILL.md")
         assert other.value.error.code == types.INVALID_PARAMS
 
-    stdio = _stdio(project)
-    stdio.args += ["--profile", "git"]
-    _drive(stdio, session)
+    _drive(_stdio(project, "--profile", "git"), "auto", session)
 
 
 def test_a_skill_that_cannot_be_published_says_why(tmp_path: Path) -> None:
     said = build(write_project(tmp_path))
     assert "warning[skill-not-published]: task.bad_name" in said
     assert "'Bad_Name' breaks the Agent Skills naming rules" in said
+    assert "task.odd_values is a tool and a prompt, but its files are not" in said
+    assert "its frontmatter holds what JSON cannot (bytes)" in said

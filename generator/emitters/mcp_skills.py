@@ -9,7 +9,6 @@ where the file is and what it is. ``templates/runtime/_mcp_skills.py`` serves th
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from generator.emitters.skill_files import SKILL_FILE, Published
@@ -38,7 +37,7 @@ def emit(skills: list[Published]) -> dict[str, str]:
             }
         entry = {
             "uri": base + SKILL_FILE,
-            "frontmatter": plain(skill.frontmatter),
+            "frontmatter": skill.frontmatter,
             "resources": resources,
         }
         entries[base + SKILL_FILE] = {"tool": skill.tool.dotted_name, "entry": entry}
@@ -58,12 +57,3 @@ def emit(skills: list[Published]) -> dict[str, str]:
         f"FILES: Final[dict[str, dict[str, Any]]] = {pylit.pyvalue(files)}\n"
     )
     return {"_skills.py": text}
-
-
-def plain(value: Any) -> Any:
-    """YAML data as JSON data: read-only mappings as dicts, keys as strings."""
-    if isinstance(value, Mapping):
-        return {str(key): plain(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(item) for item in value]
-    return value

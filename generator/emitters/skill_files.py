@@ -86,7 +86,7 @@ class Published:
     name: str
     description: str
     folder: str  # project-relative
-    frontmatter: Mapping[str, Any]
+    frontmatter: dict[str, Any]  # as written, as JSON data
     files: tuple[File, ...]  # SKILL.md first, then by path
 
 
@@ -110,6 +110,10 @@ def published(package: PackageView, config: Config, report: Report) -> list[Publ
             "description"
         )
         why = _unpublishable(name, description, files)
+        try:
+            frontmatter = json_data(skill.frontmatter)
+        except ValueError as exc:
+            why = why or f"its frontmatter holds what JSON cannot ({exc})"
         path = _skill_path(folder, config.sources, str(name))
         if why is None and path in found:
             why = f"skill://{path} is already {found[path].tool.qualname}'s"
@@ -124,10 +128,25 @@ def published(package: PackageView, config: Config, report: Report) -> list[Publ
             )
             continue
         assert isinstance(name, str) and isinstance(description, str)
+        assert isinstance(frontmatter, dict)
         found[path] = Published(
-            tool, path, name, description, folder, skill.frontmatter, tuple(files)
+            tool, path, name, description, folder, frontmatter, tuple(files)
         )
     return [found[path] for path in sorted(found)]
+
+
+def json_data(value: Any) -> Any:
+    """YAML data as JSON data (read-only mappings as dicts); ValueError when it holds
+    what JSON cannot (a binary value, a set, a key that is not text)."""
+    if isinstance(value, Mapping):
+        if not all(isinstance(key, str) for key in value):
+            raise ValueError("a key that is not text")
+        return {key: json_data(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_data(item) for item in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    raise ValueError(type(value).__name__)
 
 
 def _unpublishable(name: Any, description: Any, files: list[File]) -> str | None:
