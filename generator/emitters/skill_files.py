@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import bisect
 import posixpath
 import re
 from urllib.parse import quote
@@ -93,6 +94,7 @@ class Published:
 def published(package: PackageView, config: Config, report: Report) -> list[Published]:
     """The offered skills whose files can be published, by skill path."""
     sources = sorted(package.sources, key=lambda s: s.path)
+    paths = [source.path for source in sources]
     found: dict[str, Published] = {}
     for tool in sorted(package.offered, key=lambda t: t.qualname):
         if tool.agent_skill is None:
@@ -100,11 +102,11 @@ def published(package: PackageView, config: Config, report: Report) -> list[Publ
         skill = tool.agent_skill
         folder = skill.folder
         prefix = "" if folder in ("", ".") else folder + "/"
-        files = [
-            File(s.path[len(prefix) :], s.sha256, s.size)
-            for s in sources
-            if s.path.startswith(prefix)
-        ]
+        files = []  # the sources below the folder: a run of the sorted paths
+        for source in sources[bisect.bisect_left(paths, prefix) :]:
+            if not source.path.startswith(prefix):
+                break
+            files.append(File(source.path[len(prefix) :], source.sha256, source.size))
         files.sort(key=lambda f: (f.path != SKILL_FILE, f.path))
         name, description = skill.frontmatter.get("name"), skill.frontmatter.get(
             "description"
