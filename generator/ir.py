@@ -271,6 +271,9 @@ class SourceFile:
     path: str
     sha256: str
     size: int = 0  # in bytes (not in the lock: the MCP server's skill entries give it)
+    # A symbolic link (or a path below one) to a place outside the project: its bytes
+    # are never published (the MCP server's skills, the well-known index).
+    linked_out: bool = False
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

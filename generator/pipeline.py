@@ -249,9 +249,15 @@ def _model(
                 dataclasses.replace(loaded.definition, plugin_dir=folder)
             )
     summaries |= {p.name: p.description for p in plugins.values() if p is not None}
+    base = os.fspath(project) + os.sep
     sources = tuple(
-        SourceFile(discover.relative(path, project), digest, size)
-        for path, (digest, _, size) in sorted(inputs.items())
+        SourceFile(
+            discover.relative(path, project),
+            digest,
+            size,
+            os.path.abspath(path).startswith(base) and not real.startswith(base),
+        )
+        for path, (digest, real, size) in sorted(inputs.items())
     )
     model = resolve(
         [*definitions, *functions],

@@ -231,3 +231,21 @@ def test_a_skill_that_cannot_be_published_says_why(tmp_path: Path) -> None:
     assert "'Bad_Name' breaks the Agent Skills naming rules" in said
     assert "task.odd_values is a tool and a prompt, but its files are not" in said
     assert "its frontmatter holds what JSON cannot (bytes)" in said
+
+
+def test_a_link_out_of_the_project_is_never_published(tmp_path: Path) -> None:
+    """A contributor's symbolic link to a file of the machine (a secret) makes its
+    skill unpublished: neither the server nor the well-known archives hold its bytes."""
+    secret = tmp_path / "credentials"
+    secret.write_text("TOKEN=hunter2-do-not-leak\n")
+    project = write_project(tmp_path / "project")
+    (project / "skills/git-workflow/creds.txt").symlink_to(secret)
+    said = build(project)
+    assert "task.git_workflow is a tool and a prompt, but its files are not" in said
+    assert "creds.txt is a symbolic link to a place outside the project" in said
+    out = project / "out"
+    for path in out.rglob("*"):
+        assert not path.is_file() or b"hunter2" not in path.read_bytes(), path
+    assert "skill://git-workflow/" not in (out / "_skills.py").read_text()
+    index = json.loads((out / ".well-known/agent-skills/index.json").read_text())
+    assert [skill["name"] for skill in index["skills"]] == ["pdf-tools"]

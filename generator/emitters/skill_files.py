@@ -70,6 +70,7 @@ class File:
     path: str  # relative to the skill's folder
     sha256: str  # as the lock records it
     size: int
+    linked_out: bool = False  # a symbolic link to a place outside the project
 
     @property
     def mime_type(self) -> str:
@@ -106,7 +107,8 @@ def published(package: PackageView, config: Config, report: Report) -> list[Publ
         for source in sources[bisect.bisect_left(paths, prefix) :]:
             if not source.path.startswith(prefix):
                 break
-            files.append(File(source.path[len(prefix) :], source.sha256, source.size))
+            path = source.path[len(prefix) :]
+            files.append(File(path, source.sha256, source.size, source.linked_out))
         files.sort(key=lambda f: (f.path != SKILL_FILE, f.path))
         name, description = skill.frontmatter.get("name"), skill.frontmatter.get(
             "description"
@@ -164,6 +166,9 @@ def _unpublishable(name: Any, description: Any, files: list[File]) -> str | None
     unreadable = [f.path for f in files if f.sha256 == UNREADABLE]
     if unreadable:
         return f"{unreadable[0]} cannot be read"
+    linked = [f.path for f in files if f.linked_out]
+    if linked:  # it may be anything of the machine's: a secret
+        return f"{linked[0]} is a symbolic link to a place outside the project"
     if len(files) > MAX_FILES:
         return f"it has {len(files):,} files; hosts need accept only {MAX_FILES}"
     total = sum(f.size for f in files)
