@@ -260,7 +260,7 @@ def stale(
 
 
 def _line_counts(out_dir: Path, files: dict[str, bytes], path: str, state: str) -> str:
-    new = files[path].decode("utf-8").splitlines() if path in files else []
+    new = files[path].decode("utf-8", "replace").splitlines() if path in files else []
     if state == "missing":
         return f"{len(new)} lines"
     old = (out_dir / path).read_text(encoding="utf-8", errors="replace").splitlines()

@@ -354,6 +354,11 @@ class Config:
     find_tool_encoder: str = setting(
         "all-mpnet-base-v2", "model mode's encoder (see find_tool)", _encoder
     )
+    well_known_index: bool = setting(
+        False,
+        "true: also write .well-known/agent-skills/ (see below)",
+        _flag,
+    )
     profiles: tuple[Profile, ...] = setting((), "", _profiles)
     conflicts: tuple[Conflict, ...] = setting((), "", _conflicts)
     # skillc check's settings, read by generator.checks.settings; no output depends on them

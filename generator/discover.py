@@ -1,7 +1,8 @@
 """Find the inputs under each source root: skills, subagents and plugins.
 
 - a skill is a folder holding ``SKILL.md`` (found at any depth); the files below it are
-  its bundled files (a nested skill folder keeps its own);
+  its bundled files (a nested skill folder keeps its own), every one an input: the MCP
+  server and the well-known index publish each with the digest the lock records;
 - a subagent is a ``*.md`` file directly inside a folder named ``agents`` that is not
   inside a skill folder (``.claude/agents/`` included);
 - a command is a ``*.md`` file in a folder named ``commands`` or below it, not inside a
@@ -390,25 +391,21 @@ class _Walker:
         if SKILL_FILE not in files:
             return None
         own = _Skill(folder)
-        self.inputs.add(os.path.join(folder, SKILL_FILE))
-        if METADATA_FILE in files:
-            self.inputs.add(os.path.join(folder, METADATA_FILE))
-        own.files.extend(
-            n for n in files if _bundled(n) and n not in (SKILL_FILE, METADATA_FILE)
-        )
+        bundled = [n for n in files if _bundled(n)]
+        self.inputs.update(os.path.join(folder, n) for n in bundled)
+        own.files.extend(n for n in bundled if n not in (SKILL_FILE, METADATA_FILE))
         return own
 
     def _bundled_files(self, folder: str, files: list[str], skill: _Skill) -> None:
-        """Files of a folder below a skill's: bundled with it; its ``scripts/`` are read
-        for their descriptions, so they are inputs of the build."""
+        """Files of a folder below a skill's: bundled with it, and inputs of the build
+        (scripts are read for their descriptions, and every file is published with its
+        digest)."""
         base = folder[len(skill.folder) + 1 :].replace(os.sep, "/") + "/"
-        skill.files.extend(base + name for name in files if _bundled(name))
+        bundled = [name for name in files if _bundled(name)]
+        skill.files.extend(base + name for name in bundled)
+        self.inputs.update(os.path.join(folder, name) for name in bundled)
         if base == "agents/" and "openai.yaml" in files:  # Codex's settings
             self.inputs.add(os.path.join(folder, "openai.yaml"))
-        if base == SCRIPTS:
-            self.inputs.update(
-                os.path.join(folder, n) for n in files if is_script(base + n)
-            )
 
     def _subfolders(
         self, folders: list[os.DirEntry[str]], ancestry: tuple[str, ...], real: str

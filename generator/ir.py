@@ -66,6 +66,10 @@ class Definition:
     metadata: Mapping[str, str] = dataclasses.field(
         default_factory=lambda: MappingProxyType({})
     )
+    # A skill's SKILL.md frontmatter as written (SEP-2640's skill entries carry it).
+    frontmatter: Mapping[str, Any] = dataclasses.field(
+        default_factory=lambda: MappingProxyType({})
+    )
     # disable-model-invocation: true -> False: in the package (a person runs it), not in
     # provider files, find_tool or agent docs. user-invocable: false is recorded.
     model_invocable: bool = True
@@ -263,10 +267,17 @@ class Namespace:
     children: tuple[Identifier, ...]
 
 
+UNREADABLE = "unreadable"  # the lock's digest of an input that could not be read
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class SourceFile:
     path: str
     sha256: str
+    size: int = 0  # in bytes (not in the lock: the MCP server's skill entries give it)
+    # A symbolic link (or a path below one) to a place outside the project: its bytes
+    # are never published (the MCP server's skills, the well-known index).
+    linked_out: bool = False
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

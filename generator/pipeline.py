@@ -24,7 +24,8 @@ from typing import Any, TypeVar
 from generator import __version__, cache, discover, tokens, writer
 from generator.config import Config
 from generator.diagnostics import Diagnostic, Report, Severity
-from generator.ir import Definition, Function, Invalid, Kind, Model, SourceFile
+from generator.ir import UNREADABLE, Definition, Function, Invalid, Kind, Model
+from generator.ir import SourceFile
 from generator.embed import encoders
 from generator.resources import BUILTINS, PACKAGE, table_key, templates_dir
 
@@ -59,7 +60,6 @@ CACHED = dict.fromkeys(
     "Diagnostic": "generator.diagnostics",
     "Severity": "generator.diagnostics",
 }
-UNREADABLE = "unreadable"  # the lock's digest of an input that could not be read
 CACHE_DIR = cache.CACHE_DIR
 
 
@@ -119,20 +119,22 @@ def run(
     return Build(files, model, notes, remember if writing else lambda: None)
 
 
-def _read(path: str) -> tuple[str, str]:
+def _read(path: str) -> tuple[str, str, int]:
     """An input's sha256 (``UNREADABLE`` when it is not a regular file that can be
-    read), and its real path: a link's target changes what its loader says
-    (``symlink-outside-project``)."""
+    read), its real path (a link's target changes what its loader says:
+    ``symlink-outside-project``) and its size in bytes, read from the same bytes."""
     digest = hashlib.sha256()
+    size = 0
     try:
         with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
             if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                 raise OSError("not a regular file")
             while chunk := handle.read(1 << 20):
                 digest.update(chunk)
+                size += len(chunk)
     except OSError:
-        return UNREADABLE, os.path.realpath(path)
-    return digest.hexdigest(), os.path.realpath(path)
+        return UNREADABLE, os.path.realpath(path), 0
+    return digest.hexdigest(), os.path.realpath(path), size
 
 
 def _holds(out_dir: Path, lock_digest: str) -> bool:
@@ -195,7 +197,7 @@ def _memoised(
 # ----------------------------------------------------------------------------- load
 
 
-Inputs = dict[str, tuple[str, str]]  # path -> (sha256, real path)
+Inputs = dict[str, tuple[str, str, int]]  # path -> (sha256, real path, size)
 LoaderResult = tuple[Any, list[Diagnostic]]  # a loader's result, and what it reported
 
 
@@ -256,9 +258,15 @@ def _model(
                 dataclasses.replace(loaded.definition, plugin_dir=folder)
             )
     summaries |= {p.name: p.description for p in plugins.values() if p is not None}
+    base = os.fspath(project) + os.sep
     sources = tuple(
-        SourceFile(discover.relative(path, project), digest)
-        for path, (digest, _) in sorted(inputs.items())
+        SourceFile(
+            discover.relative(path, project),
+            digest,
+            size,
+            os.path.abspath(path).startswith(base) and not real.startswith(base),
+        )
+        for path, (digest, real, size) in sorted(inputs.items())
     )
     model = resolve(
         [*definitions, *functions],
@@ -390,11 +398,25 @@ def _invalid(report: Report) -> tuple[Invalid, ...]:
 # ----------------------------------------------------------------------------- emit
 
 
+def _reader(project: Path) -> Callable[[str, str], bytes]:
+    """What reads a source file's bytes for an output that holds them (the well-known
+    index's artifacts): OSError when they are not those the build hashed."""
+
+    def read(path: str, sha256: str) -> bytes:
+        data = (project / path).read_bytes()
+        if hashlib.sha256(data).hexdigest() != sha256:
+            raise OSError(f"{path} changed during the build; build again")
+        return data
+
+    return read
+
+
 def _emit(
     model: Model, config: Config, report: Report, memo: cache.Memo
 ) -> dict[str, bytes]:
     """Every output file: the views of the tools, rendered by each emitter."""
     from generator.emitters import agent_docs, ai_tools, budgets, lock_report
+    from generator.emitters import mcp_skills, skill_files, well_known
     from generator.emitters import provider_files, python_package, search_index
     from generator.emitters import search_model
     from generator.checks import bom, strict
@@ -427,6 +449,8 @@ def _emit(
     model_files = search_model.emit(offered, encoder, memo, report)
     files |= model_files
     files |= search_index.emit(offered, table, "model" if model_files else None)
+    published = skill_files.published(package, config, report)
+    files |= mcp_skills.emit(published)
     budget = budgets.measure(package, files, count, config.token_counter)
     files |= lock_report.emit_report(
         package,
@@ -437,6 +461,8 @@ def _emit(
         strict.eligibility(offered, notes),
     )
     output = {path: text.encode("utf-8") for path, text in files.items()}
+    if config.well_known_index:  # bytes: its archives
+        output |= well_known.emit(published, _reader(config.root.resolve()), report)
     digests = {path: hashlib.sha256(data).hexdigest() for path, data in output.items()}
     lock = lock_report.emit_lock(package, config.out, config.as_json(), digests)
     output |= {path: text.encode("utf-8") for path, text in lock.items()}

@@ -373,7 +373,7 @@ def describe(out_dir: Path, files: dict[str, bytes], changes: Plan, label: str) 
             .read_text(encoding="utf-8", errors="replace")
             .splitlines(keepends=True)
         )
-        new = files[path].decode("utf-8").splitlines(keepends=True)
+        new = files[path].decode("utf-8", "replace").splitlines(keepends=True)
         lines.extend(
             line.rstrip("\n")
             for line in difflib.unified_diff(

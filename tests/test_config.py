@@ -67,6 +67,7 @@ def test_every_setting_is_read_and_recorded(tmp_path: Path) -> None:
         'always-loaded = ["a.b"]\nlock-wait-sec = 2\ndiscard-unowned-files = true\n'
         'out-outside-project = true\nregenerate = "make"\nfind-tool = "lexical"\n'
         'find-tool-encoder = "all-minilm-l6-v2-int8"\n'
+        "well-known-index = true\n"
         '[tool.skillc.profiles.support]\nprovider = "anthropic"\n',
         encoding="utf-8",
     )
@@ -85,6 +86,7 @@ def test_every_setting_is_read_and_recorded(tmp_path: Path) -> None:
     assert (cfg.max_write_bytes, cfg.keep_going) == (8, True)
     recorded = cfg.as_json()
     assert recorded["max-output-bytes"] == 11 and recorded["find-tool"] == "lexical"
+    assert cfg.well_known_index is True and recorded["well-known-index"] is True
     assert recorded["profiles"][0]["provider"] == "anthropic"
     assert "lock-wait-sec" not in recorded and recorded["module"] == "kit"
     assert recorded["max-write-bytes"] == 8 and "keep-going" not in recorded

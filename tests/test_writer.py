@@ -32,9 +32,10 @@ def test_unchanged_files_keep_their_mtime(
     changed = {
         p.relative_to(out).as_posix() for p in old if p.stat().st_mtime_ns != old[p]
     }
-    assert changed == {"task/_b.py"}
-    # The module, report.json (Level 2 counts the body) and the lock (their hashes).
-    assert "wrote 3 files" in err
+    assert changed == {"task/_b.py", "_skills.py"}
+    # The module, the MCP server's skill entries (the SKILL.md's digest and size),
+    # report.json (Level 2 counts the body) and the lock (their hashes).
+    assert "wrote 4 files" in err
 
 
 def test_removed_skill_is_deleted_and_empty_folders_go(

@@ -34,6 +34,7 @@ RUNTIME = (
     "_embed.py",
     "_cli.py",
     "_mcp.py",
+    "_mcp_skills.py",
     # The agent frameworks' adapters, each imported only by its user.
     "adapters/__init__.py",
     "adapters/openai_agents.py",

@@ -88,6 +88,7 @@ def load_skill(
     doc = read_document(path, rel, report, max_bytes)
     if doc is None:
         return None
+    written = MappingProxyType(dict(doc.data))  # before metadata.yaml is merged in
     metadata = os.path.join(folder, discover.METADATA_FILE)
     _merge_metadata_yaml(doc, metadata, project, report, max_bytes)
     for key in sorted(doc.data):
@@ -151,6 +152,7 @@ def load_skill(
         compatibility=doc.text("compatibility", limit=MAX_COMPATIBILITY),
         metadata=MappingProxyType(_metadata(doc)),
         extra=doc.extra(TAKEN) | ({"codex": codex} if codex else {}),
+        frontmatter=written,
         model_invocable=doc.flag("disable-model-invocation") is not True
         and codex.get("allow_implicit_invocation") is not False,
         user_invocable=doc.flag("user-invocable") is not False,

@@ -83,6 +83,15 @@ class CallableModule:
 
 
 @dataclass(frozen=True, slots=True)
+class AgentSkill:
+    """An Agent Skill's folder and frontmatter, for those who publish its files (the
+    MCP server's SEP-2640 skills, the well-known index)."""
+
+    folder: str  # project-relative
+    frontmatter: Mapping[str, Any]  # its SKILL.md's, as written
+
+
+@dataclass(frozen=True, slots=True)
 class ToolView:
     qualname: str
     namespace: tuple[str, ...]
@@ -126,6 +135,7 @@ class ToolView:
     ai_tool: tuple[Mapping[str, Any], Mapping[str, Any]] | None
     ai_skill: Mapping[str, Any] | None
     tokens: tuple[int, int]  # Level 1, and what a call loads (Level 2)
+    agent_skill: AgentSkill | None  # an Agent Skill's files are published
     body: TaskModule | CallableModule  # the data its module is written from
     loosened: tuple[tuple[str, str], ...]  # input schema paths typed loosely, and why
 

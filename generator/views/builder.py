@@ -22,6 +22,7 @@ from generator.ir import (
 )
 from generator.names import function_name
 from generator.views import (
+    AgentSkill,
     CallableModule,
     PackageView,
     TaskModule,
@@ -160,6 +161,7 @@ def _callable_fields(tool: Tool, d: Function) -> dict[str, Any]:
         "report": report,
         "ai_tool": _ai_tool(tool, d),
         "ai_skill": None,
+        "agent_skill": None,
     }
 
 
@@ -227,6 +229,11 @@ def _task_fields(
         "report": report,
         "ai_tool": None,
         "ai_skill": _ai_skill(d, meta),
+        "agent_skill": (
+            AgentSkill(d.skill_dir, d.frontmatter)
+            if d.kind is Kind.SKILL and d.skill_dir is not None
+            else None
+        ),
     }
 
 
