@@ -114,7 +114,7 @@ async def _every_tool(client: Any) -> list[Any]:
 
 async def _lists_and_calls(client: Any) -> str:
     tools = await _every_tool(client)
-    assert len(tools) == GROUPS * PER_GROUP
+    assert len(tools) == GROUPS * PER_GROUP + 1  # and the skill
     assert len({tool.name for tool in tools}) == len(tools)
     prompts = (await client.list_prompts()).prompts
     assert [prompt.name for prompt in prompts] == ["task.notes"]
