@@ -112,15 +112,13 @@ def _call(ident: Any, name: Any, arguments: Any) -> Call:
 def _run(
     provider: str, call: Call, confirm: bool | ConfirmPolicy | None
 ) -> tuple[bool, str, Any]:
-    from ._validate import MAX_DEPTH, _too_deep
-
     if call.problem is not None:
         return False, call.problem, None
     tool = find(provider, call.name)
     if tool is None:
         return False, f"unknown tool {call.name[:200]!r}", None
-    if _too_deep(call.arguments):
-        return False, f"arguments nested deeper than {MAX_DEPTH} levels", None
+    # The arguments are walked once, by the validation of the call (which refuses
+    # them nested too deep): ``without_nulls`` goes no deeper than the schema.
     from ._tasks import Invocation
     from ._tools import MESSAGE_LIMIT, problems_text, shortened
 
@@ -207,9 +205,10 @@ def tool(qualname: str) -> Any:
 
 def without_nulls(schema: Mapping[str, Any], value: Any) -> Any:
     """Drop the nulls strict mode forces for optional properties, wherever the original
-    schema does not allow null itself."""
-    if isinstance(value, Mapping):
-        properties = schema.get("properties") or {}
+    schema does not allow null itself (strict mode declares every property, so below a
+    schema without ``properties`` or ``items`` the value is kept as it is)."""
+    if isinstance(value, Mapping) and schema.get("properties"):
+        properties = schema["properties"]
         result = {}
         for key, item in value.items():
             sub = properties.get(key) or {}
