@@ -58,7 +58,11 @@ def write_project(root: Path, groups: int, per_group: int) -> Path:
             }
             for number in range(per_group)
         ]
-        manifest = {"namespace": f"g{group:02d}", "description": "A group.", "tools": tools}
+        manifest = {
+            "namespace": f"g{group:02d}",
+            "description": "A group.",
+            "tools": tools,
+        }
         path = root / "src" / f"g{group:02d}.tools.yaml"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(yaml.safe_dump(manifest))
@@ -187,7 +191,9 @@ def test_pages_are_cut_by_size_and_cursors_are_opaque(small: Path) -> None:
         cut = _mcp.pages(entries, budget=3 * max(sizes))
         assert [i for page in cut for i in page] == list(range(len(entries)))
         assert all(sum(sizes[i] for i in page) <= 3 * max(sizes) for page in cut)
-        assert _mcp.pages(entries, budget=1) == [range(i, i + 1) for i in range(len(entries))]
+        assert _mcp.pages(entries, budget=1) == [
+            range(i, i + 1) for i in range(len(entries))
+        ]
         handler = _mcp.paged_list(ListToolsResult, "tools", entries)
 
         class Params:
