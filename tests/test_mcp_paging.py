@@ -202,6 +202,11 @@ def test_pages_are_cut_by_size_and_cursors_are_opaque(small: Path) -> None:
         first = anyio.run(handler, None, Params())
         assert len(first.tools) == len(entries) and first.next_cursor is None
         assert anyio.run(handler, None, Params()) is first  # made once
+        # Over HTTP the SDK checks a call's headers against the tool's schema: looked
+        # up by name, not by walking tools/list for every call.
+        lookup = _mcp.server().get_tool_input_schema
+        assert lookup(entries[-1]["name"]) == entries[-1]["inputSchema"]
+        assert lookup("no.such") is None
     finally:
         sys.path.remove(str(small))
         for name in [m for m in sys.modules if m.partition(".")[0] == "kit"]:
