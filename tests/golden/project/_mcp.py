@@ -128,7 +128,8 @@ def server(profile: str | None = None, confirm: Confirm = None) -> Any:
     lowlevel = importlib.import_module("mcp.server.lowlevel")
     threads = importlib.import_module("anyio.to_thread")
     tools = tool_entries(profile)
-    names = {entry["name"] for entry in tools}
+    schemas = {entry["name"]: entry["inputSchema"] for entry in tools}
+    names = schemas.keys()
     prompts = prompt_entries(tools)
     prompt_names = {prompt["name"] for prompt in prompts}
     list_tools = paged_list(types.ListToolsResult, "tools", tools)
@@ -180,6 +181,10 @@ def server(profile: str | None = None, confirm: Confirm = None) -> Any:
         on_call_tool=call_tool,
         on_list_prompts=list_prompts,
         on_get_prompt=get_prompt,
+        # Over HTTP the SDK checks a call's Mcp-Param headers against the tool's
+        # schema: found here, not by walking tools/list page by page for every call
+        # (40 ms of CPU per call at 5,000 tools).
+        get_tool_input_schema=schemas.get,
     )
 
 
