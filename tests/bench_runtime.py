@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -179,7 +180,7 @@ def write_project(root: Path, count: int) -> None:
     for path, data in write_manifests(root, count):
         tools = [
             {
-                "name": tool["name"],
+                "name": re.sub(r"[^A-Za-z0-9_-]", "_", tool["name"]),  # as it takes
                 "description": tool["description"],
                 "input_schema": tool["parameters"] or {"type": "object"},
                 "executor": {"type": "python", "function": "echo_impl:echo"},

@@ -24,6 +24,7 @@ import pytest
 import yaml
 
 from generator import cli
+from test_mcp_server import _free_port
 
 if not os.environ.get("CI"):  # CI installs it (noxfile.PROVIDER_SDKS): never skip there
     pytest.importorskip("mcp")
@@ -137,13 +138,6 @@ def test_stdio_lists_5000_tools_a_page_at_a_time(big: Path, mode: str) -> None:
     )
     version = _drive(server, mode, _lists_and_calls)
     assert version == ("2025-11-25" if mode == "legacy" else "2026-07-28")
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @contextlib.contextmanager
