@@ -16,6 +16,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import importlib
+from collections.abc import Container
 from typing import Any
 
 from . import _settings
@@ -26,7 +27,7 @@ EXTENSION = "io.modelcontextprotocol/skills"
 TTL_MS = 300_000
 
 
-def served(tools: set[str]) -> dict[str, dict[str, Any]]:
+def served(tools: Container[str]) -> dict[str, dict[str, Any]]:
     """The skills entries of the skills whose tools the server offers, by URI."""
     return {
         uri: skill["entry"] for uri, skill in SKILLS.items() if skill["tool"] in tools
@@ -47,7 +48,7 @@ def read(uri: str) -> dict[str, Any]:
         return contents | {"blob": base64.b64encode(data).decode("ascii")}
 
 
-def register(server: Any, tools: set[str]) -> None:
+def register(server: Any, tools: Container[str]) -> None:
     """Declare the extension (and the resources it needs) on the SDK's low-level
     ``server`` and answer its methods, for the skills of ``tools``."""
     types = importlib.import_module("mcp.types")

@@ -77,7 +77,10 @@ FLOOR_SCRIPT = textwrap.dedent("""
 BODY_LINE = (
     "Step {j}: check the {topic} of the change carefully and report what you find.\n"
 )
-SECTIONS = ("repo", "marketplace", "skills", "manifests", "find", "compile-rate")
+SECTIONS = (
+    *("repo", "marketplace", "skills", "manifests", "find", "compile-rate"),
+    "runtime",
+)
 MANIFEST_SIZE = 200
 SKILLS, TOOLS = 1000, 5000
 QUICK_FLOOR, QUICK_RUNS = 0.5, 15  # below this floor (s), rows take this many pairs
@@ -593,6 +596,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         "compile-rate": lambda: [
             (*r[:4], None, *r[4:]) for r in compile_rate_figures()
         ],
+        "runtime": lambda: runtime_figures(runs),
     }
     for section in SECTIONS:
         if section in only:
@@ -814,6 +818,17 @@ def manifest_figures(runs: int) -> list[Line]:
         label = f"{TOOLS:,} manifest tools (real)"
         _, rows = _builds(project, label, edit, runs, 12.0)
     return rows
+
+
+def runtime_figures(runs: int) -> list[Line]:
+    """The generated package's dispatch and MCP server (tests/bench_runtime.py)."""
+    import bench_runtime
+    import corpus_rates
+
+    if not corpus_rates.CORPUS.is_dir():
+        print("runtime: ../shared/corpus is not beside this checkout; skipped")
+        return []
+    return bench_runtime.figures(runs, BUILD_ENV)
 
 
 if __name__ == "__main__":

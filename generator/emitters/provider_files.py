@@ -51,8 +51,8 @@ def runtime(text: str) -> str:
         "names": "".join(f"{json.dumps(d.name)},\n" for d in served),
         "read": _branches([d.name for d in served], [d.read for d in served]),
         "answer": _branches([d.name for d in served], [d.answer for d in served]),
-        "column": "column = 1 if provider in "
-        f"{_tuple([d.name for d in served if d.dotted])} else 0\n",
+        "table": "table = DOTTED if provider in "
+        f"{_tuple([d.name for d in served if d.dotted])} else FLAT\n",
         "name forms": "".join(
             f"**dict.fromkeys({_tuple(names)}, {column}),\n"
             for column, names in columns.items()

@@ -79,10 +79,10 @@ def emit(package: PackageView, config: Config, report: Report) -> dict[str, str]
         "_names.py": render.render(
             "names.py.jinja",
             header=HEADER.format(source=""),
-            names=[
-                f"{t.provider_name}\t{t.dotted_name}\t{t.qualname}"
-                for t in package.offered  # dispatch() serves only what models are offered
-            ],
+            # dispatch() serves only what models are offered
+            flat={t.provider_name: t.qualname for t in package.offered},
+            dotted={t.dotted_name: t.qualname for t in package.offered},
+            kinds={t.qualname: t.kind for t in package.offered if t.kind != "tool"},
         ),
         "__init__.py": render.render(
             "package_init.py.jinja",

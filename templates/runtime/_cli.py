@@ -86,14 +86,30 @@ def _main(argv: Sequence[str] | None) -> int:
         "--http", action="store_true", help="streamable HTTP on 127.0.0.1"
     )
     serving.add_argument("--port", type=int, default=8000, help="with --http")
+    serving.add_argument(
+        "--host", default="127.0.0.1", help="with --http: the address to bind"
+    )
+    serving.add_argument(
+        "--public",
+        action="store_true",
+        help="with --http: allow a bind beyond 127.0.0.1 (needs SKILLC_MCP_TOKEN)",
+    )
+    serving.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="with --http: worker processes (more than one serve statelessly)",
+    )
     args, rest = parser.parse_known_args(argv)
     if rest and args.command != "call":
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if args.command == "mcp":
         from . import _mcp
 
-        port = args.port if args.http else None
-        return _mcp.main(args.profile, args.allow_dangerous, port)
+        http = _mcp.Http(args.port, args.host, args.workers, args.public)
+        return _mcp.main(
+            args.profile, args.allow_dangerous, http if args.http else None
+        )
     if args.command == "list":
         tools = entries(args.namespace, args.tag, args.capability)
         if args.json:

@@ -1,5 +1,6 @@
 """``python -m <package> mcp``: the tools as an MCP server, over stdio or (``--http``)
-streamable HTTP on 127.0.0.1, built on the official ``mcp`` SDK (an optional dependency:
+streamable HTTP (on 127.0.0.1 unless asked otherwise, with a bearer token), built on the
+official ``mcp`` SDK (an optional dependency:
 ``pip install mcp``; without it the command says so and exits 2).
 
 Tools are listed exactly as ``providers/mcp.json`` (or ``providers/<profile>/mcp.json``)
@@ -18,14 +19,16 @@ marker and the request answered as too deep, under its own id.
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import hmac
 import importlib
 import json
 import os
 import re
 from collections.abc import AsyncIterator, Iterator, Mapping
 from pathlib import Path
-from typing import IO, Any, TypeAlias
+from typing import IO, Any, NamedTuple, TypeAlias
 
 from ._runtime import PACKAGE
 from ._secrets import redact
@@ -42,6 +45,10 @@ MISSING_SDK = (
 # at about 200 levels; dispatch refuses arguments past 64 with its own answer).
 MAX_LINE_DEPTH = 128
 TOO_DEEP = "skillc:nested-too-deep"  # the marker that replaces such a line's params
+# The largest page of a list answer, in bytes of JSON: well under the 1 MiB the official
+# client takes in one server-sent event (``tools/list`` of 2,000 tools is 1.65 MB).
+PAGE_BYTES = 256 * 1024
+_ENCODER = json.JSONEncoder(ensure_ascii=False, check_circular=False)
 _JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[{]|[\]}]', re.S)
 
 
@@ -70,13 +77,13 @@ def tool_entries(profile: str | None = None) -> list[dict[str, Any]]:
 
 def prompt_entries(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Skills and subagents as MCP prompts: their tool entries' string parameters become
-    the prompt's arguments."""
-    from ._dispatch import find
+    the prompt's arguments. Which tools they are, the build's tables say (no tool's
+    module is imported: at 2,000 tools that was 99% of the server's start)."""
+    from ._names import DOTTED, KINDS
 
     prompts = []
     for entry in tools:
-        tool = find("mcp", entry["name"])
-        if tool is None or getattr(tool.spec, "kind", "tool") not in ("skill", "agent"):
+        if KINDS.get(DOTTED.get(entry["name"], ""), "tool") not in ("skill", "agent"):
             continue
         schema = entry["inputSchema"]
         required = set(schema.get("required", ()))
@@ -122,11 +129,11 @@ def server(profile: str | None = None, confirm: Confirm = None) -> Any:
     lowlevel = importlib.import_module("mcp.server.lowlevel")
     threads = importlib.import_module("anyio.to_thread")
     tools = tool_entries(profile)
-    names = {entry["name"] for entry in tools}
+    schemas = {entry["name"]: entry["inputSchema"] for entry in tools}
+    names = schemas.keys()
     prompts = prompt_entries(tools)
-
-    async def list_tools(ctx: Any, params: Any) -> Any:
-        return types.ListToolsResult.model_validate({"tools": tools})
+    prompt_names = {prompt["name"] for prompt in prompts}
+    list_tools = paged_list(types.ListToolsResult, "tools", tools)
 
     def unknown(what: str, name: str) -> Any:
         return errors.MCPError(
@@ -148,11 +155,10 @@ def server(profile: str | None = None, confirm: Confirm = None) -> Any:
         answer = await threads.run_sync(call, params, confirm)
         return types.CallToolResult.model_validate(answer)
 
-    async def list_prompts(ctx: Any, params: Any) -> Any:
-        return types.ListPromptsResult.model_validate({"prompts": prompts})
+    list_prompts = paged_list(types.ListPromptsResult, "prompts", prompts)
 
     async def get_prompt(ctx: Any, params: Any) -> Any:
-        if not any(prompt["name"] == params.name for prompt in prompts):
+        if params.name not in prompt_names:
             raise unknown("prompt", params.name)
         if TOO_DEEP in (params.arguments or {}):
             raise errors.MCPError(
@@ -177,6 +183,10 @@ def server(profile: str | None = None, confirm: Confirm = None) -> Any:
         on_call_tool=call_tool,
         on_list_prompts=list_prompts,
         on_get_prompt=get_prompt,
+        # Over HTTP the SDK checks a call's Mcp-Param headers against the tool's
+        # schema: found here, not by walking tools/list page by page for every call
+        # (40 ms of CPU per call at 5,000 tools).
+        get_tool_input_schema=schemas.get,
     )
     from . import _mcp_skills  # only a server loads the skills' entries
 
@@ -184,18 +194,63 @@ def server(profile: str | None = None, confirm: Confirm = None) -> Any:
     return mcp_server
 
 
+def pages(entries: list[dict[str, Any]], budget: int = PAGE_BYTES) -> list[range]:
+    """``entries`` cut into pages of at most ``budget`` bytes of JSON each (an entry
+    larger than that alone on its page)."""
+    result, start, size = [], 0, 0
+    for index, entry in enumerate(entries):
+        length = len(_ENCODER.encode(entry)) + 2
+        if size + length > budget and index > start:
+            result.append(range(start, index))
+            start, size = index, 0
+        size += length
+    return [*result, range(start, len(entries))]
+
+
+def paged_list(result_type: Any, field: str, entries: list[dict[str, Any]]) -> Any:
+    """A ``*/list`` handler that answers ``entries`` a page at a time, with the MCP
+    specification's opaque ``cursor`` / ``nextCursor``. Each page is checked by the
+    SDK's ``result_type`` once per process, the first time it is asked for."""
+    types = importlib.import_module("mcp.types")
+    errors = importlib.import_module("mcp.shared.exceptions")
+    cut = pages(entries)
+    cursors = {_cursor(field, number): number for number in range(1, len(cut))}
+    made: dict[int, Any] = {}
+
+    async def handler(ctx: Any, params: Any) -> Any:
+        number = 0 if params.cursor is None else cursors.get(params.cursor)
+        if number is None:  # a cursor this server never gave
+            raise errors.MCPError(
+                types.INVALID_PARAMS, f"invalid cursor for {field}/list"
+            )
+        page = made.get(number)
+        if page is None:
+            answer: dict[str, Any] = {
+                field: entries[cut[number].start : cut[number].stop]
+            }
+            if number + 1 < len(cut):
+                answer["nextCursor"] = _cursor(field, number + 1)
+            page = made[number] = result_type.model_validate(answer)
+        return page
+
+    return handler
+
+
+def _cursor(field: str, number: int) -> str:
+    """Page ``number``'s cursor: opaque to clients, as the specification asks."""
+    return base64.urlsafe_b64encode(f"{field}:{number}".encode()).decode()
+
+
 def serve(
     profile: str | None = None,
     confirm: Confirm = None,
-    http_port: int | None = None,
+    http: Http | None = None,
 ) -> None:
-    """Serve over stdio, or over streamable HTTP on 127.0.0.1 at ``http_port``."""
-    mcp_server = server(profile, confirm)
-    if http_port is not None:  # only ever the loopback address
-        uvicorn = importlib.import_module("uvicorn")
-        app = mcp_server.streamable_http_app(host="127.0.0.1")
-        uvicorn.run(app, host="127.0.0.1", port=http_port, log_level="warning")
+    """Serve over stdio, or over streamable HTTP as ``http`` says."""
+    if http is not None:
+        serve_http(http, profile, confirm)
         return
+    mcp_server = server(profile, confirm)
     anyio = importlib.import_module("anyio")
     stdio = importlib.import_module("mcp.server.stdio")
 
@@ -207,6 +262,89 @@ def serve(
                 await mcp_server.run(read, write, options)
 
     anyio.run(run)
+
+
+class Http(NamedTuple):
+    """Where and how ``--http`` serves: ``workers`` processes (more than one serve
+    statelessly: any of them answers any request); a ``host`` other than the loopback
+    address only with ``public`` and a bearer token in ``TOKEN_VARIABLE``."""
+
+    port: int = 8000
+    host: str = "127.0.0.1"
+    workers: int = 1
+    public: bool = False
+
+
+# The bearer token every HTTP request must carry when set (always, on a public bind).
+# From the environment, never the command line, which other users can read.
+TOKEN_VARIABLE = "SKILLC_MCP_TOKEN"
+# How a worker process (started by uvicorn, which imports ``http_app``) learns what the
+# command line said.
+_WORKER_VARIABLE = "SKILLC_MCP_WORKER"
+_LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def serve_http(http: Http, profile: str | None, confirm: Confirm) -> None:
+    """Streamable HTTP on the SDK's Starlette app under uvicorn; raises ``LookupError``
+    (said, exit 2) for a public bind without ``--public`` and a token."""
+    token = os.environ.get(TOKEN_VARIABLE, "")
+    if http.host not in _LOOPBACK and not (http.public and token):
+        raise LookupError(
+            f"refusing to serve on {http.host}: a bind beyond the loopback address "
+            f"needs --public and a bearer token in {TOKEN_VARIABLE} (or serve on "
+            "127.0.0.1 behind a reverse proxy; see the README)"
+        )
+    if http.workers < 1:
+        raise LookupError("--workers must be at least 1")
+    uvicorn = importlib.import_module("uvicorn")
+    options = {"host": http.host, "port": http.port, "log_level": "warning"}
+    if http.workers == 1:
+        app = http_app(profile, confirm, stateless=False, host=http.host)
+        uvicorn.run(app, **options)
+        return
+    tool_entries(profile)  # an unknown profile is said once, here
+    os.environ[_WORKER_VARIABLE] = json.dumps([profile, confirm is True, http.host])
+    uvicorn.run(
+        f"{PACKAGE}._mcp:worker_app", factory=True, workers=http.workers, **options
+    )
+
+
+def worker_app() -> Any:
+    """The app of one of several worker processes, as the command line asked."""
+    profile, allow_dangerous, host = json.loads(os.environ[_WORKER_VARIABLE])
+    return http_app(profile, True if allow_dangerous else None, True, host)
+
+
+def http_app(profile: str | None, confirm: Confirm, stateless: bool, host: str) -> Any:
+    """The SDK's streamable-HTTP app (which checks the Host and Origin of a loopback
+    server), behind a bearer token when ``TOKEN_VARIABLE`` is set."""
+    mcp_server = server(profile, confirm)
+    app = mcp_server.streamable_http_app(host=host, stateless_http=stateless)
+    token = os.environ.get(TOKEN_VARIABLE, "")
+    return _bearer(app, token) if token else app
+
+
+def _bearer(app: Any, token: str) -> Any:
+    """``app`` answering 401 to any HTTP request without ``Authorization: Bearer``
+    and the token (compared in constant time)."""
+    expected = f"Bearer {token}".encode()
+
+    async def guarded(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            given = b""
+            for name, value in scope["headers"]:
+                if name == b"authorization":
+                    given = value
+            if not hmac.compare_digest(given, expected):
+                headers = [(b"www-authenticate", b"Bearer"), (b"content-length", b"0")]
+                await send(
+                    {"type": "http.response.start", "status": 401, "headers": headers}
+                )
+                await send({"type": "http.response.body", "body": b""})
+                return
+        await app(scope, receive, send)
+
+    return guarded
 
 
 @contextlib.contextmanager
@@ -268,8 +406,9 @@ def shallow(line: str) -> str:
     return json.dumps({**message, "params": params}) + "\n"
 
 
-def main(profile: str | None, allow_dangerous: bool, http_port: int | None) -> int:
-    """``python -m <package> mcp [--profile NAME] [--allow-dangerous] [--http [--port N]]``."""
+def main(profile: str | None, allow_dangerous: bool, http: Http | None) -> int:
+    """``python -m <package> mcp [--profile NAME] [--allow-dangerous] [--http [--port N]
+    [--host H --public] [--workers N]]``."""
     import sys
 
     try:
@@ -278,7 +417,7 @@ def main(profile: str | None, allow_dangerous: bool, http_port: int | None) -> i
         print(MISSING_SDK, file=sys.stderr)
         return 2
     try:
-        serve(profile, True if allow_dangerous else None, http_port)
+        serve(profile, True if allow_dangerous else None, http)
     except LookupError as exc:
         print(exc, file=sys.stderr)
         return 2

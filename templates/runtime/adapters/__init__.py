@@ -72,19 +72,16 @@ def offered(
     """The tools the filters select, in the order of ``providers/<schemas>``, with the
     schemas that file gives them."""
     from .._listing import entries
-    from .._names import NAMES
+    from .._names import FLAT, KINDS
 
     wanted = {entry.name for entry in entries(namespace, tag, capability)}
-    qualnames = dict(line.split("\t")[::2] for line in NAMES)  # provider name -> path
     result = []
     for item in _functions(provider_file(schemas)):
         name = item["name"]
-        if qualnames.get(name) not in wanted:
+        if FLAT.get(name) not in wanted:
             continue
-        qualname = qualnames[name]
-        kind = "tool"
-        if qualname.startswith("task."):  # a task tool's kind is in its module
-            kind = getattr(_tool(qualname).spec, "kind", "tool")
+        qualname = FLAT[name]
+        kind = KINDS.get(qualname, "tool")
         schema = item.get("input_schema") or item.get("parameters") or {}
         description = item.get("description", "")
         result.append(Offered(name, qualname, kind, description, schema))

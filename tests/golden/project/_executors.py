@@ -166,8 +166,7 @@ def _python(
     """Import ``module:function`` (a leading dot: inside this package) and call it.
     It runs in this process, so the deadline cannot stop it: the function can read it
     with ``current_deadline()`` and stop itself, as the built-ins do."""
-    module, _, name = str(spec.executor["function"]).partition(":")
-    function = getattr(importlib.import_module(module, PACKAGE), name)
+    function = _function(str(spec.executor["function"]))
     token = _current.set(deadline)
     try:
         data = function(**arguments)
@@ -175,6 +174,20 @@ def _python(
         _current.reset(token)
     # a built-in that cut its answer at the output limit says so with an Output
     return data if isinstance(data, Output) else Output(data)
+
+
+_functions: dict[str, Any] = {}
+
+
+def _function(target: str) -> Any:
+    """A python executor's ``module:function`` (the manifest's, never a call's),
+    imported once."""
+    function = _functions.get(target)
+    if function is None:
+        module, _, name = target.partition(":")
+        function = getattr(importlib.import_module(module, PACKAGE), name)
+        _functions[target] = function
+    return function
 
 
 def _script(
@@ -366,18 +379,40 @@ class _Watch:
                     pass
 
 
+# The hop being opened, whose ``_Watch`` records its connections.
+_hop: contextvars.ContextVar[_Watch] = contextvars.ContextVar("hop")
+
+
 def _watched(
-    handler: urllib.request.AbstractHTTPHandler, watch: _Watch
+    handler: urllib.request.AbstractHTTPHandler,
 ) -> urllib.request.AbstractHTTPHandler:
-    """``handler`` (urllib's http or https one) opening its connections through
-    ``watch``."""
+    """``handler`` (urllib's http or https one) opening its connections through the
+    current hop's watch."""
     do_open = handler.do_open
     setattr(
         handler,
         "do_open",
-        lambda kind, req, **kwargs: do_open(watch.factory(kind), req, **kwargs),
+        lambda kind, req, **kwargs: do_open(_hop.get().factory(kind), req, **kwargs),
     )
     return handler
+
+
+_openers: list[urllib.request.OpenerDirector] = []
+
+
+def _opener() -> urllib.request.OpenerDirector:
+    """The one opener of this process, built the first time (building one per call
+    was half an http executor's cost): it keeps no state between requests, and
+    follows no redirect itself."""
+    if not _openers:
+        _openers.append(
+            urllib.request.build_opener(
+                _NoRedirects(),
+                _watched(urllib.request.HTTPHandler()),
+                _watched(urllib.request.HTTPSHandler()),
+            )
+        )
+    return _openers[0]
 
 
 def _request(
@@ -392,18 +427,14 @@ def _request(
         url, data=body, headers=dict(headers), method=method
     )
     watch = _Watch()
-    opener = urllib.request.build_opener(
-        _NoRedirects(),
-        _watched(urllib.request.HTTPHandler(), watch),
-        _watched(urllib.request.HTTPSHandler(), watch),
-    )
+    hop = _hop.set(watch)
     timer = threading.Timer(deadline.left(), watch.cut)
     timer.daemon = True
     timer.start()
     limit = _settings.MAX_OUTPUT_BYTES
     try:
         try:
-            response = opener.open(request, timeout=deadline.left())
+            response = _opener().open(request, timeout=deadline.left())
         except urllib.error.HTTPError as exc:
             response = exc
         with response:
@@ -428,6 +459,7 @@ def _request(
         ) from None
     finally:
         timer.cancel()
+        _hop.reset(hop)
 
 
 def _plain_response(response: Any) -> http.client.HTTPResponse | None:

@@ -415,15 +415,16 @@ def _match(index: int, relevance: float, matched: list[Any], mode: str = "") -> 
     from ._search_index import TOOLS
 
     if "names" not in _state:
-        from ._names import NAMES
+        from ._names import DOTTED, FLAT
 
         sources = {}
         for line in SOURCE_NAMES:
             dotted, _, source = line.partition("\t")
             sources[dotted] = source
+        dotted_names = {path: name for name, path in DOTTED.items()}
         providers = {}
-        for line in NAMES:  # flat name, dotted name, Python path
-            flat, dotted, path = line.split("\t")
+        for flat, path in FLAT.items():
+            dotted = dotted_names[path]
             providers[path] = {
                 **dict.fromkeys(("anthropic", "openai", "bedrock"), flat),
                 **dict.fromkeys(("gemini", "mcp"), dotted),

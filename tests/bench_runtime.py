@@ -1,0 +1,334 @@
+"""The bench's ``runtime`` section: the generated package at 500 and 5,000 real tools
+(../shared/corpus/functions in manifests of 200, repeated in numbered namespaces, as
+the ``manifests`` section writes them; each tool's executor the python function
+``echo_impl:echo``, which returns its arguments, so a figure is the runtime's cost and
+not a network's). Each figure is a ratio to a baseline measured in the same process
+or the same run:
+
+- dispatch of the last tool of the name table / of the first (<= 1.5);
+- dispatch / a prebuilt ``jsonschema`` validator of the same schema + the call (<= 2);
+- ``python -m <package> mcp`` over stdio, start to the first ``tools/list`` answer,
+  CPU and peak RSS / a lean hand-written peer on the SDK's low-level ``Server`` that
+  reads the same manifests at start-up (<= 0.8 each);
+- the server's CPU per ``tools/call`` of the last tool / the peer's (<= 0.9).
+
+The first and last tools are the first and last of ``providers/anthropic.json`` whose
+schema a small generated argument object satisfies.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+from typing import Any
+
+Line = tuple[str, float, str, float | None, float | None, str, str]
+SIZES = (500, 5000)
+CALLS = 300  # tools/call requests per server, for the CPU per call
+ECHO = "def echo(**arguments):\n    return arguments\n"
+
+# Run in the built project: the first and last callable tools and an argument object
+# for each, chosen as the module docstring says.
+CHOOSE = textwrap.dedent("""
+    import json, sys
+    import jsonschema
+
+    def sample(schema):
+        kind = schema.get("type")
+        if "enum" in schema:
+            return schema["enum"][0]
+        if isinstance(kind, list):
+            kind = kind[0]
+        if kind == "object" or "properties" in schema:
+            return {name: sample(schema["properties"].get(name, {}))
+                    for name in schema.get("required", [])
+                    if isinstance(schema.get("properties"), dict)}
+        return {"string": "x", "integer": 1, "number": 1, "boolean": True,
+                "array": [], "null": None}.get(kind, "x")
+
+    tools = json.load(open("generated/providers/anthropic.json"))
+    chosen = []
+    for order in (tools, tools[::-1]):
+        for tool in order:
+            schema = tool["input_schema"]
+            arguments = sample(schema)
+            if jsonschema.validators.validator_for(schema)(schema).is_valid(arguments):
+                chosen.append([tool["name"], schema, arguments])
+                break
+    # Its MCP name, and the peer's (namespace.name as the manifest writes it).
+    names = json.load(open("generated/providers/names.json"))
+    from generated._index import SOURCE_NAMES
+    sources = dict(line.split("\t") for line in SOURCE_NAMES)
+    for entry in chosen:
+        qualname = names["from_provider"]["anthropic"][entry[0]]
+        namespace = qualname.rpartition(".")[0]
+        entry += [names["to_provider"][qualname]["mcp"],
+                  namespace + "." + sources[qualname]]
+    print(json.dumps(chosen))
+""")
+
+# Run in the built project: microseconds of CPU per call, best of five rounds.
+DISPATCH = textwrap.dedent("""
+    import json, sys, time
+    import jsonschema
+    from generated._dispatch import dispatch
+    from echo_impl import echo
+
+    chosen = json.loads(sys.argv[1])
+
+    def per_call(function, n=2000):
+        function()
+        best = float("inf")
+        for _ in range(5):
+            start = time.process_time()
+            for _ in range(n):
+                function()
+            best = min(best, (time.process_time() - start) / n)
+        return best * 1e6
+
+    (_, _, first_args, *_), (_, schema, last_args, *_) = chosen
+    calls = [{"id": "1", "name": name, "input": arguments}
+             for name, _, arguments, *_ in chosen]
+    for call in calls:
+        answer = dispatch("anthropic", call)
+        assert not answer["is_error"], answer
+    validator = jsonschema.validators.validator_for(schema)(schema)
+
+    def base():
+        validator.validate(last_args)
+        return echo(**last_args)
+
+    print(json.dumps([
+        per_call(lambda: dispatch("anthropic", calls[0])),
+        per_call(lambda: dispatch("anthropic", calls[1])),
+        per_call(base),
+    ]))
+""")
+
+# The peer: the SDK's low-level Server, reading the manifests at start-up.
+PEER = textwrap.dedent("""
+    import glob, json, anyio, yaml
+    import jsonschema
+    from mcp import types
+    from mcp.server import lowlevel
+    from mcp.server.stdio import stdio_server
+    from echo_impl import echo
+
+    def fixed(schema):  # BFCL writes "dict" for "object"
+        if isinstance(schema, dict):
+            schema = {k: fixed(v) for k, v in schema.items()}
+            if schema.get("type") == "dict":
+                schema["type"] = "object"
+        elif isinstance(schema, list):
+            schema = [fixed(item) for item in schema]
+        return schema
+
+    tools, schemas, validators = [], {}, {}
+    for path in sorted(glob.glob("tools/*/tools.tools.yaml")):
+        manifest = yaml.load(open(path, encoding="utf-8"), Loader=yaml.CSafeLoader)
+        for tool in manifest["tools"]:
+            name = manifest["namespace"] + "." + tool["name"]
+            schema = {**fixed(tool["input_schema"]), "type": "object"}
+            schemas[name] = schema
+            entry = {"name": name, "inputSchema": schema}
+            if tool.get("description"):
+                entry["description"] = tool["description"]
+            tools.append(entry)
+
+    async def list_tools(ctx, params):
+        return types.ListToolsResult.model_validate({"tools": tools})
+
+    async def call_tool(ctx, params):
+        validator = validators.get(params.name)
+        if validator is None:
+            schema = schemas[params.name]
+            validator = validators[params.name] = (
+                jsonschema.validators.validator_for(schema)(schema))
+        arguments = params.arguments or {}
+        errors = [e.message for e in validator.iter_errors(arguments)]
+        if errors:
+            text, data = "; ".join(errors), None
+        else:
+            data = echo(**arguments)
+            text = json.dumps(data)
+        result = {"content": [{"type": "text", "text": text}], "isError": bool(errors)}
+        if data is not None:
+            result["structuredContent"] = data
+        return types.CallToolResult.model_validate(result)
+
+    server = lowlevel.Server("peer", on_list_tools=list_tools, on_call_tool=call_tool)
+
+    async def main():
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    anyio.run(main)
+""")
+
+
+def write_project(root: Path, count: int) -> None:
+    """``count`` real tools, each run by ``echo_impl:echo``: the ``manifests``
+    section's, as ``*.tools.yaml`` (the format that takes a python executor)."""
+    from bench import _dump, write_manifests
+
+    for path, data in write_manifests(root, count):
+        tools = [
+            {
+                "name": re.sub(r"[^A-Za-z0-9_-]", "_", tool["name"]),  # as it takes
+                "description": tool["description"],
+                "input_schema": tool["parameters"] or {"type": "object"},
+                "executor": {"type": "python", "function": "echo_impl:echo"},
+            }
+            for tool in data["tools"]
+        ]
+        path.unlink()
+        _dump(path.parent / "tools.tools.yaml", {**data, "tools": tools})
+    (root / "echo_impl.py").write_text(ECHO)
+
+
+def _rpc(
+    process: subprocess.Popen[bytes], ident: int, method: str, **params: Any
+) -> Any:
+    message = {"jsonrpc": "2.0", "method": method, "params": params}
+    if ident:
+        message["id"] = ident
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(json.dumps(message).encode() + b"\n")
+    process.stdin.flush()
+    if not ident:
+        return None
+    while True:
+        answer = json.loads(process.stdout.readline())
+        if answer.get("id") == ident:
+            assert "result" in answer, str(answer)[:500]
+            return answer["result"]
+
+
+def _cpu_and_rss(pid: int) -> tuple[float, float]:
+    """The process's CPU seconds (user + system) and its peak RSS in MiB."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    cpu = (int(fields[11]) + int(fields[12])) / ticks
+    status = Path(f"/proc/{pid}/status").read_text()
+    peak = next(line for line in status.splitlines() if line.startswith("VmHWM"))
+    return cpu, int(peak.split()[1]) / 1024
+
+
+def serve(project: Path, command: list[str], call: tuple[str, Any]) -> list[float]:
+    """Start the server, list its tools, call one ``CALLS`` times: [CPU to the first
+    tools/list, peak RSS then (MiB), CPU per call]."""
+    env = {**os.environ, "PYTHONPATH": str(project), "PYTHONDONTWRITEBYTECODE": "1"}
+    process = subprocess.Popen(
+        command,
+        cwd=project,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        info = {"name": "bench", "version": "1"}
+        _rpc(
+            process,
+            1,
+            "initialize",
+            protocolVersion="2025-11-25",
+            capabilities={},
+            clientInfo=info,
+        )
+        _rpc(process, 0, "notifications/initialized")
+        assert _rpc(process, 2, "tools/list")["tools"]
+        started, rss = _cpu_and_rss(process.pid)
+        name, arguments = call
+        for number in range(CALLS):
+            result = _rpc(
+                process, 3 + number, "tools/call", name=name, arguments=arguments
+            )
+            assert not result.get("isError"), result
+        ended, _ = _cpu_and_rss(process.pid)
+        return [started, rss, (ended - started) / CALLS]
+    finally:
+        process.kill()
+        process.wait()
+
+
+def figures(runs: int, build_env: dict[str, str]) -> list[Line]:
+    from bench import Figure
+
+    rows: list[Line] = []
+    for count in SIZES:
+        with tempfile.TemporaryDirectory() as tmp:
+            project = Path(tmp)
+            write_project(project, count)
+            env = {**build_env, "PYTHONDONTWRITEBYTECODE": "1"}
+            subprocess.run(  # a real catalogue has a bad tool or two
+                [sys.executable, "-m", "generator", "build", "--keep-going"],
+                cwd=project,
+                env=env,
+                check=True,
+                capture_output=True,
+            )
+            rows += _figures(project, count, runs, Figure)
+    return rows
+
+
+def _figures(project: Path, count: int, runs: int, Figure: Any) -> list[Line]:
+    env = {**os.environ, "PYTHONPATH": str(project), "PYTHONDONTWRITEBYTECODE": "1"}
+
+    def script(text: str, *args: str) -> Any:
+        done = subprocess.run(
+            [sys.executable, "-c", text, *args],
+            cwd=project,
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        return json.loads(done.stdout)
+
+    chosen = script(CHOOSE)
+    timings = [script(DISPATCH, json.dumps(chosen)) for _ in range(runs)]
+    first, last, base = (list(column) for column in zip(*timings))
+    _, _, arguments, name, peer_name = chosen[1]
+    ours, peers = [], []
+    for _ in range(runs):
+        command = [sys.executable, "-m", "generated", "mcp"]
+        ours.append(serve(project, command, (name, arguments)))
+        command = [sys.executable, "-c", PEER]
+        peers.append(serve(project, command, (peer_name, arguments)))
+    at = f"({count:,} tools)"
+
+    def column(rows: list[list[float]], index: int) -> list[float]:
+        return [row[index] for row in rows]
+
+    made = [
+        Figure(f"dispatch last / first {at}", last, first, 1.5, "us"),
+        Figure(f"dispatch / jsonschema + call {at}", last, base, 2.0, "us"),
+        Figure(
+            f"MCP start to tools/list CPU / peer {at}",
+            column(ours, 0),
+            column(peers, 0),
+            0.8,
+        ),
+        Figure(
+            f"MCP start to tools/list RSS / peer {at}",
+            column(ours, 1),
+            column(peers, 1),
+            0.8,
+            "MiB",
+        ),
+        Figure(
+            f"MCP CPU per call / peer {at}",
+            [v * 1e6 for v in column(ours, 2)],
+            [v * 1e6 for v in column(peers, 2)],
+            0.9,
+            "us",
+        ),
+    ]
+    return [figure.row() for figure in made]
