@@ -167,9 +167,9 @@ def summary(items: Sequence[Diagnostic], output: Output, what: str) -> str:
 
 class Progress:
     """A line on the terminal that says the build is still going, once it has taken
-    ``after`` seconds; ``stop()`` clears it (before anything else is printed). A timer
-    signal, not a thread: the build's worker processes are forked, and a timer is not
-    inherited by them."""
+    ``after`` seconds; ``stop()`` clears it (before anything else is printed): with an
+    escape code when colour is on, else with spaces (NO_COLOR: no escape codes at all).
+    A timer signal, so that the build stays one thread."""
 
     def __init__(self, output: Output, after: float = PROGRESS_AFTER_SEC) -> None:
         self.running = (
@@ -178,6 +178,8 @@ class Progress:
             and threading.current_thread() is threading.main_thread()
         )
         self.shown = False
+        self.escapes = output.colour
+        self.width = 0  # of the line last written
         self.started = time.monotonic()
         if self.running:
             self.previous = signal.signal(signal.SIGALRM, self._tick)
@@ -186,7 +188,9 @@ class Progress:
     def _tick(self, signum: int, frame: Any) -> None:
         self.shown = True
         seconds = time.monotonic() - self.started
-        sys.stderr.write(f"\rskillc: building... {seconds:.0f} s ")
+        line = f"skillc: building... {seconds:.0f} s "
+        self.width = len(line)
+        sys.stderr.write("\r" + line)
         sys.stderr.flush()
 
     def stop(self) -> None:
@@ -196,7 +200,8 @@ class Progress:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, self.previous)
         if self.shown:
-            sys.stderr.write("\r\x1b[K")  # the line cleared for what follows
+            blank = "\x1b[K" if self.escapes else " " * self.width + "\r"
+            sys.stderr.write("\r" + blank)  # the line cleared for what follows
             sys.stderr.flush()
 
 

@@ -146,13 +146,19 @@ def test_a_progress_line_shows_on_a_terminal_and_is_cleared(
 ) -> None:
     stream = io.StringIO()
     monkeypatch.setattr(sys, "stderr", stream)
-    with cli_report.progress(cli_report.Output(terminal=True), after=0.01) as shown:
-        for _ in range(500):  # at most 5 s for the first tick
-            if shown.shown:
-                break
-            time.sleep(0.01)
-    text = stream.getvalue()
-    assert text.startswith("\rskillc: building... ") and text.endswith("\r\x1b[K")
+    monkeypatch.setenv("TERM", "xterm")
+    for no_color, cleared in (("", "\r\x1b[K"), ("1", " " * 20 + "\r")):
+        monkeypatch.setenv("NO_COLOR", no_color)
+        stream.seek(0)
+        stream.truncate(0)
+        with cli_report.progress(cli_report.Output(terminal=True), after=0.01) as shown:
+            for _ in range(500):  # at most 5 s for the first tick
+                if shown.shown:
+                    break
+                time.sleep(0.01)
+        text = stream.getvalue()
+        assert text.startswith("\rskillc: building... ") and text.endswith(cleared)
+        assert no_color == "" or "\x1b[" not in text
     stream.truncate(0)
     with cli_report.progress(cli_report.Output(terminal=False), after=0.01) as shown:
         time.sleep(0.05)

@@ -251,8 +251,7 @@ def test_the_executors_settings_are_what_the_runtime_reads() -> None:
         HttpExecutor("POST", "https://example.com", {"A": "b"}, True, {"q": "{q}"}),
     )
     written = {key for e in every for key in ("type", *e.settings)}
-    # cwd is written for readers of the package; the runtime runs in spec.skill_dir.
-    assert read == written - {"cwd"}
+    assert read == written
 
 
 def _names(seed: int) -> Iterator[str]:
