@@ -7,14 +7,8 @@
   inside a skill folder (``.claude/agents/`` included);
 - a command is a ``*.md`` file in a folder named ``commands`` or below it, not inside a
   skill folder (``.claude/commands/``, a plugin's ``commands/``);
-- a plugin is a folder holding a plugin manifest of one of PLUGIN_FORMATS (Claude
-  Code's ``.claude-plugin/plugin.json``, Codex's ``.codex-plugin/plugin.json``, an Agent
-  Plugins ``plugin.json``, a Gemini CLI ``gemini-extension.json``), or one listed with a
-  local source by a marketplace of a source root (Claude Code's or Codex's); what lies
-  below it belongs to it. Its ``agents/`` (searched at any depth, subfolders joining the
-  name) and ``commands/`` are replaced by the folders or files its ``agents`` and
-  ``commands`` list; what it holds that skillc does not compile, and the manifests of
-  clients skillc does not read (``.cursor-plugin/``...), are reported;
+- a plugin is a folder holding a plugin manifest of one of PLUGIN_FORMATS, or one a
+  marketplace lists (``generator/discover_plugins.py`` reads them and their layouts);
 - a tool manifest is a ``tool-manifest.yaml`` (outside a skill folder: inside one, it is
   the skill's), an ``ai-tool.yaml`` or a ``*.tools.yaml`` file.
 
@@ -30,20 +24,23 @@ with the tools they were, stays.
 
 from __future__ import annotations
 
+import fnmatch
 import functools
 import operator
 import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from generator.diagnostics import Report
 from generator.ir import Hook, Kind, McpServer, NotCompiled
 
-if TYPE_CHECKING:  # the plugin loaders are imported when a plugin is met
-    from generator.loaders.plugin import Layout, Plugin
+if TYPE_CHECKING:  # imported when a discovery starts: it imports this module
+    from generator.discover_plugins import PluginFolder
+    from generator.loaders.plugin import Plugin
 
 SKIP_DIRS = frozenset({"node_modules", "__pycache__", "venv"})
 VISIBLE_DOT_DIRS = frozenset({".claude", ".agents"})
@@ -61,10 +58,6 @@ PLUGIN_FORMATS = (
     "generator.loaders.agent_plugin",
     "generator.loaders.gemini_extension",
 )
-# Marketplaces at a source root: Claude Code's, and Codex's (the same entries).
-MARKETPLACES = (".claude-plugin/marketplace.json", ".agents/plugins/marketplace.json")
-# Other clients' plugin manifests, kept in the same repositories: never read.
-LOOKALIKES = frozenset({".cursor-plugin", ".kimi-plugin"})
 TOOL_MANIFEST = "tool-manifest.yaml"
 AI_TOOL = "ai-tool.yaml"
 TOOLS_SUFFIX = ".tools.yaml"
@@ -79,9 +72,8 @@ class Found:
     root: int
     plugin: Path | None  # the plugin.json of the enclosing plugin
     files: tuple[str, ...] = ()  # a skill's bundled files, relative to its folder
-    manifest: str = (
-        ""  # a tool manifest's format: "tool-manifest", "ai-tool" or "tools"
-    )
+    # A tool manifest's format: "tool-manifest", "ai-tool" or "tools".
+    manifest: str = ""
     subfolders: tuple[str, ...] = ()  # a plugin subagent's folders below agents/
 
 
@@ -118,7 +110,7 @@ def discover(
     for index, root in enumerate(roots):
         real = os.path.realpath(root)
         before = len(walker.found)
-        walker.marketplace(os.fspath(root))
+        walker.plugins.marketplace(os.fspath(root))
         walker.walk(os.fspath(root), real, index, None, None, (real,))
         if exclude:
             walker.found = [
@@ -135,19 +127,18 @@ def discover(
         for path in walker.inputs
         if not exclude or not _excluded(Path(path), project, exclude)
     )
+    plugins = walker.plugins
     return Discovery(
         tuple(walker.found),
         tuple(inputs),
-        walker.defined,
-        tuple(sorted(walker.not_compiled, key=lambda n: (n.path, n.name))),
-        tuple(walker.hooks),
-        tuple(walker.servers),
+        plugins.defined,
+        tuple(sorted(plugins.not_compiled, key=lambda n: (n.path, n.name))),
+        tuple(plugins.hooks),
+        tuple(plugins.servers),
     )
 
 
 def _excluded(path: Path, project: Path, patterns: tuple[str, ...]) -> bool:
-    import fnmatch
-
     rel = relative(path, project)
     parts = rel.split("/")
     candidates = ["/".join(parts[:end]) for end in range(1, len(parts) + 1)]
@@ -160,108 +151,23 @@ class _Skill:
     files: list[str] = field(default_factory=list)
 
 
-@dataclass(frozen=True, slots=True)
-class _Plugin:
-    key: str  # its plugin.json, or marketplace.json#name for an entry-defined plugin
-    folder: str
-    layout: Layout
-
-    def kind(self, path: str, is_file: bool) -> tuple[Kind, tuple[str, ...]] | None:
-        """Whether ``path`` (a folder, or a file listed by name) holds subagents or
-        commands, with the subfolders below the listed folder."""
-        rel = os.path.relpath(path, self.folder).replace(os.sep, "/")
-        for kind, listed in (
-            (Kind.AGENT, self.layout.agents),
-            (Kind.COMMAND, self.layout.commands),
-        ):
-            for base in listed if listed is not None else (kind.value + "s",):
-                if rel == base and is_file == base.endswith(".md"):
-                    return kind, ()
-                if not is_file and rel.startswith(base + "/"):
-                    return kind, tuple(rel[len(base) + 1 :].split("/"))
-        return None
-
-
 class _Walker:
     def __init__(self, project: str, skip: str, report: Report, max_bytes: int) -> None:
+        from generator.discover_plugins import Plugins
+
         self.project = project
-        self.max_bytes = max_bytes  # of the plugin and marketplace manifests read here
         self.skip = skip
         self.report = report
         self.found: list[Found] = []
         self.inputs: set[str] = set()
-        self.declared: dict[str, _Plugin] = {}  # folders a marketplace gives a plugin
-        self.defined: dict[Path, Plugin] = {}
-        self.not_compiled: list[NotCompiled] = []
-        self.hooks: list[Hook] = []
-        self.servers: list[McpServer] = []
-
-    def marketplace(self, root: str) -> None:
-        """Read the root's marketplaces, if any: their local plugins are declared for
-        the walk, their remote ones reported."""
-        for market_file in MARKETPLACES:
-            path = os.path.join(root, *market_file.split("/"))
-            if os.path.isfile(path):
-                self._marketplace(root, path)
-
-    def _marketplace(self, root: str, path: str) -> None:
-        from generator.loaders import plugin as claude
-        from generator.loaders.marketplace import read_marketplace
-        from generator.loaders.plugin import layout, plugin_from
-
-        self.inputs.add(path)
-        rel = relative(path, self.project)
-        market = read_marketplace(Path(path), rel, self.report, self.max_bytes)
-        if market is None:
-            return
-        for name, source in market.remote:
-            self.not_compiled.append(
-                NotCompiled(
-                    rel, name, f"remote source ({source}): not fetched", "plugin"
-                )
-            )
-        for entry in market.entries:
-            folder = os.path.normpath(os.path.join(root, entry.folder))
-            if not os.path.isdir(folder):
-                self.report.error(
-                    rel,
-                    1,
-                    1,
-                    "invalid-plugin-path",
-                    f"plugin {entry.name!r}: "
-                    f"source folder {entry.folder or '.'!r} does not exist",
-                )
-                continue
-            if entry.strict and _has_manifest(folder):
-                continue  # its manifest defines it; the walk finds it
-            earlier = self.declared.get(folder)
-            if earlier is not None and not earlier.key.startswith(path + "#"):
-                continue  # the root's other marketplace declared it first
-            key = f"{path}#{entry.name}"
-            plugin = plugin_from(
-                entry.definition, rel, relative(folder, self.project), self.report
-            )
-            if plugin is None:
-                continue
-            self.defined[Path(key)] = plugin
-            self._extras(entry.name, folder, entry.definition, rel)
-            self._uncompiled(entry.name, folder, entry.definition, rel, claude)
-            context = _Plugin(
-                key, folder, layout(entry.definition, market.text, rel, self.report)
-            )
-            self._left_out(entry.name, folder, context.layout, rel)
-            self.declared.setdefault(folder, context)
-            for (
-                skill
-            ) in context.layout.skills:  # a shared folder: ./ in anthropics/skills
-                self.declared[os.path.normpath(os.path.join(folder, skill))] = context
+        self.plugins: Plugins = Plugins(project, report, self.inputs, max_bytes)
 
     def walk(
         self,
         folder: str,
         real: str,
         root: int,
-        plugin: _Plugin | None,
+        plugin: PluginFolder | None,
         skill: _Skill | None,
         ancestry: tuple[str, ...],
     ) -> None:
@@ -271,8 +177,8 @@ class _Walker:
         if listing is None:
             return
         entries, files, folders = listing
-        plugin = self._plugin(folder, entries, plugin)
-        self._lookalikes(folder, entries)
+        plugin = self.plugins.of(folder, entries, plugin)
+        self.plugins.lookalikes(folder, entries)
         own = self._own_skill(folder, files)
         if own is None and skill is not None:
             self._bundled_files(folder, files, skill)
@@ -338,53 +244,6 @@ class _Walker:
 
     def _error(self, path: str, code: str, message: str) -> None:
         self.report.error(_shown(relative(path, self.project)), 1, 1, code, message)
-
-    def _plugin(
-        self, folder: str, entries: list[os.DirEntry[str]], plugin: _Plugin | None
-    ) -> _Plugin | None:
-        """The plugin the folder belongs to: one a marketplace declared for it, one its
-        own manifest defines (the first of PLUGIN_FORMATS it holds; another naming the
-        same plugin is read with it), or the enclosing one."""
-        if self.declared:  # a marketplace's plugins
-            declared = self.declared.get(os.path.normpath(folder))
-            if declared is not None:
-                return declared
-        if not any(entry.name in _manifest_entries() for entry in entries):
-            return plugin
-        from generator.loaders.plugin import read_manifest
-
-        defined: _Plugin | None = None
-        name = None
-        for form in plugin_formats():
-            manifest = os.path.join(folder, *form.MANIFEST.split("/"))
-            if not os.path.isfile(manifest):
-                continue
-            rel = relative(manifest, self.project)
-            report = self.report if defined is None else Report()
-            found, data, text = read_manifest(
-                Path(manifest), rel, report, self.max_bytes, form
-            )
-            if data is None:
-                continue  # not of this format (a plugin.json of something else)
-            self.inputs.add(manifest)
-            own = data.get("name") if isinstance(data.get("name"), str) else None
-            if defined is None:
-                defined, name = _Plugin(manifest, folder, found), own
-                if own is not None:
-                    self._extras(own, folder, data, rel, form)
-                    self._left_out(own, folder, found, rel)
-            elif own != name:
-                self._not_compiled(
-                    rel,
-                    own or "",
-                    f"names another plugin than {relative(defined.key, self.project)}"
-                    f" ({name!r}), which defines this folder: not read",
-                    "manifest",
-                )
-                continue
-            if own is not None:
-                self._uncompiled(own, folder, _json(text), rel, form)
-        return defined or plugin
 
     def _own_skill(self, folder: str, files: list[str]) -> _Skill | None:
         """The skill whose ``SKILL.md`` is in this folder, with its files here."""
@@ -460,7 +319,7 @@ class _Walker:
                 )
 
     def _components(
-        self, folder: str, files: list[str], root: int, plugin: _Plugin | None
+        self, folder: str, files: list[str], root: int, plugin: PluginFolder | None
     ) -> None:
         """Subagents and commands: a plugin's where its layout says, elsewhere in any
         folder named ``agents`` (not below) or in and below one named ``commands``."""
@@ -495,92 +354,6 @@ class _Walker:
                 )
             )
 
-    def _extras(
-        self,
-        name: str,
-        folder: str,
-        manifest: dict[str, Any],
-        rel: str,
-        form: ModuleType | None = None,
-    ) -> None:
-        """A plugin's hooks and MCP servers (``form``: its format's module)."""
-        from generator.loaders import plugin as claude
-        from generator.loaders.plugin_extras import read_extras
-
-        form = form or claude
-        hooks, servers = read_extras(
-            name,
-            folder,
-            manifest,
-            rel,
-            lambda path: relative(path, self.project),
-            self.report,
-            self.max_bytes,
-            form.MCP_FILE,
-        )
-        self.hooks += hooks
-        self.servers += servers
-        sources = {hook.source for hook in hooks} | {mcp.source for mcp in servers}
-        for source in sources - {rel}:
-            self.inputs.add(os.path.join(self.project, source))
-
-    def _uncompiled(
-        self,
-        name: str,
-        folder: str,
-        manifest: dict[str, Any],
-        rel: str,
-        form: ModuleType,
-    ) -> None:
-        """What the plugin holds that skillc does not compile: in the report, with a
-        ``component-not-compiled`` warning at its manifest."""
-        from generator.loaders.plugin_extras import uncompiled
-
-        for kind, path, does in uncompiled(form, folder, manifest, rel):
-            where = (
-                path
-                if path == rel
-                else relative(os.path.join(folder, path), self.project)
-            )
-            self._not_compiled(where, name, f"{does}; not compiled", kind)
-            self.report.warning(
-                rel, 1, 1, "component-not-compiled", f"{where}: {kind}: {does}"
-            )
-
-    def _not_compiled(self, path: str, name: str, reason: str, kind: str) -> None:
-        self.not_compiled.append(NotCompiled(path, name, reason, kind))
-
-    def _left_out(self, name: str, folder: str, found: Layout, rel: str) -> None:
-        """Component folders a plugin's layout leaves out, or lists but lacks: reported
-        (and a warning at its manifest), never dropped silently."""
-        from generator.loaders.plugin import left_out
-
-        for path, reason in left_out(Path(folder), found):
-            where = relative(os.path.join(folder, path), self.project)
-            self._not_compiled(where, name, reason, "component")
-            self.report.warning(
-                rel, 1, 1, "component-not-compiled", f"{where}: {reason}"
-            )
-
-    def _lookalikes(self, folder: str, entries: list[os.DirEntry[str]]) -> None:
-        """Other clients' plugin manifests skillc does not read: Cursor's and Kimi's,
-        and a Codex marketplace that is not at a source root."""
-        for entry in entries:
-            market = os.path.join(entry.path, "marketplace.json")
-            if entry.name in LOOKALIKES or (
-                entry.name == "plugins"
-                and os.path.basename(folder) == ".agents"
-                and market not in self.inputs
-            ):
-                self._not_compiled(
-                    relative(entry.path, self.project),
-                    "",
-                    "another client's plugin manifests: not read (skillc reads "
-                    "Claude Code's, Codex's, Agent Plugins' and Gemini CLI's, and "
-                    "marketplaces at a source root)",
-                    "manifest",
-                )
-
     def _warn(self, folder: str, code: str, message: str) -> None:
         self.report.warning(relative(folder, self.project), 1, 1, code, message)
 
@@ -593,37 +366,10 @@ def plugin_formats() -> tuple[ModuleType, ...]:
     return tuple(importlib.import_module(name) for name in PLUGIN_FORMATS)
 
 
-@functools.cache
-def _manifest_entries() -> frozenset[str]:
-    """The first part of each format's manifest path: a folder holding none of them
-    holds no manifest."""
-    return frozenset(form.MANIFEST.split("/")[0] for form in plugin_formats())
-
-
 def plugin_format(manifest: Path) -> ModuleType:
     """The format of the plugin manifest at ``manifest``."""
     text = manifest.as_posix()
     return next(f for f in plugin_formats() if text.endswith("/" + f.MANIFEST))
-
-
-def _json(text: str) -> dict[str, Any]:
-    """A manifest's object as written (problems with it are reported where it is
-    read as a plugin)."""
-    import json
-
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _has_manifest(folder: str) -> bool:
-    """Whether ``folder`` holds a plugin manifest of any format."""
-    return any(
-        os.path.isfile(os.path.join(folder, *form.MANIFEST.split("/")))
-        for form in plugin_formats()
-    )
 
 
 def is_script(name: str, path: Path | None = None) -> bool:
@@ -664,8 +410,6 @@ def _is_input(name: str) -> bool:
 
 def _not_a_file(path: str) -> str:
     """Why ``path``, where a file was expected, is none (for an error)."""
-    import stat
-
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
@@ -687,7 +431,7 @@ _Listing = tuple[list[os.DirEntry[str]], list[str], list[os.DirEntry[str]]]
 _name = operator.attrgetter("name")
 
 
-def _key(plugin: _Plugin | None) -> Path | None:
+def _key(plugin: PluginFolder | None) -> Path | None:
     return None if plugin is None else Path(plugin.key)
 
 

@@ -1,4 +1,5 @@
-"""Resolution: names, precedence and collisions, from definitions to the one model.
+"""Resolution: names, precedence and collisions, from definitions to the one model
+(the naming rules are in ``generator/resolve_names.py``).
 
 - every skill and subagent is a ``task`` tool; a plugin's go one level down,
   ``task.<plugin>.<name>``;
@@ -11,18 +12,16 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
+from generator import resolve_names as naming
 from generator.diagnostics import Report
 from generator.tokens import estimate_tokens
 from generator.ir import (
     Argument,
     Definition,
     Function,
-    Kind,
     Model,
     Namespace,
     Override,
@@ -34,14 +33,9 @@ from generator.ir import (
 from generator.project import VENDOR_SKILLS, vendor_rank
 from generator.names import (
     DEFAULT_PROVIDER_NAME_LIMIT,
-    NAMESPACE_HELP,
-    NAMESPACE_LIST,
-    PACKAGE_ATTRIBUTES,
     PARAMETER_RESERVED,
     Identifier,
-    dotted_name,
     identifier,
-    provider_name,
 )
 
 TASK = Identifier("task")
@@ -57,13 +51,6 @@ LEVEL1_TOKENS = 80
 TASK_PARAMETERS = frozenset({"arguments", "prompt"})
 
 
-@dataclass(frozen=True, slots=True)
-class _Named:
-    namespace: tuple[Identifier, ...]
-    py_name: Identifier
-    definition: Definition | Function
-
-
 def resolve(
     definitions: Iterable[Definition | Function],
     summaries: dict[str, str],
@@ -76,20 +63,20 @@ def resolve(
     """``summaries`` holds plugin descriptions by plugin name and namespace descriptions
     by dotted namespace."""
     named = [
-        _name(d)
+        naming.named(d)
         for d in sorted(  # commands first: a skill of the same name wins over one
             definitions,
             key=lambda d: (not d.command, d.root, d.source.path, d.source.line),
         )
-        if _within_depth(d, max_depth, report)
+        if naming.within_depth(d, max_depth, report)
     ]
-    named = [_escape_reserved(item, report) for item in named]
-    named = _tell_apart(named, report)
-    winners: dict[tuple[tuple[Identifier, ...], str], _Named] = {}
+    named = [naming.escape_reserved(item, report) for item in named]
+    named = naming.tell_apart(named, report)
+    winners: dict[tuple[tuple[Identifier, ...], str], naming.Named] = {}
     overrides: list[Override] = []
     shadowed: list[Shadowed] = []
     seen_in_root: dict[
-        tuple[int, tuple[Identifier, ...], str, bool, int | None], _Named
+        tuple[int, tuple[Identifier, ...], str, bool, int | None], naming.Named
     ] = {}
     for item in named:
         d = item.definition
@@ -109,14 +96,14 @@ def resolve(
         previous = winners.get((item.namespace, d.name))
         if previous is not None and previous.definition.root == BUILTIN_ROOT:
             shadowed.append(
-                Shadowed(_qualname(item), previous.definition.source, d.source)
+                Shadowed(naming.qualname_of(item), previous.definition.source, d.source)
             )
             report.warning(
                 d.source.path,
                 d.source.line,
                 d.source.col,
                 "shadowed",
-                f"{_qualname(item)} is a built-in tool, which wins; this one is left out",
+                f"{naming.qualname_of(item)} is a built-in tool, which wins; this one is left out",
             )
             continue
         copies = previous is not None and _vendor_copies(previous, rank)
@@ -129,13 +116,15 @@ def resolve(
                 else (previous, item)
             )
             where = lost.definition.source
-            shadowed.append(Shadowed(_qualname(item), kept.definition.source, where))
+            shadowed.append(
+                Shadowed(naming.qualname_of(item), kept.definition.source, where)
+            )
             report.warning(
                 where.path,
                 where.line,
                 where.col,
                 "shadowed",
-                f"{_qualname(item)}: the copy in {kept.definition.source.path} wins "
+                f"{naming.qualname_of(item)}: the copy in {kept.definition.source.path} wins "
                 "over this one (a client's skills folders rank "
                 f"{' < '.join(VENDOR_SKILLS)}), which is left out",
             )
@@ -144,19 +133,19 @@ def resolve(
         elif previous is not None and previous.definition.command and not d.command:
             # Claude Code: a skill wins over a command of its name (issue 13: shadowed).
             shadowed.append(
-                Shadowed(_qualname(item), d.source, previous.definition.source)
+                Shadowed(naming.qualname_of(item), d.source, previous.definition.source)
             )
             report.warning(
                 previous.definition.source.path,
                 1,
                 1,
                 "shadowed",
-                f"{_qualname(item)}: the skill {d.source.path} wins over this command "
+                f"{naming.qualname_of(item)}: the skill {d.source.path} wins over this command "
                 "of its name, which is left out",
             )
         elif previous is not None:
             overrides.append(
-                Override(_qualname(item), d.source, previous.definition.source)
+                Override(naming.qualname_of(item), d.source, previous.definition.source)
             )
             report.warning(
                 d.source.path,
@@ -167,11 +156,12 @@ def resolve(
             )
         winners[(item.namespace, d.name)] = item
     survivors = sorted(
-        _drop_identifier_collisions(list(winners.values()), report), key=_qualname
+        naming.drop_identifier_collisions(list(winners.values()), report),
+        key=naming.qualname_of,
     )
     # Every name first, then each tool made once, with them.
-    aliases = _drop_alias_clashes(survivors, report)
-    names = _provider_names(survivors, provider_limit, report)
+    aliases = naming.drop_alias_clashes(survivors, report)
+    names = naming.provider_names(survivors, provider_limit, report)
     tools = tuple(
         _tool(item, report, kept, *chosen)
         for item, kept, chosen in zip(survivors, aliases, names)
@@ -188,65 +178,10 @@ def resolve(
     )
 
 
-def _vendor_copies(previous: _Named, rank: int | None) -> bool:
+def _vendor_copies(previous: naming.Named, rank: int | None) -> bool:
     """Whether ``previous`` and a tool of ``rank`` lie in two clients' skills folders."""
     other = vendor_rank(previous.definition.source.path)
     return rank is not None and other is not None and rank != other
-
-
-def _provider_names(
-    items: list[_Named], limit: int, report: Report
-) -> list[tuple[str, str] | None]:
-    """Each tool's name for providers that reject dots, and for those that keep them; a
-    skill script keeps its seed 001 id. Two tools may not share one (the dispatcher maps
-    names back by table): the second is None."""
-    taken: dict[str, _Named] = {}
-    result: list[tuple[str, str] | None] = []
-    for item in items:
-        d = item.definition
-        qualname = _qualname(item)
-        script_id = d.provider_id
-        original = ".".join(d.path)
-        chosen = script_id or provider_name(original, limit)
-        if script_id is None and chosen != provider_name(original, 1 << 16):
-            report.warning(
-                d.source.path,
-                d.source.line,
-                d.source.col,
-                "provider-name-shortened",
-                f"{qualname} is {chosen!r} for providers, shortened to "
-                f"provider-name-limit ({limit}) characters",
-            )
-        other = taken.get(chosen)
-        if other is not None:
-            report.error(
-                d.source.path,
-                d.source.line,
-                d.source.col,
-                "provider-name-collision",
-                f"{qualname} and {_qualname(other)} ({other.definition.source}) "
-                f"both become the provider name {chosen!r}",
-            )
-            result.append(None)
-            continue
-        taken[chosen] = item
-        result.append((chosen, dotted_name(original, chosen)))
-    return result
-
-
-def _within_depth(d: Definition | Function, max_depth: int, report: Report) -> bool:
-    if d.authored_depth <= max_depth:
-        return True
-    report.error(
-        d.source.path,
-        d.source.line,
-        d.source.col,
-        "namespace-too-deep",
-        f"{'.'.join(d.path)} has {len(d.path)} dotted levels; the limit is {max_depth}: "
-        f"raise it with max-namespace-depth = {len(d.path)} under [tool.skillc] in "
-        "pyproject.toml",
-    )
-    return False
 
 
 def summarize(text: str, budget: int = LEVEL1_TOKENS) -> str:
@@ -265,251 +200,8 @@ def summarize(text: str, budget: int = LEVEL1_TOKENS) -> str:
     return (cut[:space] if space > 0 else cut).rstrip(",;:") + "…"
 
 
-def _name(d: Definition | Function) -> _Named:
-    # Provider names derive from ``d.path`` as its authors wrote it, never from these
-    # Python identifiers (``s3.file.list`` stays ``s3__file__list``).
-    path = tuple(identifier(part) for part in d.path)
-    return _Named(path[:-1], path[-1], d)
-
-
-def _qualname(item: _Named) -> str:
-    return ".".join((*item.namespace, item.py_name))
-
-
-def _written(d: Definition | Function) -> str:
-    """A tool's name as its author wrote it."""
-    return d.written_name if isinstance(d, Definition) else d.path[-1]
-
-
-def _first_kept(item: _Named) -> tuple[bool, str, str, int]:
-    """Who keeps a name that several tools normalise to: the one written as it is
-    normalised (``docker-hub-automation``, ``get_user_info``), then by code point."""
-    d = item.definition
-    written = _written(d)
-    if isinstance(d, Definition):
-        canonical = written == d.name
-    else:
-        canonical = written.replace("-", "_") == item.py_name
-    return (not canonical, written, d.source.path, d.source.line)
-
-
-def _tell_apart(items: list[_Named], report: Report) -> list[_Named]:
-    """Skills, commands and subagents that Claude Code loads side by side but that
-    would get one name here are kept apart (never an error, never a lost tool):
-
-    - a subagent named like a skill or command (a plugin's ``claude-security`` skill
-      and agent) is ``<name>-agent``; the skill or command keeps the name;
-    - tools of one source root whose names differ as written but normalise alike
-      (folders ``docker_hub-automation`` and ``docker-hub-automation``) keep the name
-      in the order of ``_first_kept``; the others take ``-2``, ``-3``...
-
-    A warning names both. Two written alike stay a ``duplicate-name`` error."""
-    taken = {
-        (item.namespace, item.definition.name)
-        for item in items
-        if isinstance(item.definition, Definition)
-    }
-    current = {id(item): item for item in items}
-    by_name: dict[tuple[tuple[Identifier, ...], str], list[_Named]] = {}
-    for item in items:
-        if isinstance(item.definition, Definition):
-            by_name.setdefault((item.namespace, item.definition.name), []).append(item)
-    for (namespace, name), group in sorted(by_name.items(), key=lambda g: g[0]):
-        agents = [i for i in group if i.definition.kind is Kind.AGENT]
-        others = [i for i in group if i.definition.kind is not Kind.AGENT]
-        groups = [(name, group)]
-        if agents and others:
-            other = others[0].definition
-            what = "command" if other.command else "skill"
-            agent_name = _free(namespace, f"{name}-agent", taken)
-            for item in agents:
-                current[id(item)] = _renamed(
-                    item,
-                    agent_name,
-                    report,
-                    "duplicate-name",
-                    f"subagent {name!r} shares its name with the {what} "
-                    f"{other.source.path}; the subagent is ",
-                )
-            groups = [(name, others), (agent_name, agents)]
-        for shared, members in groups:
-            for tied in _side_by_side(members):
-                kept, *rest = sorted(tied, key=lambda i: _first_kept(current[id(i)]))
-                first = current[id(kept)].definition
-                seen = {_written(first)}
-                for item in rest:
-                    written = _written(item.definition)
-                    if written in seen:
-                        continue  # written alike: a duplicate-name error below
-                    seen.add(written)
-                    current[id(item)] = _renamed(
-                        current[id(item)],
-                        _free(namespace, shared, taken),
-                        report,
-                        "identifier-collision",
-                        f"{written!r} and {_written(first)!r} ({first.source.path}) both "
-                        f"normalise to {shared!r}; this one is ",
-                    )
-    return [current[id(item)] for item in items]
-
-
-def _side_by_side(group: list[_Named]) -> list[list[_Named]]:
-    """Tools of one name that would stand side by side: same source root, same kind
-    (a later root overrides; a skill shadows a command)."""
-    tied: dict[tuple[int, bool], list[_Named]] = {}
-    for item in group:
-        tied.setdefault((item.definition.root, item.definition.command), []).append(
-            item
-        )
-    return [items for items in tied.values() if len(items) > 1]
-
-
-def _free(
-    namespace: tuple[Identifier, ...],
-    name: str,
-    taken: set[tuple[tuple[Identifier, ...], str]],
-) -> str:
-    """``name``, or ``name-2``, ``name-3``... whichever no tool of ``namespace`` has."""
-    number = 1
-    candidate = name
-    while (namespace, candidate) in taken:
-        number += 1
-        candidate = f"{name}-{number}"
-    taken.add((namespace, candidate))
-    return candidate
-
-
-def _renamed(item: _Named, name: str, report: Report, code: str, why: str) -> _Named:
-    d = item.definition
-    assert isinstance(d, Definition)
-    d = dataclasses.replace(d, name=name)
-    new = _name(d)
-    new = _Named(item.namespace, new.py_name, d)
-    report.warning(
-        d.source.path, d.source.line, d.source.col, code, why + _qualname(new)
-    )
-    return new
-
-
-def _drop_identifier_collisions(items: list[_Named], report: Report) -> list[_Named]:
-    """Tools of one namespace whose names differ as written but become one Python
-    identifier (``get_user_info`` and ``getUserInfo``): the first by ``_first_kept``
-    keeps it, the others take ``_2``, ``_3``... (their provider names stay as
-    written, and apart). A warning names both."""
-    by_identifier: dict[tuple[tuple[Identifier, ...], Identifier], list[_Named]] = {}
-    for item in items:
-        by_identifier.setdefault((item.namespace, item.py_name), []).append(item)
-    taken = set(by_identifier)
-    kept = []
-    for (namespace, py_name), group in by_identifier.items():
-        first, *rest = sorted(group, key=_first_kept)
-        kept.append(first)
-        for item in rest:
-            number = 2
-            while (namespace, Identifier(f"{py_name}_{number}")) in taken:
-                number += 1
-            new = Identifier(f"{py_name}_{number}")
-            taken.add((namespace, new))
-            d, other = item.definition, first.definition
-            report.warning(
-                d.source.path,
-                d.source.line,
-                d.source.col,
-                "identifier-collision",
-                f"{_written(d)!r} and {_written(other)!r} ({other.source}) both "
-                f"become {_qualname(first)}; this one is {'.'.join((*namespace, new))}",
-            )
-            kept.append(_Named(namespace, new, d))
-    return kept
-
-
-def _escape_reserved(item: _Named, report: Report) -> _Named:
-    """The documented escape for names the package itself uses: a tool or namespace
-    named ``help`` below the top is reached as ``help_`` (``help()`` is its namespace's),
-    and a top-level namespace named like a package function (``dispatch``, ``list``...)
-    as ``dispatch_``; a warning says so. Provider names keep the original name."""
-    path = (*item.namespace, item.py_name)
-    escaped = tuple(
-        (
-            Identifier(part + "_")
-            if (depth == 0 and part in PACKAGE_ATTRIBUTES)
-            or (depth > 0 and part == NAMESPACE_HELP)
-            else part
-        )
-        for depth, part in enumerate(path)
-    )
-    d = item.definition
-    listing = [
-        depth for depth, part in enumerate(path) if depth and part == NAMESPACE_LIST
-    ]
-    if listing:  # the README's rule: it takes the namespace's list()
-        owner = ".".join(path[: listing[0]])
-        report.warning(
-            d.source.path,
-            d.source.line,
-            d.source.col,
-            "reserved-name",
-            f"{'.'.join(path[: listing[0] + 1])} takes the place of the {owner} "
-            "namespace's list(); filter its tools with the package's "
-            f"tools(namespace={owner!r}, tag=...) or see them with help()",
-        )
-    if escaped == path:
-        return item
-    report.warning(
-        d.source.path,
-        d.source.line,
-        d.source.col,
-        "reserved-name",
-        f"{'.'.join(path)} is reached as {'.'.join(escaped)}: the package's own "
-        f"help(), list(), dispatch()... keep their names",
-    )
-    return _Named(escaped[:-1], escaped[-1], d)
-
-
-def _drop_alias_clashes(items: list[_Named], report: Report) -> list[tuple[str, ...]]:
-    """Each tool's aliases but those that would take a tool's, a namespace's or another
-    alias's name."""
-    taken: dict[str, str] = {}
-    for item in items:
-        qualname = _qualname(item)
-        taken[qualname] = qualname
-    taken |= {name: f"the package's own {name}()" for name in PACKAGE_ATTRIBUTES}
-    for item in items:
-        for depth in range(1, len(item.namespace) + 1):
-            taken.setdefault(".".join(item.namespace[:depth]), "a namespace")
-    result = []
-    for item in items:
-        kept = []
-        for alias in _aliases(item.definition):
-            if alias.rpartition(".")[2] in (NAMESPACE_HELP, "list"):
-                taken.setdefault(alias, f"the {alias}() of its namespace")
-            if alias in taken:
-                d = item.definition
-                report.error(
-                    d.source.path,
-                    d.source.line,
-                    d.source.col,
-                    "identifier-collision",
-                    f"alias {alias} of {_qualname(item)} is already {taken[alias]}",
-                )
-                continue
-            taken[alias] = f"an alias of {_qualname(item)}"
-            kept.append(alias)
-        result.append(tuple(kept))
-    return result
-
-
-def _aliases(d: Definition | Function) -> tuple[str, ...]:
-    """A callable tool's aliases, as dotted Python names below the package."""
-    if not isinstance(d, Function):
-        return ()
-    return tuple(
-        ".".join(identifier(part) for part in alias.split(".")) for alias in d.aliases
-    )
-
-
 def _tool(
-    item: _Named,
+    item: naming.Named,
     report: Report,
     aliases: tuple[str, ...],
     provider_name: str,
@@ -535,11 +227,11 @@ def _tool(
         taken[py_name] = name
         arguments.append(Argument(name, py_name))
     return Tool(
-        qualname=_qualname(item),
+        qualname=naming.qualname_of(item),
         namespace=item.namespace,
         py_name=item.py_name,
         summary=summarize(
-            d.description, LEVEL1_TOKENS - estimate_tokens(_qualname(item))
+            d.description, LEVEL1_TOKENS - estimate_tokens(naming.qualname_of(item))
         ),
         arguments=tuple(arguments),
         definition=d,
@@ -550,7 +242,7 @@ def _tool(
 
 
 def _function_tool(
-    item: _Named,
+    item: naming.Named,
     d: Function,
     report: Report,
     aliases: tuple[str, ...],
@@ -570,7 +262,7 @@ def _function_tool(
                 d.source.line,
                 d.source.col,
                 "identifier-collision",
-                f"properties {taken[py_name]!r} and {name!r} of {_qualname(item)} "
+                f"properties {taken[py_name]!r} and {name!r} of {naming.qualname_of(item)} "
                 f"both become the parameter {py_name}",
             )
             continue
@@ -585,7 +277,7 @@ def _function_tool(
                 default=prop.get("default"),
             )
         )
-    qualname = _qualname(item)
+    qualname = naming.qualname_of(item)
     return Tool(
         qualname=qualname,
         namespace=item.namespace,

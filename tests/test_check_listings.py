@@ -1,5 +1,5 @@
 """skillc check's listing budgets: one test per harness rule, each against the numbers
-its documented source gives (generator/checks/listings.py names the sources), then the
+its documented source gives (generator/checks/harnesses.py names the sources), then the
 command on fixtures and on the real marketplace of ../shared/corpus."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from conftest import built_marketplace, checked, run_skillc, write_skill
-from generator.checks import listings
-from generator.checks.listings import CUT, FULL, NAME_ONLY, OMITTED, RULES, TRUNCATED
+from generator.checks import harnesses, listings
+from generator.checks.harnesses import RULES
+from generator.checks.listings import CUT, FULL, NAME_ONLY, OMITTED, TRUNCATED
 from generator.config import ConfigError
 from generator.ir import Position
 
@@ -207,7 +208,7 @@ def test_openai_cuts_descriptions_at_1024() -> None:
     ],
 )
 def test_budget_option(given: str, parsed: tuple[str, int | None]) -> None:
-    assert listings.parse(given) == parsed
+    assert harnesses.parse(given) == parsed
 
 
 @pytest.mark.parametrize(
@@ -215,10 +216,10 @@ def test_budget_option(given: str, parsed: tuple[str, int | None]) -> None:
 )
 def test_bad_budget_option(given: str) -> None:
     if given == "codex:":
-        assert listings.parse(given) == ("codex", None)
+        assert harnesses.parse(given) == ("codex", None)
         return
     with pytest.raises(ConfigError):
-        listings.parse(given)
+        harnesses.parse(given)
 
 
 def test_plugins_are_installed_one_at_a_time() -> None:

@@ -201,34 +201,52 @@ def _object(
     for name in sorted(props_old.keys() | props_new.keys() | req_old | req_new):
         where = f"{path}/properties/{name}"
         if name in props_old and name not in props_new:
-            extra = new.get("additionalProperties")
-            if extra is True or isinstance(extra, Mapping):  # still taken, as any other
-                rest = {} if extra is True else extra
-                yield from input_changes(props_old[name], rest, where)
-            else:
-                yield "parameter-removed", where, f"{name} removed"
-            continue
-        if name not in props_old and name in props_new:
-            if name in req_new:
-                yield "parameter-required", where, f"{name} added, required"
-            else:
-                yield "parameter-added", where, f"{name} added"
-            continue
-        if name not in req_old and name in req_new:
-            yield "parameter-required", where, f"{name} made required"
-        elif name in req_old and name not in req_new:
-            yield "parameter-optional", where, f"{name} made optional"
-        if name in props_old:
-            yield from input_changes(props_old[name], props_new[name], where)
-    closed_old = old.get("additionalProperties") is False
-    closed_new = new.get("additionalProperties") is False
-    if closed_new and not closed_old:
+            yield from _removed(name, props_old[name], new, where)
+        elif name not in props_old and name in props_new:
+            yield _added(name, name in req_new, where)
+        else:
+            yield from _required(name, name in req_old, name in req_new, where)
+            if name in props_old:
+                yield from input_changes(props_old[name], props_new[name], where)
+    yield from _others(old, new, path)
+
+
+def _removed(
+    name: str, schema: Any, new: Mapping[str, Any], where: str
+) -> Iterator[tuple[str, str, str]]:
+    """A property gone: still taken, as any other, when the new schema takes others."""
+    extra = new.get("additionalProperties")
+    if extra is True or isinstance(extra, Mapping):
+        yield from input_changes(schema, {} if extra is True else extra, where)
+    else:
+        yield "parameter-removed", where, f"{name} removed"
+
+
+def _added(name: str, required: bool, where: str) -> tuple[str, str, str]:
+    if required:
+        return "parameter-required", where, f"{name} added, required"
+    return "parameter-added", where, f"{name} added"
+
+
+def _required(
+    name: str, was: bool, now: bool, where: str
+) -> Iterator[tuple[str, str, str]]:
+    if now and not was:
+        yield "parameter-required", where, f"{name} made required"
+    elif was and not now:
+        yield "parameter-optional", where, f"{name} made optional"
+
+
+def _others(
+    old: Mapping[str, Any], new: Mapping[str, Any], path: str
+) -> Iterator[tuple[str, str, str]]:
+    """Properties the schema does not name (``additionalProperties``)."""
+    extra_old = old.get("additionalProperties")
+    extra_new = new.get("additionalProperties")
+    if extra_new is False and extra_old is not False:
         yield "type-narrowed", path, "other properties no longer accepted"
-    elif closed_old and not closed_new:
+    elif extra_old is False and extra_new is not False:
         yield "type-widened", path, "other properties now accepted"
-    extra_old, extra_new = old.get("additionalProperties"), new.get(
-        "additionalProperties"
-    )
     if isinstance(extra_old, Mapping) and isinstance(extra_new, Mapping):
         yield from input_changes(extra_old, extra_new, f"{path}/additionalProperties")
 

@@ -78,7 +78,6 @@ def pairs(names: list[str], descriptions: list[str], unit: Any) -> list[dict[str
     what made each one."""
     from generator.emitters import search_index
 
-    flat = [" ".join(d.split()).lower() for d in descriptions]
     words = [_words(d) for d in descriptions]
     split = search_index.runtime().words
     leaves = [set(_words(" ".join(split(n.rpartition(".")[2])))) for n in names]
@@ -88,37 +87,58 @@ def pairs(names: list[str], descriptions: list[str], unit: Any) -> list[dict[str
     def idf(term: str) -> float:  # smoothed: a word in every description still counts
         return math.log(1 + total / max(1, count[term]))
 
-    found: dict[tuple[int, int], dict[str, Any]] = {}
-    same: dict[str, list[int]] = defaultdict(list)
-    for i, text in enumerate(flat):
-        if text:
-            same[text].append(i)
-    for group in same.values():
-        for x, i in enumerate(group):
-            for j in group[x + 1 :]:
-                found[i, j] = {"why": "the same description"}
+    found = _same_descriptions(descriptions)
     sets = [set(w) for w in words]
     similarity = None if unit is None else unit @ unit.T
     for i, j in _candidates(sets, idf, count):
         if (i, j) in found:
             continue
         cosine = 1.0 if similarity is None else float(similarity[i, j])
-        if cosine < COSINE:
+        if cosine < COSINE or _named(sets[i] ^ sets[j], leaves[i] ^ leaves[j]):
             continue
-        a, b = sets[i], sets[j]
-        if _named(a ^ b, leaves[i] ^ leaves[j]):
-            continue
-        weighted = sum(idf(t) for t in a & b) / sum(idf(t) for t in a | b)
-        pa, pb = set(zip(words[i], words[i][1:])), set(zip(words[j], words[j][1:]))
-        bigrams = len(pa & pb) / max(1, min(len(pa), len(pb)))
-        if weighted >= WEIGHTED_JACCARD and bigrams >= BIGRAMS:
-            found[i, j] = {
-                "why": f"descriptions {weighted:.0%} alike (cosine {cosine:.2f})",
-                "cosine": round(cosine, 3),
-                "weighted_jaccard": round(weighted, 3),
-                "bigrams": round(bigrams, 3),
-            }
+        alike = _alike((words[i], sets[i]), (words[j], sets[j]), idf, cosine)
+        if alike is not None:
+            found[i, j] = alike
     return [{"tools": [names[i], names[j]], **found[i, j]} for i, j in sorted(found)]
+
+
+def _same_descriptions(
+    descriptions: list[str],
+) -> dict[tuple[int, int], dict[str, Any]]:
+    """The pairs whose descriptions are the same, but for spaces and case."""
+    same: dict[str, list[int]] = defaultdict(list)
+    for i, description in enumerate(descriptions):
+        text = " ".join(description.split()).lower()
+        if text:
+            same[text].append(i)
+    return {
+        (i, j): {"why": "the same description"}
+        for group in same.values()
+        for x, i in enumerate(group)
+        for j in group[x + 1 :]
+    }
+
+
+def _alike(
+    first: tuple[list[str], set[str]],
+    second: tuple[list[str], set[str]],
+    idf: Callable[[str], float],
+    cosine: float,
+) -> dict[str, Any] | None:
+    """How alike two descriptions (each its words, in order and as a set) are, when
+    their weighted word overlap and their shared word pairs both reach the limits."""
+    (words_a, a), (words_b, b) = first, second
+    weighted = sum(idf(t) for t in a & b) / sum(idf(t) for t in a | b)
+    pa, pb = set(zip(words_a, words_a[1:])), set(zip(words_b, words_b[1:]))
+    bigrams = len(pa & pb) / max(1, min(len(pa), len(pb)))
+    if weighted < WEIGHTED_JACCARD or bigrams < BIGRAMS:
+        return None
+    return {
+        "why": f"descriptions {weighted:.0%} alike (cosine {cosine:.2f})",
+        "cosine": round(cosine, 3),
+        "weighted_jaccard": round(weighted, 3),
+        "bigrams": round(bigrams, 3),
+    }
 
 
 def _named(told: set[str], naming: set[str]) -> bool:

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from generator.checks import CHECKS, Options
-from generator.checks.listings import parse
+from generator.checks.harnesses import parse
 from generator.config import ConfigError
 
 KEYS = frozenset({"budget", "against", "skip"})

@@ -4,7 +4,7 @@ its spec, its instructions (the body) and the list of its bundled files. Each to
 counts are in its view.
 
 The counts are data, not warnings: the limits a harness applies to them are
-``skillc check``'s (generator/checks/listings.py), each with its source. (A fixed
+``skillc check``'s (generator/checks/harnesses.py), each with its source. (A fixed
 Level 1 limit of 100 tokens never fired on 1,410 real tools, ``resolve.summarize``
 already cuts the line to fit it; a fixed Level 2 limit of 5,000 fired on 31 of
 wshobson/agents' 494 without saying why: Claude Code re-attaches an invoked skill at

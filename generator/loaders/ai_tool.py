@@ -53,10 +53,33 @@ def read(
 ) -> tuple[str, list[Function]]:
     """The tool's description (its namespace's summary) and its commands."""
     doc = manifest.read(path, rel, SCHEMA, report, max_bytes)
-    if doc is None:
+    if doc is None or _refused(doc, allowlist):
         return "", []
     data = doc.data
     tool = data["tool"]
+    guidance = data.get("guidance") or {}
+    shared = {
+        "notes": _notes(guidance),
+        "cli_tool": {**tool, "install": data.get("install") or {}}
+        | ({"guidance": guidance} if guidance else {}),
+    }
+    functions: list[Function] = []
+    seen: dict[str, int] = {}
+    for index, command in doc.entries("commands"):
+        at: manifest.JsonPath = ("commands", index)
+        ident = command["id"]
+        if manifest.duplicate(doc, seen, ident, (*at, "id"), "command id", "used"):
+            continue
+        function = _command(doc, command, at, root, shared)
+        if function is not None:
+            functions.append(function)
+    return str(tool.get("description") or ""), functions
+
+
+def _refused(doc: manifest.Manifest, allowlist: Sequence[str]) -> bool:
+    """Whether the manifest is of a schema version this loader does not read, or
+    installs from what it may not (an error at its place)."""
+    data = doc.data
     version = str(data["schema_version"])
     if version.split(".")[0] != SCHEMA_MAJOR:
         doc.error(
@@ -64,7 +87,7 @@ def read(
             "manifest-invalid",
             f"schema_version {version!r}: only major version {SCHEMA_MAJOR} is understood",
         )
-        return "", []
+        return True
     pip = (data.get("install") or {}).get("pip")
     source = None if pip is None else install_source(pip)
     if pip is not None and source is None:
@@ -74,7 +97,7 @@ def read(
             f"install.pip {pip[:200]!r} is not one PEP 508 requirement or one URL "
             "(pip options such as --index-url are not allowed)",
         )
-        return "", []
+        return True
     if source is not None and not _allowed(source, allowlist):
         doc.error(
             ("install", "pip"),
@@ -82,57 +105,64 @@ def read(
             f"install source {source[:200]!r} is not in the install-allowlist "
             f"({', '.join(allowlist) or 'empty'})",
         )
-        return "", []
-    guidance = data.get("guidance") or {}
+        return True
+    return False
+
+
+def _notes(guidance: dict[str, Any]) -> tuple[str, ...]:
+    """The tool's guidance, as every command's notes."""
     notes = [*guidance.get("best_practices", [])]
     notes += [
         f"{pattern['trigger']} -> {pattern['action']}"
         for pattern in guidance.get("usage_patterns", [])
     ]
-    functions: list[Function] = []
-    seen: dict[str, int] = {}
-    for index, command in doc.entries("commands"):
-        at: manifest.JsonPath = ("commands", index)
-        ident = command["id"]
-        if manifest.duplicate(doc, seen, ident, (*at, "id"), "command id", "used"):
-            continue
-        parts = ident.split(":")
-        if len(parts) > 1 and parts[0] != tool["name"]:
-            doc.error(
-                (*at, "id"),
-                "invalid-tool-id",
-                f"command id {ident!r} carries another tool's prefix: in tool "
-                f"{tool['name']!r} it must read {tool['name']}:{':'.join(parts[1:])}",
-            )
-            continue
-        path_parts = tuple(parts) if len(parts) > 1 else (tool["name"], ident)
-        schema, positional = _schema(command.get("parameters") or [])
-        author = {"parameters": command.get("parameters") or []}
-        checked = doc.input_schema(schema, (*at, "parameters"))
-        words = manifest.split_words(doc, command["cli_command"], (*at, "cli_command"))
-        if checked is None or words is None:
-            continue
-        functions.append(
-            Function(
-                name=ident,
-                path=path_parts,
-                origin="ai-tool",
-                description=command["description"],
-                input_schema=checked,
-                author_schema=author,
-                output_schema=None,
-                executor=CliExecutor(tuple(words), tuple(positional)),
-                source=Position(rel, *doc.where((*at, "id"))[1:]),
-                root=root,
-                examples=manifest.strings(command.get("examples")),
-                notes=tuple(notes),
-                triggers=manifest.strings(command.get("triggers")),
-                dangerous=bool(command.get("dangerous", False)),
-                cli_tool={**tool, "install": data.get("install") or {}}
-                | ({"guidance": guidance} if guidance else {}),
-            )
+    return tuple(notes)
+
+
+def _command(
+    doc: manifest.Manifest,
+    command: dict[str, Any],
+    at: manifest.JsonPath,
+    root: int,
+    shared: dict[str, Any],
+) -> Function | None:
+    """One command's function (``shared``: the notes and cli_tool of every one), or
+    None when it has an error."""
+    tool = doc.data["tool"]
+    ident = command["id"]
+    parts = ident.split(":")
+    if len(parts) > 1 and parts[0] != tool["name"]:
+        doc.error(
+            (*at, "id"),
+            "invalid-tool-id",
+            f"command id {ident!r} carries another tool's prefix: in tool "
+            f"{tool['name']!r} it must read {tool['name']}:{':'.join(parts[1:])}",
         )
-    return str(tool.get("description") or ""), functions
+        return None
+    path_parts = tuple(parts) if len(parts) > 1 else (tool["name"], ident)
+    schema, positional = _schema(command.get("parameters") or [])
+    author = {"parameters": command.get("parameters") or []}
+    checked = doc.input_schema(schema, (*at, "parameters"))
+    words = manifest.split_words(doc, command["cli_command"], (*at, "cli_command"))
+    if checked is None or words is None:
+        return None
+    return Function(
+        name=ident,
+        path=path_parts,
+        origin="ai-tool",
+        description=command["description"],
+        input_schema=checked,
+        author_schema=author,
+        output_schema=None,
+        executor=CliExecutor(tuple(words), tuple(positional)),
+        source=Position(*doc.where((*at, "id"))),
+        root=root,
+        examples=manifest.strings(command.get("examples")),
+        notes=shared["notes"],
+        triggers=manifest.strings(command.get("triggers")),
+        dangerous=bool(command.get("dangerous", False)),
+        cli_tool=shared["cli_tool"],
+    )
 
 
 def _schema(parameters: list[dict[str, Any]]) -> tuple[dict[str, Any], list[str]]:

@@ -1,12 +1,13 @@
 """Real-world input schemas, made standard JSON Schema.
 
 Tool definitions in the wild (``../shared/corpus/README.md``) use types JSON Schema does
-not have (``dict``, ``float``, ``str``, ``any``, ``tuple``, ``String``), ``optional: true``,
-per-property ``required: true``, ``required`` lists naming missing properties, OpenAPI's
-``nullable``, defaults of the wrong type and ``$ref`` into ``#/properties/...``. Each that
-has one clear meaning is rewritten, with a warning naming its JSON path; what has none is an
-error. The result has no ``$ref`` left (local references are inlined), so every consumer
-sees one self-contained schema. The author's schema is never modified.
+not have (``dict``, ``float``, ``str``, ``any``, ``tuple``, ``String``), ``optional:
+true``, per-property ``required: true``, ``required`` lists naming missing properties,
+OpenAPI's ``nullable``, defaults of the wrong type and ``$ref`` into
+``#/properties/...``. Each that has one clear meaning is rewritten, with a warning naming
+its JSON path; what has none is an error (``schema_coerce`` holds the readings of type
+names and of defaults). The result has no ``$ref`` left (local references are inlined),
+so every consumer sees one self-contained schema. The author's schema is never modified.
 """
 
 from __future__ import annotations
@@ -15,48 +16,23 @@ import copy
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from generator.loaders import plain_check, schema_quick_check
+from generator.loaders import schema_quick_check
+from generator.loaders.schema_coerce import (
+    ANY_TYPES,
+    NOTHING,
+    TYPE_ALIASES,
+    coerce,
+    fits,
+)
 
 Path = tuple[str | int, ...]
 # (severity "warning" or "error", JSON path inside the schema, message)
 Complaint = Callable[[str, Path, str], None]
 
-TYPE_ALIASES = {
-    "dict": "object",
-    "map": "object",
-    "object": "object",
-    "float": "number",
-    "double": "number",
-    "number": "number",
-    "int": "integer",
-    "integer": "integer",
-    "long": "integer",
-    "str": "string",
-    "string": "string",
-    "bool": "boolean",
-    "boolean": "boolean",
-    "list": "array",
-    "array": "array",
-    "tuple": "array",
-    "null": "null",
-    "none": "null",
-    # Java-ish and other language names seen in real catalogues
-    "arraylist": "array",
-    "set": "array",
-    "char": "string",
-    "character": "string",
-    "short": "integer",
-    "byte": "integer",
-    "biginteger": "integer",
-    "bigdecimal": "number",
-    "hashmap": "object",
-    "dictionary": "object",
-}
 # Where a schema keeps its own boolean required (Draft 3) for its parent to read.
 OWN_FLAG = "\0required"
 # Drafts older than 2020-12 whose forms are rewritten (boolean exclusiveMinimum, ...).
 LEGACY_DRAFTS = ("draft-03", "draft-04", "draft-06", "draft-07", "2019-09")
-ANY_TYPES = frozenset({"any"})
 META_SCHEMA = "https://json-schema.org/draft/2020-12/schema"
 # Inlining references is bounded: a schema that expands past this many nodes is refused.
 MAX_NODES = 20_000
@@ -440,10 +416,10 @@ class _Walker:
     def default(self, schema: dict[str, Any], path: Path) -> None:
         value = schema["default"]
         probe = {k: v for k, v in schema.items() if k != "default"}
-        if _valid(value, probe):
+        if fits(value, probe):
             return
-        coerced = _coerce(value, schema.get("type"))
-        if coerced is not _NOTHING and _valid(coerced, probe):
+        coerced = coerce(value, schema.get("type"))
+        if coerced is not NOTHING and fits(coerced, probe):
             self.complain(
                 "warning",
                 (*path, "default"),
@@ -457,53 +433,3 @@ class _Walker:
             f"default {value!r} does not fit the schema; dropped",
         )
         del schema["default"]
-
-
-_NOTHING = object()
-
-
-def _valid(value: Any, schema: dict[str, Any]) -> bool:
-    verdict = plain_check.verdict(value, schema)
-    if verdict is not None:
-        return verdict  # what jsonschema would say, without importing it
-    from generator.loaders import bounded_regex
-
-    try:
-        return bool(bounded_regex.validator(schema).is_valid(value))
-    except Exception:  # noqa: BLE001 - an invalid schema is reported by check()
-        return True
-
-
-def _coerce(value: Any, kind: Any) -> Any:
-    """The one clear reading of a default written as the wrong type, if there is one."""
-    if isinstance(kind, list):
-        kinds = [k for k in kind if k != "null"]
-        kind = kinds[0] if len(kinds) == 1 else None
-    if isinstance(value, str):
-        text = value.strip()
-        if kind == "integer":
-            try:
-                return int(text)
-            except ValueError:
-                return _NOTHING
-        if kind == "number":
-            try:
-                return float(text) if not text.lstrip("-").isdigit() else int(text)
-            except ValueError:
-                return _NOTHING
-        if kind == "boolean" and text.lower() in ("true", "false"):
-            return text.lower() == "true"
-        if text.lower() in ("none", "null") or text == "":
-            return None
-        return _NOTHING
-    if (
-        kind == "string"
-        and isinstance(value, (int, float))
-        and not isinstance(value, bool)
-    ):
-        return str(value)
-    if kind == "number" and isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if kind == "integer" and isinstance(value, float) and value.is_integer():
-        return int(value)
-    return _NOTHING
