@@ -93,7 +93,8 @@ def run(
         config.max_file_bytes,
     )
     report.extend(walk.items)
-    inputs = {path: _read(path) for path in found.inputs}
+    folders: dict[str, str] = {}
+    inputs = {path: _read(path, folders) for path in found.inputs}
     settings = [config.as_json(), table_key(config.find_tool), GENERATOR]
     key = cache.key("build", settings, repr(found), walk.items, inputs)
     notes = tuple(memo.ignored)
@@ -116,10 +117,10 @@ def run(
     return Build(files, model, notes, remember if writing else lambda: None)
 
 
-def _read(path: str) -> tuple[str, str]:
+def _read(path: str, folders: dict[str, str] | None = None) -> tuple[str, str]:
     """An input's sha256 (``UNREADABLE`` when it is not a regular file that can be
     read), and its real path: a link's target changes what its loader says
-    (``symlink-outside-project``)."""
+    (``symlink-outside-project``). ``folders``: real paths of folders met before."""
     digest = hashlib.sha256()
     try:
         with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
@@ -128,8 +129,21 @@ def _read(path: str) -> tuple[str, str]:
             while chunk := handle.read(1 << 20):
                 digest.update(chunk)
     except OSError:
-        return UNREADABLE, os.path.realpath(path)
-    return digest.hexdigest(), os.path.realpath(path)
+        return UNREADABLE, _real(path, {} if folders is None else folders)
+    return digest.hexdigest(), _real(path, {} if folders is None else folders)
+
+
+def _real(path: str, folders: dict[str, str]) -> str:
+    """``os.path.realpath(path)``, each folder resolved once (kept in ``folders``):
+    realpath looks at every part of every path: 0.05 s of CPU for the 1,000 skills of
+    tests/bench.py (a no-op rebuild is 0.4 s), this 0.02 s."""
+    folder, name = os.path.split(path)
+    if not folder or name in ("", ".", "..") or os.path.islink(path):
+        return os.path.realpath(path)
+    real = folders.get(folder)
+    if real is None:
+        real = folders[folder] = _real(folder, folders)
+    return os.path.join(real, name)
 
 
 def _holds(out_dir: Path, lock_digest: str) -> bool:
@@ -171,15 +185,19 @@ T = TypeVar("T")
 
 
 def _memoised(
-    memo: cache.Memo, kind: str, make: Callable[[Any], T]
-) -> Callable[[Any], T]:
-    """``make``, its results kept in ``memo`` by ``kind`` and the argument."""
+    memo: cache.Memo,
+    kind: str,
+    make: Callable[..., T],
+    by: Callable[..., tuple[Any, ...]] = lambda *arguments: arguments,
+) -> Callable[..., T]:
+    """``make``, its results kept in ``memo`` by ``kind`` and what ``by`` makes of the
+    arguments (the arguments themselves unless told)."""
 
-    def made(argument: Any) -> T:
-        key = cache.key(kind, argument)
+    def made(*arguments: Any) -> T:
+        key = cache.key(kind, *by(*arguments))
         value = memo.get(key)
         if value is None:
-            value = make(argument)
+            value = make(*arguments)
             memo.put(key, value)
         return value  # type: ignore[no-any-return]
 
@@ -386,7 +404,7 @@ def _emit(
     from generator.checks import bom, strict
     from generator.views import builder, pytypes
 
-    table = search_index.load_table(config.find_tool, report)
+    embedding = search_index.hybrid(config.find_tool, report)
     counter = tokens.counter(config.token_counter)
     count = _memoised(
         memo, f"tokens:{config.token_counter}", lambda text: counter(text)
@@ -402,20 +420,21 @@ def _emit(
     package = builder.package(model, views)
     python_package.check(package, config.package, report)
     offered = package.offered
-    files = python_package.emit(package, config, report)
+    parts = _Parts(memo, embedding)
+    files = python_package.emit(package, config, report, parts.module)
     files |= agent_docs.emit(package, config)
     files |= ai_tools.emit(package)
     files |= bom.emit(model, config, package.generator)
-    provider_outputs, notes = provider_files.emit(offered, config, report)
+    provider_outputs, notes = provider_files.emit(offered, config, report, parts.lines)
     files |= provider_outputs
-    files |= search_index.emit(offered, table)
+    files |= search_index.emit(offered, embedding, parts.weigh, parts.vector)
     budget = budgets.measure(package, files, count, config.token_counter)
     files |= lock_report.emit_report(
         package,
         report.items,
         notes,
         budget,
-        search_index.summary(table),
+        search_index.summary(embedding),
         strict.eligibility(offered, notes),
     )
     output = {path: text.encode("utf-8") for path, text in files.items()}
@@ -423,3 +442,41 @@ def _emit(
     lock = lock_report.emit_lock(package, config.out, config.as_json(), digests)
     output |= {path: text.encode("utf-8") for path, text in lock.items()}
     return dict(sorted(output.items()))
+
+
+class _Parts:
+    """Each tool's own parts of the output, memoised: its module, its line in each
+    provider file, its fragment of the find_tool index and its vector. A part is kept
+    by the content of what it is made from (a tool's whole view, its search fields,
+    its vector's text) and skillc's fingerprint (the memo's salt), so a rebuild after
+    one change makes the changed tool's parts alone. At 1,000 skills, one changed body:
+    FIGURE (tests/bench.py)."""
+
+    def __init__(self, memo: cache.Memo, embedding: Any) -> None:
+        from generator.emitters import provider_files, python_package, search_index
+
+        self._views: dict[int, str] = {}  # id(view) -> the digest of its content
+        self.module = _memoised(
+            memo, "module", python_package.tool_module, lambda view: (self._of(view),)
+        )
+        self.lines = _memoised(
+            memo,
+            "provider-lines",
+            provider_files.lines,
+            lambda view, loaded: (self._of(view), loaded),
+        )
+        self.weigh = _memoised(memo, "search-terms", search_index.weigh)
+        self.vector = _memoised(
+            memo,
+            "vector",
+            lambda text: embedding.fragment(text),
+            lambda text: (embedding.model, text),
+        )
+
+
+    def _of(self, view: Any) -> str:
+        """The digest of a view's content (its fields, as their reprs show them)."""
+        digest = self._views.get(id(view))
+        if digest is None:
+            digest = self._views[id(view)] = cache.key(repr(view))
+        return digest

@@ -7,6 +7,7 @@ the tool is used.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import posixpath
@@ -42,8 +43,15 @@ RUNTIME = (
 )
 
 
-def emit(package: PackageView, config: Config, report: Report) -> dict[str, str]:
-    """The package's files."""
+def emit(
+    package: PackageView,
+    config: Config,
+    report: Report,
+    module: Callable[[ToolView], str] | None = None,
+) -> dict[str, str]:
+    """The package's files; ``module`` writes a tool's module (the pipeline passes a
+    memoised ``tool_module``)."""
+    module = module or tool_module
     aliases = _aliases(package.tools)
     children = [ns.path[0] for ns in package.namespaces if len(ns.path) == 1]
     files: dict[str, str] = {
@@ -107,7 +115,7 @@ def emit(package: PackageView, config: Config, report: Report) -> dict[str, str]
             namespace, aliases.get(namespace.path, []), selves.get(namespace.qualname)
         )
     for tool in package.tools:
-        files[tool.module_path] = tool_module(tool)
+        files[tool.module_path] = module(tool)
         report_loosened(tool, report)
     return files
 
