@@ -263,8 +263,8 @@ class Memo:
         if data is None:
             return
         end = data.find(b"\n")
-        parts = data[: len(data) if end < 0 else end].decode("utf-8", "replace")
-        parts = parts.split("\t")
+        head = data[: len(data) if end < 0 else end].decode("utf-8", "replace")
+        parts = head.split("\t")
         if (
             len(parts) != 3
             or parts[0] != HEADER

@@ -401,6 +401,7 @@ def _emit(
     """Every output file: the views of the tools, rendered by each emitter."""
     from generator.emitters import agent_docs, ai_tools, budgets, lock_report
     from generator.emitters import provider_files, python_package, search_index
+    from generator.emitters import tool_parts
     from generator.checks import bom, strict
     from generator.views import builder, pytypes
 
@@ -420,7 +421,9 @@ def _emit(
     package = builder.package(model, views)
     python_package.check(package, config.package, report)
     offered = package.offered
-    parts = _Parts(memo, embedding)
+    parts = tool_parts.Parts(
+        lambda kind, make, by: _memoised(memo, kind, make, by), embedding
+    )
     files = python_package.emit(package, config, report, parts.module)
     files |= agent_docs.emit(package, config)
     files |= ai_tools.emit(package)
@@ -442,41 +445,3 @@ def _emit(
     lock = lock_report.emit_lock(package, config.out, config.as_json(), digests)
     output |= {path: text.encode("utf-8") for path, text in lock.items()}
     return dict(sorted(output.items()))
-
-
-class _Parts:
-    """Each tool's own parts of the output, memoised: its module, its line in each
-    provider file, its fragment of the find_tool index and its vector. A part is kept
-    by the content of what it is made from (a tool's whole view, its search fields,
-    its vector's text) and skillc's fingerprint (the memo's salt), so a rebuild after
-    one change makes the changed tool's parts alone. At 1,000 skills, one changed body:
-    FIGURE (tests/bench.py)."""
-
-    def __init__(self, memo: cache.Memo, embedding: Any) -> None:
-        from generator.emitters import provider_files, python_package, search_index
-
-        self._views: dict[int, str] = {}  # id(view) -> the digest of its content
-        self.module = _memoised(
-            memo, "module", python_package.tool_module, lambda view: (self._of(view),)
-        )
-        self.lines = _memoised(
-            memo,
-            "provider-lines",
-            provider_files.lines,
-            lambda view, loaded: (self._of(view), loaded),
-        )
-        self.weigh = _memoised(memo, "search-terms", search_index.weigh)
-        self.vector = _memoised(
-            memo,
-            "vector",
-            lambda text: embedding.fragment(text),
-            lambda text: (embedding.model, text),
-        )
-
-
-    def _of(self, view: Any) -> str:
-        """The digest of a view's content (its fields, as their reprs show them)."""
-        digest = self._views.get(id(view))
-        if digest is None:
-            digest = self._views[id(view)] = cache.key(repr(view))
-        return digest

@@ -25,7 +25,12 @@ def test_counts_equal_the_public_encodings() -> None:
         for path in sorted((REPO / folder).rglob("*"))
         if path.is_file() and path.suffix in (".md", ".py", ".jinja", ".yaml")
     ]
-    texts += ["", "a <|endoftext|> b <|endofprompt|>", "x\ud800y", "🙂 ünïcode 漢字\r\n"]
+    texts += [
+        "",
+        "a <|endoftext|> b <|endofprompt|>",
+        "x\ud800y",
+        "🙂 ünïcode 漢字\r\n",
+    ]
     assert len(texts) > 30
     for text in texts:
         assert count(text) == len(encoding.encode(text, disallowed_special=()))

@@ -85,7 +85,9 @@ def names(tools: tuple[ToolView, ...]) -> dict[str, list[int]]:
 Vector = tuple[str, float]  # a tool's int8 row (base64) and its scale
 
 
-Weigh = Callable[[Mapping[str, str]], tuple[float, tuple[str, ...], tuple[int, ...], str]]
+Weigh = Callable[
+    [Mapping[str, str]], tuple[float, tuple[str, ...], tuple[int, ...], str]
+]
 
 
 def emit(
