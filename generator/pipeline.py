@@ -401,7 +401,6 @@ def _emit(
     """Every output file: the views of the tools, rendered by each emitter."""
     from generator.emitters import agent_docs, ai_tools, budgets, lock_report
     from generator.emitters import provider_files, python_package, search_index
-    from generator.emitters import tool_parts
     from generator.checks import bom, strict
     from generator.views import builder, pytypes
 
@@ -421,16 +420,19 @@ def _emit(
     package = builder.package(model, views)
     python_package.check(package, config.package, report)
     offered = package.offered
-    parts = tool_parts.Parts(
-        lambda kind, make, by: _memoised(memo, kind, make, by), embedding
-    )
-    files = python_package.emit(package, config, report, parts.module)
+    files = python_package.emit(package, config, report)
     files |= agent_docs.emit(package, config)
     files |= ai_tools.emit(package)
     files |= bom.emit(model, config, package.generator)
-    provider_outputs, notes = provider_files.emit(offered, config, report, parts.lines)
+    provider_outputs, notes = provider_files.emit(offered, config, report)
     files |= provider_outputs
-    files |= search_index.emit(offered, embedding, parts.weigh, parts.vector)
+    # Each tool's vector, kept by its text: a rebuild makes the changed tools' alone
+    # (see search_index.Embedding for the figure).
+    vector = None
+    if embedding is not None:
+        table = embedding.model
+        vector = _memoised(memo, "vector", embedding.fragment, lambda t: (table, t))
+    files |= search_index.emit(offered, embedding, vector)
     budget = budgets.measure(package, files, count, config.token_counter)
     files |= lock_report.emit_report(
         package,

@@ -240,9 +240,9 @@ def test_the_codec_keeps_nothing_it_was_not_told_of() -> None:
 def test_every_memoised_part_equals_a_fresh_one(
     project: Path, tools_project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """What a rebuild takes from the memo (each tool's module, provider lines, index
-    terms and vector, token counts, typings) equals what making it again gives, after
-    edits that change some tools and leave the others to the memo."""
+    """What a rebuild takes from the memo (each tool's vector, token counts, typings)
+    equals what making it again gives, after edits that change some tools and leave the
+    others to the memo."""
     taken: set[str] = set()
     memoised = pipeline._memoised
 
@@ -279,5 +279,5 @@ def test_every_memoised_part_equals_a_fresh_one(
         patch.setattr(pipeline, "_memoised", checked)
         for folder in (project, tools_project):
             build(capsys, folder, "--keep-going")
-    kinds = {"module", "provider-lines", "search-terms", "vector", "tokens"}
+    kinds = {"vector", "tokens", "typing"}
     assert kinds <= taken, taken

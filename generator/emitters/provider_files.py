@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib
 import json
 import re
-from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -98,48 +97,29 @@ def profile_files(provider: str) -> tuple[str, ...]:
 
 # A tool's line in one provider file ("" when left out) and what making it noted.
 Line = tuple[str, Notes]
-# A tool's lines in every file, by the file's name, as plain data: [line, left out,
-# removed] (made by ``lines``).
-Lines = dict[str, list[Any]]
-MakeLines = Callable[[ToolView, bool], Lines]
-
-
-def lines(tool: ToolView, loaded: bool) -> Lines:
-    """The tool's line in every provider file, and what making each noted (``loaded``:
-    the tool is always loaded, which changes its lines in deferrable files)."""
-    made = {}
-    for name, file in files().items():
-        scratch = Notes()
-        entry = file.entry(tool, scratch, "", loaded and file.deferrable)
-        text = "" if entry is None else _ENCODER.encode(entry)
-        made[name] = [text, scratch.left_out, scratch.removed]
-    return made
 
 
 class _Lines:
     """Each tool's line in each file, made once though several folders show it."""
 
-    def __init__(self, make: MakeLines) -> None:
-        self.make = make
-        self.made: dict[tuple[str, bool], Lines] = {}
+    def __init__(self) -> None:
+        self.made: dict[tuple[str, str, bool], Line] = {}
 
     def __call__(self, tool: ToolView, file: File, loaded: bool) -> Line:
-        key = (tool.qualname, loaded)
-        found = self.made.get(key)
-        if found is None:
-            found = self.made[key] = self.make(tool, loaded)
-        text, left_out, removed = found[file.name]
-        return text, Notes(left_out, removed)
+        key = (tool.qualname, file.name, loaded)
+        line = self.made.get(key)
+        if line is None:
+            scratch = Notes()
+            entry = file.entry(tool, scratch, "", loaded)
+            text = "" if entry is None else _ENCODER.encode(entry)
+            line = self.made[key] = text, scratch
+        return line
 
 
 def emit(
-    tools: tuple[ToolView, ...],
-    config: Config,
-    report: Report,
-    make: MakeLines = lines,
+    tools: tuple[ToolView, ...], config: Config, report: Report
 ) -> tuple[dict[str, str], Notes]:
-    """The files, joined from each tool's lines (each made by ``make``: the pipeline
-    passes a memoised ``lines``), and what they left out or changed."""
+    """The files, joined from each tool's lines, and what they left out or changed."""
     notes = Notes()
     shown = []
     for tool in tools:
@@ -156,7 +136,7 @@ def emit(
         )
         notes.leave_out(FOLDER + "*", tool, tool.schema_problem)
     always = frozenset(config.always_loaded)
-    lines = _Lines(make)
+    lines = _Lines()
     result = _files(notes, FOLDER, tuple(files()), shown, always, lines)
     result[FOLDER + "names.json"] = _dumps(names(shown))
     for profile in config.profiles:

@@ -7,7 +7,6 @@ the tool is used.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import posixpath
@@ -43,15 +42,8 @@ RUNTIME = (
 )
 
 
-def emit(
-    package: PackageView,
-    config: Config,
-    report: Report,
-    module: Callable[[ToolView], str] | None = None,
-) -> dict[str, str]:
-    """The package's files; ``module`` writes a tool's module (the pipeline passes a
-    memoised ``tool_module``)."""
-    module = module or tool_module
+def emit(package: PackageView, config: Config, report: Report) -> dict[str, str]:
+    """The package's files."""
     aliases = _aliases(package.tools)
     children = [ns.path[0] for ns in package.namespaces if len(ns.path) == 1]
     files: dict[str, str] = {
@@ -115,7 +107,7 @@ def emit(
             namespace, aliases.get(namespace.path, []), selves.get(namespace.qualname)
         )
     for tool in package.tools:
-        files[tool.module_path] = module(tool)
+        files[tool.module_path] = tool_module(tool)
         report_loosened(tool, report)
     return files
 

@@ -11,7 +11,7 @@ import functools
 import importlib.util
 import math
 from pathlib import Path
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -46,16 +46,16 @@ def embedding() -> ModuleType:
 
 
 def weigh(
-    fields: Mapping[str, str],
+    tool: ToolView,
 ) -> tuple[float, tuple[str, ...], tuple[int, ...], str]:
-    """A tool's fragment of the index, from its ``search_fields``: its weighted length,
-    its terms, each term's weighted tf (times 10) and the field that weighs most."""
+    """A tool's fragment of the index: its weighted length, its terms, each term's
+    weighted tf (times 10) and the field that weighs most."""
     search = runtime()
     weights: dict[str, float] = search.FIELDS
     tf: dict[str, float] = {}
     best: dict[str, str] = {}
     length = 0.0
-    for field, text in fields.items():
+    for field, text in tool.search_fields.items():
         for term in search.terms(text):
             tf[term] = tf.get(term, 0.0) + weights[field]
             length += weights[field]
@@ -85,24 +85,18 @@ def names(tools: tuple[ToolView, ...]) -> dict[str, list[int]]:
 Vector = tuple[str, float]  # a tool's int8 row (base64) and its scale
 
 
-Weigh = Callable[
-    [Mapping[str, str]], tuple[float, tuple[str, ...], tuple[int, ...], str]
-]
-
-
 def emit(
     tools: tuple[ToolView, ...],
     embedding: Embedding | None = None,
-    weighed: Weigh = weigh,
     fragment: Callable[[str], Vector] | None = None,
 ) -> dict[str, str]:
     """The index, and the tools' vectors when ``embedding`` (the token table for hybrid
-    ranking) is given; without it the package ranks lexically. ``weighed`` and
-    ``fragment`` make a tool's part of each (the pipeline passes memoised ones)."""
+    ranking) is given; without it the package ranks lexically. ``fragment`` makes a
+    text's vector (the pipeline passes a memoised one)."""
     postings: dict[str, list[str]] = {}
     lengths: list[float] = []
     for index, tool in enumerate(tools):
-        length, terms, tfs, best = weighed(tool.search_fields)
+        length, terms, tfs, best = weigh(tool)
         lengths.append(length)
         for term, tf, field in zip(terms, tfs, best):
             postings.setdefault(term, []).append(f"{index} {tf} {field}")
