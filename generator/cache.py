@@ -187,8 +187,9 @@ class Memo:
 
     def _take(self, key: str) -> tuple[str, str] | None:
         """The stored (MAC, JSON) of ``key``. The first look-up searches the file's text:
-        a no-op rebuild asks for one entry, and splitting every line of a memo of 1,000
-        skills (11 MB) took 0.07 of its 0.46 s (CPU, tests/bench.py's project)."""
+        a no-op rebuild asks for one entry. At tests/bench.py's 1,000 skills (a 3.4 MB
+        memo) splitting every line took 0.029 s of CPU, the search 0.002 s, of a no-op
+        rebuild's 0.4 s."""
         data = self._unsplit
         if data and not self._looked:
             self._looked = True
