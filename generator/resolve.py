@@ -293,18 +293,12 @@ def _function_tool(
 
 
 def _namespace_summary(
-    path: tuple[Identifier, ...], tools: tuple[Tool, ...], summaries: dict[str, str]
+    path: tuple[Identifier, ...], tools: list[Tool], summaries: dict[str, str]
 ) -> str:
+    """``tools``: the namespace's own tools, in order."""
     qualname = ".".join(path)
     if path[0] == TASK:
-        plugin = next(
-            (
-                t.definition.plugin
-                for t in tools
-                if t.namespace == path and t.definition.plugin
-            ),
-            None,
-        )
+        plugin = next((t.definition.plugin for t in tools if t.definition.plugin), None)
         if plugin is None:
             return TASK_SUMMARY
         return summarize(
@@ -312,14 +306,7 @@ def _namespace_summary(
         )
     if summaries.get(qualname):
         return summarize(summaries[qualname])
-    skill = next(
-        (
-            t.definition.skill
-            for t in tools
-            if t.namespace == path and t.definition.skill
-        ),
-        None,
-    )
+    skill = next((t.definition.skill for t in tools if t.definition.skill), None)
     if skill is not None:
         return f"Tools of the {skill} skill."
     return f"Tools in {qualname}."
@@ -328,25 +315,26 @@ def _namespace_summary(
 def _namespaces(
     tools: tuple[Tool, ...], summaries: dict[str, str]
 ) -> tuple[Namespace, ...]:
-    paths: set[tuple[Identifier, ...]] = set()
+    """Every namespace, its tools and its children: each tool and namespace is looked
+    at once (a scan of every tool per namespace took 5.9 s of a 21 s one-change
+    rebuild of 5,000 manifest tools in 1,081 namespaces, tests/bench.py)."""
+    own: dict[tuple[Identifier, ...], list[Tool]] = {}
     for tool in tools:
-        for depth in range(1, len(tool.namespace) + 1):
-            paths.add(tool.namespace[:depth])
-    result = []
-    for path in sorted(paths):
-        result.append(
-            Namespace(
-                qualname=".".join(path),
-                path=path,
-                summary=_namespace_summary(path, tools, summaries),
-                tools=tuple(t.py_name for t in tools if t.namespace == path),
-                children=tuple(
-                    sorted(
-                        p[-1]
-                        for p in paths
-                        if len(p) == len(path) + 1 and p[:-1] == path
-                    )
-                ),
-            )
+        if tool.namespace:
+            own.setdefault(tool.namespace, []).append(tool)
+        for depth in range(1, len(tool.namespace)):
+            own.setdefault(tool.namespace[:depth], [])
+    children: dict[tuple[Identifier, ...], list[Identifier]] = {}
+    for path in own:
+        if len(path) > 1:
+            children.setdefault(path[:-1], []).append(path[-1])
+    return tuple(
+        Namespace(
+            qualname=".".join(path),
+            path=path,
+            summary=_namespace_summary(path, own[path], summaries),
+            tools=tuple(t.py_name for t in own[path]),
+            children=tuple(sorted(children.get(path, []))),
         )
-    return tuple(result)
+        for path in sorted(own)
+    )

@@ -235,3 +235,49 @@ def test_the_codec_keeps_nothing_it_was_not_told_of() -> None:
     ):
         with pytest.raises(ValueError):
             codec.decode(text)
+
+
+def test_every_memoised_part_equals_a_fresh_one(
+    project: Path, tools_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What a rebuild takes from the memo (each tool's vector, token counts, typings)
+    equals what making it again gives, after edits that change some tools and leave the
+    others to the memo."""
+    taken: set[str] = set()
+    memoised = pipeline._memoised
+
+    def checked(
+        memo: cache.Memo,
+        kind: str,
+        make: Any,
+        by: Any = lambda *arguments: arguments,
+    ) -> Any:
+        made = memoised(memo, kind, make, by)
+
+        def compared(*arguments: Any) -> Any:
+            if memo.get(cache.key(kind, *by(*arguments))) is not None:
+                taken.add(kind.partition(":")[0])
+            value = made(*arguments)
+            assert value == make(*arguments), kind
+            return value
+
+        return compared
+
+    edits = {
+        project
+        / "skills"
+        / "greeter"
+        / "SKILL.md": ("Greets someone", "Welcomes someone"),
+        tools_project / "manifests" / "s3.tools.yaml": ("Read an object", "Fetch one"),
+    }
+    for folder in (project, tools_project):
+        build(capsys, folder, "--keep-going")
+    for path, (old, new) in edits.items():
+        assert old in path.read_text()
+        path.write_text(path.read_text().replace(old, new, 1))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pipeline, "_memoised", checked)
+        for folder in (project, tools_project):
+            build(capsys, folder, "--keep-going")
+    kinds = {"vector", "tokens", "typing"}
+    assert kinds <= taken, taken

@@ -11,6 +11,7 @@ import functools
 import importlib.util
 import math
 from pathlib import Path
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -85,11 +86,15 @@ Vector = tuple[str, float]  # a tool's int8 row (base64) and its scale
 
 
 def emit(
-    tools: tuple[ToolView, ...], table: Table | None = None, method: str | None = None
+    tools: tuple[ToolView, ...],
+    embedding: Embedding | None = None,
+    fragment: Callable[[str], Vector] | None = None,
+    method: str | None = None,
 ) -> dict[str, str]:
-    """The index, and the tools' vectors when ``table`` (the token table for hybrid
-    ranking) is given; without it the package ranks lexically. ``method``: "model"
-    when the package also has model vectors (``search_model``)."""
+    """The index, and the tools' vectors when ``embedding`` (the token table for hybrid
+    ranking) is given; without it the package ranks lexically. ``fragment`` makes a
+    text's vector (the pipeline passes a memoised one). ``method``: "model" when the
+    package also has model vectors (``search_model``)."""
     postings: dict[str, list[str]] = {}
     lengths: list[float] = []
     for index, tool in enumerate(tools):
@@ -99,7 +104,7 @@ def emit(
             postings.setdefault(term, []).append(f"{index} {tf} {field}")
     average = round(sum(lengths) / len(lengths), 3) if lengths else 1.0
     # Annotated: an index with no tools (every one left out) still passes mypy --strict.
-    method = method or ("hybrid" if table is not None else "lexical")
+    method = method or ("hybrid" if embedding is not None else "lexical")
     text = (
         HEADER
         + '"""The find_tool index: each word\'s postings, "tool tf*10 field|...".'
@@ -120,10 +125,14 @@ def emit(
         + pylit.pyvalue(dict(sorted(names(tools).items())))
         + "\n"
     )
-    rows = (
-        [] if table is None else [vector_fragment(table, embed_text(t)) for t in tools]
-    )
-    return {"_search_index.py": text, "_search_vectors.py": vectors(rows, table)}
+    if embedding is None:
+        return {"_search_index.py": text, "_search_vectors.py": vectors([], "", 0)}
+    fragment = fragment or embedding.fragment
+    rows = [fragment(embed_text(t)) for t in tools]
+    # Every row has the table's width: read from one, the table need not be loaded.
+    dim = len(base64.b64decode(rows[0][0])) if rows else embedding.table.dim
+    vectors_text = vectors(rows, embedding.model, dim)
+    return {"_search_index.py": text, "_search_vectors.py": vectors_text}
 
 
 # At most this many tokens of a tool's text make its vector (a mean over a long text
@@ -134,12 +143,37 @@ VECTOR_TOKENS = 64
 Table = Any  # the package's own ``_embed.Table``: the token table, with numpy
 
 
+class Embedding:
+    """The token table of hybrid ranking, loaded (with numpy) the first time a tool's
+    vector is made: a rebuild whose vectors are all memoised never loads it. One
+    changed body at tests/bench.py's 1,000 skills: the index and vectors took 0.49 s of
+    CPU with the table's load, 0.16 s with the vectors memoised and no load."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.model = (folder / "MODEL").read_text(encoding="utf-8").strip()
+
+    @functools.cached_property
+    def table(self) -> Table:
+        return embedding().Table(self.folder)
+
+    def fragment(self, text: str) -> Vector:
+        return vector_fragment(self.table, text)
+
+
 def load_table(wanted: str, report: Report) -> Table | None:
     """The token table when ``find-tool`` is "hybrid" and numpy and the table are
     there; else None, with a warning when hybrid was asked for."""
+    found = hybrid(wanted, report)
+    return None if found is None else found.table
+
+
+def hybrid(wanted: str, report: Report) -> Embedding | None:
+    """The embedding when ``find-tool`` is "hybrid" and numpy and the table are there;
+    else None, with a warning when hybrid was asked for."""
     why = _missing(wanted)
     if why is None:
-        return _table(TABLE)
+        return Embedding(TABLE)
     if why:
         report.warning(
             "pyproject.toml",
@@ -149,11 +183,6 @@ def load_table(wanted: str, report: Report) -> Table | None:
             f"find_tool ranks lexically: {why}",
         )
     return None
-
-
-@functools.cache
-def _table(folder: Path) -> Table:
-    return embedding().Table(folder)
 
 
 def embed_text(tool: ToolView) -> str:
@@ -194,7 +223,7 @@ def vector(table: Table, text: str) -> tuple[bytes, float]:
     return numpy.rint(unit / scale).astype(numpy.int8).tobytes(), scale
 
 
-def vectors(rows: list[Vector], table: Table | None) -> str:
+def vectors(rows: list[Vector], model: str, dim: int) -> str:
     """``_search_vectors.py``: each tool's int8 vector (base64) and scale, or nothing
     when the package ranks lexically."""
     return (
@@ -204,8 +233,8 @@ def vectors(rows: list[Vector], table: Table | None) -> str:
         '\ntable."""\n\n'
         "from __future__ import annotations\n\n"
         "from typing import Final\n\n"
-        + f"MODEL: Final = {pylit.pyvalue(table.model if table else '')}\n"
-        + f"DIM: Final = {table.dim if table else 0}\n"
+        + f"MODEL: Final = {pylit.pyvalue(model)}\n"
+        + f"DIM: Final = {dim}\n"
         + "VECTORS: Final[list[str]] = "
         + pylit.pyvalue([row for row, _ in rows])
         + "\nSCALES: Final[list[float]] = "
@@ -214,8 +243,8 @@ def vectors(rows: list[Vector], table: Table | None) -> str:
     )
 
 
-def summary(table: Table | None) -> dict[str, str]:
+def summary(embedding: Embedding | None) -> dict[str, str]:
     """How find_tool ranks, for report.json."""
-    if table is None:
+    if embedding is None:
         return {"method": "lexical"}
-    return {"method": "hybrid", "model": table.model}
+    return {"method": "hybrid", "model": embedding.model}
