@@ -50,14 +50,17 @@ SKILLS_ONLY_DOT_DIRS = frozenset({".codex", ".gemini", ".opencode"})
 SKILL_FILE = "SKILL.md"
 COMMANDS = "commands"
 METADATA_FILE = "metadata.yaml"
-# Each plugin format's loader module, the first of a folder's manifests defining the
-# plugin: Claude Code's, Codex's, Agent Plugins 1.0's, a Gemini CLI extension's.
+# Each plugin format's loader module and its manifest (the module's MANIFEST, named
+# here too so that a walk imports no loader until it meets a manifest), the first of a
+# folder's manifests defining the plugin: Claude Code's, Codex's, Agent Plugins 1.0's, a
+# Gemini CLI extension's.
 PLUGIN_FORMATS = (
-    "generator.loaders.plugin",
-    "generator.loaders.codex_plugin",
-    "generator.loaders.agent_plugin",
-    "generator.loaders.gemini_extension",
+    ("generator.loaders.plugin", ".claude-plugin/plugin.json"),
+    ("generator.loaders.codex_plugin", ".codex-plugin/plugin.json"),
+    ("generator.loaders.agent_plugin", "plugin.json"),
+    ("generator.loaders.gemini_extension", "gemini-extension.json"),
 )
+PLUGIN_MANIFESTS = tuple(manifest for _, manifest in PLUGIN_FORMATS)
 TOOL_MANIFEST = "tool-manifest.yaml"
 AI_TOOL = "ai-tool.yaml"
 TOOLS_SUFFIX = ".tools.yaml"
@@ -363,7 +366,7 @@ def plugin_formats() -> tuple[ModuleType, ...]:
     """Each plugin format's loader module, in PLUGIN_FORMATS order."""
     import importlib
 
-    return tuple(importlib.import_module(name) for name in PLUGIN_FORMATS)
+    return tuple(importlib.import_module(name) for name, _ in PLUGIN_FORMATS)
 
 
 def plugin_format(manifest: Path) -> ModuleType:

@@ -271,7 +271,7 @@ class Plugins:
 def manifest_entries() -> frozenset[str]:
     """The first part of each format's manifest path: a folder holding none of them
     holds no manifest."""
-    return frozenset(form.MANIFEST.split("/")[0] for form in discover.plugin_formats())
+    return frozenset(manifest.split("/")[0] for manifest in discover.PLUGIN_MANIFESTS)
 
 
 def _json(text: str) -> dict[str, Any]:
@@ -289,6 +289,6 @@ def _json(text: str) -> dict[str, Any]:
 def _has_manifest(folder: str) -> bool:
     """Whether ``folder`` holds a plugin manifest of any format."""
     return any(
-        os.path.isfile(os.path.join(folder, *form.MANIFEST.split("/")))
-        for form in discover.plugin_formats()
+        os.path.isfile(os.path.join(folder, *manifest.split("/")))
+        for manifest in discover.PLUGIN_MANIFESTS
     )

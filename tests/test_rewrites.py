@@ -21,6 +21,7 @@ AGGREGATES = {
     "_index.py",
     "_search_index.py",
     "_search_vectors.py",
+    "_skills.py",  # MCP skills: every skill file with its digest
     "report.json",
     "skillc.lock.json",
     "ai-tools.json",

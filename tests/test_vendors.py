@@ -286,3 +286,14 @@ def test_codex_marketplace_beside_claude_codes(
         "task.tools_kit.hello",
     } <= names
     assert not any(name.startswith("task.demo_market") for name in names)
+
+
+def test_each_plugin_format_names_the_manifest_its_loader_reads() -> None:
+    """discover names each format's manifest beside its loader module, so that a walk
+    imports no loader until it meets a manifest: the two must agree."""
+    import importlib
+
+    from generator import discover
+
+    for module, manifest in discover.PLUGIN_FORMATS:
+        assert importlib.import_module(module).MANIFEST == manifest
