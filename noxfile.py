@@ -94,7 +94,7 @@ def lint(session: nox.Session) -> None:
 
 
 # find_tool's model mode in the bench: the encoders' runtimes (skillc's extras onnx and
-# torch), for the encoders fetched on this machine (python -m generator.embed.fetch).
+# torch), for the encoders fetched on this machine (python -m skillc.embed.fetch).
 # torch pinned to the CPU build this project's machines hold: a plain torch requirement
 # may bring a CUDA build of several GB.
 MODEL_RUNTIMES = [".[tokens,onnx,torch]", "torch==2.13.0"]

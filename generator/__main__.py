@@ -1,10 +1,10 @@
-"""The command, ``skillc`` or ``python -m generator``: ``cli.main``."""
+"""The command, ``skillc`` or ``python -m skillc``: ``cli.main``."""
 
 from __future__ import annotations
 
 import sys
 
-from generator.cli import main
+from .cli import main
 
 
 def run() -> None:

@@ -11,8 +11,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from generator import __version__, cli_check, cli_report, config, pipeline, writer
-from generator.diagnostics import Report, Severity
+from . import __version__, cli_check, cli_report, config, pipeline, writer
+from .diagnostics import Report, Severity
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -147,7 +147,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "schema":
         return _schema(args.name)
     if args.command == "init":
-        from generator import init
+        from . import init
 
         return init.main(Path(args.project or args.top_project or ".").resolve())
     cfg = _config(args)
@@ -217,7 +217,7 @@ def _build(
     if not building:
         return _finish(report, output, "")
     if args.dump_ir:
-        from generator.ir import to_json
+        from .ir import to_json
 
         text = json.dumps(
             to_json(result.model), indent=2, sort_keys=True, ensure_ascii=False

@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from generator import cli_report, config, pipeline, writer
-from generator.diagnostics import Report
+from . import cli_report, config, pipeline, writer
+from .diagnostics import Report
 
 
 def add_arguments(command: argparse.ArgumentParser) -> None:
@@ -51,8 +51,8 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace, cfg: config.Config) -> int:
     # Imported here: the model's classes are not for a build with nothing to do.
-    from generator import checks
-    from generator.checks import baseline, sarif, settings
+    from . import checks
+    from .checks import baseline, sarif, settings
 
     options = settings.options(cfg.check, args.budget, args.against, args.skip)
     written = [Path(p).resolve() for p in (args.report, args.sarif) if p]
@@ -105,7 +105,7 @@ def main(args: argparse.Namespace, cfg: config.Config) -> int:
 def _finish(
     report: Report, output: cli_report.Output, stale: list[str], out: str
 ) -> int:
-    from generator.cli import _finish as finish
+    from .cli import _finish as finish
 
     summary = (
         f"{out}/ is stale; run: skillc build" if stale else f"{out}/ is up to date"

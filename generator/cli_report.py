@@ -16,8 +16,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, TextIO
 
-from generator import writer
-from generator.diagnostics import CODES, Diagnostic, Severity, make
+from . import writer
+from .diagnostics import CODES, Diagnostic, Severity, make
 
 FORMATS = ("text", "github", "json")
 # Warnings of one code past this many are shown as a count and the first few: a

@@ -14,11 +14,11 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from generator.diagnostics import did_you_mean
-from generator.names import DEFAULT_PROVIDER_NAME_LIMIT
-from generator.project import ConfigError as ConfigError
-from generator.project import find_root as find_root
-from generator.project import (
+from .diagnostics import did_you_mean
+from .names import DEFAULT_PROVIDER_NAME_LIMIT
+from .project import ConfigError as ConfigError
+from .project import find_root as find_root
+from .project import (
     check_out,
     check_package_name,
     check_paths,
@@ -27,7 +27,7 @@ from generator.project import (
     read_table,
     relative,
 )
-from generator.provider_registry import PROVIDERS
+from .provider_registry import PROVIDERS
 
 DEFAULT_OUT = "generated"
 BUILTINS = ("file", "batch", "db")
@@ -135,7 +135,7 @@ def _builtins(key: str, value: Any) -> tuple[str, ...]:
 
 
 def _codes(key: str, value: Any) -> tuple[str, ...]:
-    from generator.diagnostics import CODES, RETIRED
+    from .diagnostics import CODES, RETIRED
 
     codes = _strings(key, value)
     unknown = sorted(set(codes) - set(CODES) - RETIRED)

@@ -35,12 +35,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from generator.diagnostics import Report
-from generator.ir import Hook, Kind, McpServer, NotCompiled
+from .diagnostics import Report
+from .ir import Hook, Kind, McpServer, NotCompiled
 
 if TYPE_CHECKING:  # imported when a discovery starts: it imports this module
-    from generator.discover_plugins import PluginFolder
-    from generator.loaders.plugin import Plugin
+    from .discover_plugins import PluginFolder
+    from .loaders.plugin import Plugin
 
 SKIP_DIRS = frozenset({"node_modules", "__pycache__", "venv"})
 VISIBLE_DOT_DIRS = frozenset({".claude", ".agents"})
@@ -55,10 +55,10 @@ METADATA_FILE = "metadata.yaml"
 # folder's manifests defining the plugin: Claude Code's, Codex's, Agent Plugins 1.0's, a
 # Gemini CLI extension's.
 PLUGIN_FORMATS = (
-    ("generator.loaders.plugin", ".claude-plugin/plugin.json"),
-    ("generator.loaders.codex_plugin", ".codex-plugin/plugin.json"),
-    ("generator.loaders.agent_plugin", "plugin.json"),
-    ("generator.loaders.gemini_extension", "gemini-extension.json"),
+    ("skillc.loaders.plugin", ".claude-plugin/plugin.json"),
+    ("skillc.loaders.codex_plugin", ".codex-plugin/plugin.json"),
+    ("skillc.loaders.agent_plugin", "plugin.json"),
+    ("skillc.loaders.gemini_extension", "gemini-extension.json"),
 )
 PLUGIN_MANIFESTS = tuple(manifest for _, manifest in PLUGIN_FORMATS)
 TOOL_MANIFEST = "tool-manifest.yaml"
@@ -156,7 +156,7 @@ class _Skill:
 
 class _Walker:
     def __init__(self, project: str, skip: str, report: Report, max_bytes: int) -> None:
-        from generator.discover_plugins import Plugins
+        from .discover_plugins import Plugins
 
         self.project = project
         self.skip = skip

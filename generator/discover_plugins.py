@@ -20,12 +20,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from generator import discover
-from generator.diagnostics import Report
-from generator.ir import Hook, Kind, McpServer, NotCompiled
+from . import discover
+from .diagnostics import Report
+from .ir import Hook, Kind, McpServer, NotCompiled
 
 if TYPE_CHECKING:  # the plugin loaders are imported when a plugin is met
-    from generator.loaders.plugin import Layout, Plugin
+    from .loaders.plugin import Layout, Plugin
 
 # Marketplaces at a source root: Claude Code's, and Codex's (the same entries).
 MARKETPLACES = (".claude-plugin/marketplace.json", ".agents/plugins/marketplace.json")
@@ -79,9 +79,9 @@ class Plugins:
                 self._marketplace(root, path)
 
     def _marketplace(self, root: str, path: str) -> None:
-        from generator.loaders import plugin as claude
-        from generator.loaders.marketplace import read_marketplace
-        from generator.loaders.plugin import layout, plugin_from
+        from .loaders import plugin as claude
+        from .loaders.marketplace import read_marketplace
+        from .loaders.plugin import layout, plugin_from
 
         self.inputs.add(path)
         rel = discover.relative(path, self.project)
@@ -145,7 +145,7 @@ class Plugins:
                 return declared
         if not any(entry.name in manifest_entries() for entry in entries):
             return plugin
-        from generator.loaders.plugin import read_manifest
+        from .loaders.plugin import read_manifest
 
         defined: PluginFolder | None = None
         name = None
@@ -189,8 +189,8 @@ class Plugins:
         form: ModuleType | None = None,
     ) -> None:
         """A plugin's hooks and MCP servers (``form``: its format's module)."""
-        from generator.loaders import plugin as claude
-        from generator.loaders.plugin_extras import read_extras
+        from .loaders import plugin as claude
+        from .loaders.plugin_extras import read_extras
 
         form = form or claude
         hooks, servers = read_extras(
@@ -219,7 +219,7 @@ class Plugins:
     ) -> None:
         """What the plugin holds that skillc does not compile: in the report, with a
         ``component-not-compiled`` warning at its manifest."""
-        from generator.loaders.plugin_extras import uncompiled
+        from .loaders.plugin_extras import uncompiled
 
         for kind, path, does in uncompiled(form, folder, manifest, rel):
             where = (
@@ -238,7 +238,7 @@ class Plugins:
     def _left_out(self, name: str, folder: str, found: Layout, rel: str) -> None:
         """Component folders a plugin's layout leaves out, or lists but lacks: reported
         (and a warning at its manifest), never dropped silently."""
-        from generator.loaders.plugin import left_out
+        from .loaders.plugin import left_out
 
         for path, reason in left_out(Path(folder), found):
             where = discover.relative(os.path.join(folder, path), self.project)

@@ -17,7 +17,7 @@ import os
 from importlib import metadata
 from pathlib import Path
 
-from generator import project
+from . import project
 
 # Folders never searched for skill folders at the root.
 _SKIPPED = frozenset({"node_modules", "venv", "site-packages", "generated"})

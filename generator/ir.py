@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Literal
 
-from generator.names import Identifier
+from .names import Identifier
 
 
 class Kind(enum.Enum):

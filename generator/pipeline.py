@@ -21,27 +21,30 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from generator import __version__, cache, discover, tokens, writer
-from generator.config import Config
-from generator.diagnostics import Diagnostic, Report, Severity
-from generator.ir import UNREADABLE, Definition, Function, Invalid, Kind, Model
-from generator.ir import SourceFile
-from generator.embed import encoders
-from generator.resources import BUILTINS, PACKAGE, table_key, templates_dir
+from . import __version__, cache, discover, tokens, writer
+from .config import Config
+from .diagnostics import Diagnostic, Report, Severity
+from .ir import UNREADABLE, Definition, Function, Invalid, Kind, Model
+from .ir import SourceFile
+from .embed import encoders
+from .resources import BUILTINS, PACKAGE, table_key, templates_dir
+
+# This package's own import name (skillc, installed from the folder generator/).
+_ROOT = __name__.partition(".")[0]
 
 GENERATOR = f"skillc {__version__}"
 # Each Markdown kind's loader, and each manifest format's (imported when a project has
 # one), by their module.
 MARKDOWN = {
-    Kind.SKILL: "generator.loaders.skill",
-    Kind.AGENT: "generator.loaders.agent",
-    Kind.COMMAND: "generator.loaders.command",
+    Kind.SKILL: f"{_ROOT}.loaders.skill",
+    Kind.AGENT: f"{_ROOT}.loaders.agent",
+    Kind.COMMAND: f"{_ROOT}.loaders.command",
 }
 MANIFESTS = {
-    "tools": "generator.loaders.tools_file",
-    "tool-manifest": "generator.loaders.tool_manifest",
-    "ai-tool": "generator.loaders.ai_tool",
-    "skill-tools": "generator.loaders.skill_tools",  # a skill folder's tools
+    "tools": f"{_ROOT}.loaders.tools_file",
+    "tool-manifest": f"{_ROOT}.loaders.tool_manifest",
+    "ai-tool": f"{_ROOT}.loaders.ai_tool",
+    "skill-tools": f"{_ROOT}.loaders.skill_tools",  # a skill folder's tools
 }
 # The distributions whose output reaches the files a build writes: a cache made with
 # other versions of them is not used.
@@ -53,12 +56,12 @@ DEPENDENCIES = (
 CACHED = dict.fromkeys(
     ("Kind", "Definition", "Function", "Position", "Parameter", "PythonExecutor")
     + ("ScriptExecutor", "CliExecutor", "HttpExecutor"),
-    "generator.ir",
+    f"{_ROOT}.ir",
 ) | {
-    "Loaded": "generator.loaders",
-    "Typed": "generator.views.pytypes",
-    "Diagnostic": "generator.diagnostics",
-    "Severity": "generator.diagnostics",
+    "Loaded": f"{_ROOT}.loaders",
+    "Typed": f"{_ROOT}.views.pytypes",
+    "Diagnostic": f"{_ROOT}.diagnostics",
+    "Severity": f"{_ROOT}.diagnostics",
 }
 CACHE_DIR = cache.CACHE_DIR
 
@@ -228,8 +231,8 @@ def _model(
     memo: cache.Memo,
 ) -> Model:
     """Load every input (through the memo) and resolve them into the model."""
-    from generator.loaders.plugin import load_plugin
-    from generator.resolve import resolve
+    from .loaders.plugin import load_plugin
+    from .resolve import resolve
 
     project = config.root.resolve()
     plugins: dict[Path, Any] = dict(found.defined)
@@ -316,7 +319,7 @@ def _load(
 ) -> Any:
     """What the loader ``module`` makes of ``item`` (``plugin``: the name of the plugin
     it belongs to), from the memo when every file it reads is as it was."""
-    from generator import loaders
+    from . import loaders
 
     read = _files_read(item, module, inputs)
     settings = (config.strict, sorted(config.ignore), config.max_file_bytes)
@@ -386,8 +389,8 @@ def _builtin(name: str, memo: cache.Memo) -> Any:
     """A built-in namespace, from the manifest shipped inside skillc."""
 
     def load(name: str) -> Any:
-        from generator.loaders import Loaded, tools_file
-        from generator.resolve import BUILTIN_ROOT
+        from .loaders import Loaded, tools_file
+        from .resolve import BUILTIN_ROOT
 
         path = BUILTINS / f"{name}{discover.TOOLS_SUFFIX}"
         scratch = Report()
@@ -434,12 +437,12 @@ def _emit(
     model: Model, config: Config, report: Report, memo: cache.Memo
 ) -> dict[str, bytes]:
     """Every output file: the views of the tools, rendered by each emitter."""
-    from generator.emitters import agent_docs, ai_tools, budgets, lock_report
-    from generator.emitters import mcp_skills, skill_files, well_known
-    from generator.emitters import provider_files, python_package, search_index
-    from generator.emitters import search_model
-    from generator.checks import bom, strict
-    from generator.views import builder, pytypes
+    from .emitters import agent_docs, ai_tools, budgets, lock_report
+    from .emitters import mcp_skills, skill_files, well_known
+    from .emitters import provider_files, python_package, search_index
+    from .emitters import search_model
+    from .checks import bom, strict
+    from .views import builder, pytypes
 
     embedding = search_index.hybrid(config.find_tool, report)
     encoder = search_model.choose(config, report)

@@ -7,11 +7,14 @@ order is kept in what the files list and in ``dispatch()``'s tests of the name."
 
 from __future__ import annotations
 
+# This package's own import name (skillc, installed from the folder generator/).
+_ROOT = __name__.partition(".")[0]
+
 PROVIDERS: dict[str, str] = {
-    "anthropic": "generator.emitters.providers.anthropic",
-    "openai": "generator.emitters.providers.openai",
-    "openai-compatible": "generator.emitters.providers.openai_compatible",
-    "gemini": "generator.emitters.providers.gemini",
-    "mcp": "generator.emitters.providers.mcp",
-    "bedrock": "generator.emitters.providers.bedrock",
+    "anthropic": f"{_ROOT}.emitters.providers.anthropic",
+    "openai": f"{_ROOT}.emitters.providers.openai",
+    "openai-compatible": f"{_ROOT}.emitters.providers.openai_compatible",
+    "gemini": f"{_ROOT}.emitters.providers.gemini",
+    "mcp": f"{_ROOT}.emitters.providers.mcp",
+    "bedrock": f"{_ROOT}.emitters.providers.bedrock",
 }

@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from generator import resolve_names as naming
-from generator.diagnostics import Report
-from generator.tokens import estimate_tokens
-from generator.ir import (
+from . import resolve_names as naming
+from .diagnostics import Report
+from .tokens import estimate_tokens
+from .ir import (
     Argument,
     Definition,
     Function,
@@ -30,8 +30,8 @@ from generator.ir import (
     SourceFile,
     Tool,
 )
-from generator.project import VENDOR_SKILLS, vendor_rank
-from generator.names import (
+from .project import VENDOR_SKILLS, vendor_rank
+from .names import (
     DEFAULT_PROVIDER_NAME_LIMIT,
     PARAMETER_RESERVED,
     Identifier,

@@ -16,9 +16,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from generator.diagnostics import Report
-from generator.ir import Definition, Function, Kind
-from generator.names import (
+from .diagnostics import Report
+from .ir import Definition, Function, Kind
+from .names import (
     NAMESPACE_HELP,
     NAMESPACE_LIST,
     PACKAGE_ATTRIBUTES,

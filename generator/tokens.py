@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from generator.config import ConfigError
+from .config import ConfigError
 
 ESTIMATE = "estimate"  # the other choices are in config.TOKEN_COUNTERS
 

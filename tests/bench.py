@@ -105,7 +105,7 @@ def write_manifests(root: Path, count: int) -> list[tuple[Path, dict[str, Any]]]
     numbered namespaces (a name a manifest holds, up to case, goes to the next one);
     returns each manifest's path and content."""
     import corpus_rates
-    from generator.names import identifier
+    from skillc.names import identifier
 
     def key(tool: dict[str, Any]) -> str:  # names differing in case collide
         return ".".join(identifier(part) for part in tool["name"].split("."))
@@ -289,7 +289,7 @@ def _model_mode(folder: Path, names: list[str]) -> list[Row]:
     (the encoder's load), and sizes."""
     import find_eval
 
-    from generator.embed import encoders
+    from skillc.embed import encoders
 
     test = find_eval.heldout("test")
     rows: list[Row] = []
@@ -303,7 +303,7 @@ def _model_mode(folder: Path, names: list[str]) -> list[Row]:
             missing = "its runtime" if found else "the encoder"
             print(
                 f"model mode, {name}: skipped, {missing} is not installed"
-                f" (python -m generator.embed.fetch {name};"
+                f" (python -m skillc.embed.fetch {name};"
                 f" pip install 'skillc[{known.extra if known else ''}]')"
             )
             continue
@@ -389,7 +389,7 @@ def _savings(catalogue: Any) -> list[Row]:
     full = budgets["providers"]["providers/anthropic.json"]
     level1 = sum(t["level1"] for t in budgets["tools"])
     level2 = {t["name"]: t["level2"] for t in budgets["tools"]}
-    from generator.tokens import counter
+    from skillc.tokens import counter
 
     count = counter(budgets["counter"])
     answers = []
@@ -626,7 +626,7 @@ def _print(rows: list[Line]) -> None:
 
 BASE_ENV = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
 BUILD_ENV = dict(BASE_ENV)  # --skillc adds its folder to PYTHONPATH
-BUILD = [sys.executable, "-m", "generator", "build"]
+BUILD = [sys.executable, "-m", "skillc", "build"]
 
 # Where cold runs' old trees go until the bench ends. Deleting thousands of files just
 # before a cold build slowed it by 30-40% on this machine's ext4 (no journal, online
@@ -643,9 +643,9 @@ def _set_aside(*trees: Path) -> None:
 
 
 WHERE = """
-import generator, os
-from generator import resources
-print(os.path.dirname(generator.__file__))
+import skillc, os
+from skillc import resources
+print(os.path.dirname(skillc.__file__))
 print(getattr(resources, "templates_dir", lambda: "")())
 """
 

@@ -268,7 +268,7 @@ def figures(runs: int, build_env: dict[str, str]) -> list[Line]:
             write_project(project, count)
             env = {**build_env, "PYTHONDONTWRITEBYTECODE": "1"}
             subprocess.run(  # a real catalogue has a bad tool or two
-                [sys.executable, "-m", "generator", "build", "--keep-going"],
+                [sys.executable, "-m", "skillc", "build", "--keep-going"],
                 cwd=project,
                 env=env,
                 check=True,

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from generator import cli
+from skillc import cli
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent

@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from generator.names import identifier
+from skillc.names import identifier
 
 FUNCTIONS = (
     Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "functions"

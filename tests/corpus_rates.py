@@ -146,7 +146,7 @@ def source_of(path: str) -> tuple[str, str] | None:
 
 
 def build(project: Path) -> tuple[int, str]:
-    from generator import cli
+    from skillc import cli
 
     err = io.StringIO()
     with contextlib.redirect_stderr(err):

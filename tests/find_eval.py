@@ -28,11 +28,11 @@ from typing import Any
 
 import yaml
 
-from generator import cli, config, pipeline
-from generator.views import builder
-from generator.diagnostics import Report
-from generator.emitters import search_index
-from generator.ir import Model
+from skillc import cli, config, pipeline
+from skillc.views import builder
+from skillc.diagnostics import Report
+from skillc.emitters import search_index
+from skillc.ir import Model
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent

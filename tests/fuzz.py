@@ -173,7 +173,7 @@ def run(command: list[str], cwd: Path) -> subprocess.CompletedProcess[str] | Non
 
 def problem(project: Path) -> str | None:
     """What is wrong with building ``project``, or None."""
-    built = run([sys.executable, "-m", "generator", "build", "--no-cache"], project)
+    built = run([sys.executable, "-m", "skillc", "build", "--no-cache"], project)
     if built is None:
         return f"the build ran over {HANG_SEC} s"
     if built.returncode not in (0, 1) or "Traceback" in built.stderr:

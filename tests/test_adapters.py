@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from conftest import REPO, imported_build, run_python
-from generator import cli
+from skillc import cli
 
 HELLO = "hello world\n"  # tests/fixtures/adapters/workspace/hello.txt
 GREETING = "Say hello to Ada."  # the greet skill's instructions for "Ada"

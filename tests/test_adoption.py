@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from conftest import FIXTURES, REPO, write_skill
-from generator import cli
+from skillc import cli
 
 BIN = Path(sys.executable).parent
 

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from conftest import run_python
-from generator import __version__, cli
+from skillc import __version__, cli
 
 AGENT = """\
 ---

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from conftest import run_skillc, tree, write_skill
-from generator import cache, pipeline
+from skillc import cache, pipeline
 
 OK = "---\nname: {name}\ndescription: Does {name}.\n---\nBody of {name}.\n"
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from conftest import built_marketplace, checked, run_skillc, write_skill
-from generator.checks import breaking
+from skillc.checks import breaking
 
 S: dict[str, Any] = {"type": "string"}
 I: dict[str, Any] = {"type": "integer"}

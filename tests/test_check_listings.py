@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from conftest import built_marketplace, checked, run_skillc, write_skill
-from generator.checks import harnesses, listings
-from generator.checks.harnesses import RULES
-from generator.checks.listings import CUT, FULL, NAME_ONLY, OMITTED, TRUNCATED
-from generator.config import ConfigError
-from generator.ir import Position
+from skillc.checks import harnesses, listings
+from skillc.checks.harnesses import RULES
+from skillc.checks.listings import CUT, FULL, NAME_ONLY, OMITTED, TRUNCATED
+from skillc.config import ConfigError
+from skillc.ir import Position
 
 
 def entry(name: str, text: str, plugin: str | None = None) -> listings.Entry:
@@ -60,7 +60,7 @@ def test_claude_code_cuts_description_and_when_to_use_at_1536() -> None:
 
 
 def test_claude_code_joins_when_to_use_to_the_description() -> None:
-    from generator.ir import Definition, Kind, Tool
+    from skillc.ir import Definition, Kind, Tool
 
     d = Definition(
         Kind.SKILL,
@@ -310,9 +310,9 @@ def test_wshobson_plugins_fit_one_at_a_time_but_not_all_at_once(
     assert len(claude["entries"]) > 250  # skills and commands, not subagents
     assert {e["status"] for e in claude["entries"]} == {FULL}
     # All at once: the catalogue's 286 names alone are over 8,000 characters.
-    from generator import pipeline
-    from generator.config import load
-    from generator.diagnostics import Report
+    from skillc import pipeline
+    from skillc.config import load
+    from skillc.diagnostics import Report
 
     model = pipeline.run(load(project), Report(), cached=False, emit=False).model
     assert model is not None

@@ -10,7 +10,7 @@ import numpy
 import pytest
 
 from conftest import built_functions, checked, run_skillc, write_skill
-from generator.checks import overlap
+from skillc.checks import overlap
 
 
 def flagged(*descriptions: str) -> list[list[str]]:

@@ -264,7 +264,7 @@ def test_a_namespace_may_start_with_a_digit(
 def test_ecma_patterns_are_rewritten_to_the_same_meaning(
     pattern: str, python: str
 ) -> None:
-    from generator.loaders.ecma_regex import translate
+    from skillc.loaders.ecma_regex import translate
 
     assert translate(pattern) == python
 

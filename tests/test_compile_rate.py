@@ -316,7 +316,7 @@ def test_a_schema_that_cannot_be_typed_degrades_with_its_json_path(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from generator.views import pytypes
+    from skillc.views import pytypes
 
     generate = pytypes._generate
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
-from generator import config
+from skillc import config
 
 TABLES = {"profiles", "conflicts", "check"}  # documented beside the block, as tables
 

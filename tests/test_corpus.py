@@ -27,7 +27,7 @@ def corpus_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int, s
     project = tmp_path_factory.mktemp("corpus")
     shutil.copytree(CORPUS, project / "skills")
     recreate_stand_ins(project / "skills")
-    from generator import cli
+    from skillc import cli
     import contextlib
     import io
 
@@ -106,7 +106,7 @@ def test_compiled_corpus_passes_mypy_strict(
 def test_level1_entries_stay_under_100_tokens(
     corpus_build: tuple[Path, int, str],
 ) -> None:
-    from generator.resolve import estimate_tokens
+    from skillc.resolve import estimate_tokens
 
     project, _, _ = corpus_build
     result = run_python(

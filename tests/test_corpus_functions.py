@@ -15,7 +15,7 @@ import pytest
 
 from conftest import run_mypy, run_python
 from corpus_functions import FUNCTIONS, definitions, write_manifests
-from generator import cli
+from skillc import cli
 
 pytestmark = pytest.mark.skipif(
     not FUNCTIONS.is_dir(), reason="../shared/corpus is not beside this checkout"
@@ -117,7 +117,7 @@ def test_strict_files_meet_the_provider_rules(
     """
     import jsonschema
 
-    from generator.emitters.providers.strict import (
+    from skillc.emitters.providers.strict import (
         ANTHROPIC_FORMATS,
         ANTHROPIC_UNSUPPORTED,
         COMMON_UNSUPPORTED,

@@ -17,7 +17,7 @@ from conftest import FIXTURES, tree
 def build(project: Path, cwd: Path, seed: str) -> None:
     env = {**os.environ, "PYTHONHASHSEED": seed}
     subprocess.run(
-        [sys.executable, "-m", "generator", "-C", str(project), "build"],
+        [sys.executable, "-m", "skillc", "-C", str(project), "build"],
         cwd=cwd,
         env=env,
         check=True,

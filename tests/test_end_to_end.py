@@ -16,7 +16,7 @@ from conftest import run_mypy, run_python
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from conftest import FIXTURE_PROJECT
-    from generator import cli
+    from skillc import cli
 
     target = tmp_path_factory.mktemp("e2e") / "project"
     shutil.copytree(FIXTURE_PROJECT, target)

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from conftest import run_skillc, tree, write_skill
-from generator import writer
+from skillc import writer
 
 SKILL = "---\nname: {name}\ndescription: Does {name}.\n---\n{body}\n"
 # Two versions of the sources: a changed, c removed, d added.
@@ -30,7 +30,7 @@ VERSIONS = (
 # Runs skillc with every file-system step counted; at step N the process SIGKILLs itself.
 KILL_AT_STEP = """
 import os, shutil, signal, sys
-from generator import cli, writer
+from skillc import cli, writer
 limit, count = int(sys.argv[1]), [0]
 def step(function):
     def wrapper(*args, **kwargs):
@@ -146,7 +146,7 @@ def test_killed_at_random_instants(
     """50 real SIGKILLs at random instants of a build in a fresh process."""
     project, built = trees
     out = project / "generated"
-    command = [sys.executable, "-m", "generator", "-C", str(project), "build"]
+    command = [sys.executable, "-m", "skillc", "-C", str(project), "build"]
     start = time.monotonic()
     subprocess.run(command, env=environment(), capture_output=True, check=True)
     duration = time.monotonic() - start  # a build that changes nothing: a lower bound
@@ -175,7 +175,7 @@ def test_concurrent_builds_take_turns(
     trees: tuple[Path, list[dict[str, bytes]]],
 ) -> None:
     project, built = trees
-    command = [sys.executable, "-m", "generator", "-C", str(project), "build"]
+    command = [sys.executable, "-m", "skillc", "-C", str(project), "build"]
     for trial in range(4):
         use_version(project, trial % 2)
         processes = [

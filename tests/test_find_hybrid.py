@@ -17,8 +17,8 @@ import pytest
 
 import find_eval
 from conftest import REPO, run_mypy, run_python, run_skillc
-from generator.emitters import search_index
-from generator.diagnostics import Report
+from skillc.emitters import search_index
+from skillc.diagnostics import Report
 
 needs_corpus = pytest.mark.skipif(
     not find_eval.PLUGINS.is_dir(),
@@ -73,7 +73,7 @@ def test_rows_are_weighted_by_idf_so_a_purpose_leans_on_its_rare_words(
     the shipped table was made so (a stop word weighs far less than a topical word)."""
     import numpy
 
-    from generator.embed import train
+    from skillc.embed import train
 
     tokenize = train.embed_module().Tokenizer(["[UNK]", "the", "alarm", "weather"])
     weights = train.idf(["the alarm", "the weather", "the"], tokenize, 4)
@@ -101,7 +101,7 @@ def test_rows_are_weighted_by_idf_so_a_purpose_leans_on_its_rare_words(
 
 
 def _report():  # type: ignore[no-untyped-def]
-    from generator.diagnostics import Report
+    from skillc.diagnostics import Report
 
     return Report()
 
@@ -148,7 +148,7 @@ def test_without_numpy_the_build_and_the_package_rank_lexically_and_say_so(
     project = repo_project(tmp_path)
     built = run_python(
         WITHOUT_NUMPY
-        + "from generator import cli\nsys.exit(cli.main(['build', '--no-cache']))",
+        + "from skillc import cli\nsys.exit(cli.main(['build', '--no-cache']))",
         project,
     )
     assert built.returncode == 0, built.stderr
@@ -206,7 +206,7 @@ def test_a_package_without_tools_type_checks(
 
 def test_relevance_is_comparable_and_an_exact_name_wins(tmp_path: Path) -> None:
     project = repo_project(tmp_path)
-    from generator import cli
+    from skillc import cli
 
     with warnings.catch_warnings():
         assert cli.main(["-C", str(project), "build"]) == 0

@@ -2,7 +2,7 @@
 that needs no download: build-time vectors stored as int8, memoised by text and model,
 loaded with the encoder on the first call, fused with the lexical relevance, and the
 fallback to hybrid ranking, with its reason, when the encoder is missing. The real
-encoders are tested when installed (``python -m generator.embed.fetch``), else skipped.
+encoders are tested when installed (``python -m skillc.embed.fetch``), else skipped.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ import numpy
 import pytest
 
 from conftest import REPO, run_mypy, run_python, run_skillc
-from generator.config import ConfigError, load
-from generator.embed import encoders
-from generator.emitters import search_model
+from skillc.config import ConfigError, load
+from skillc.embed import encoders
+from skillc.emitters import search_model
 
 ENCODER = "test-hashing"
 SPEC = {"name": ENCODER, "model": "test-hashing-1", "kind": "hashing", "dim": 64}
@@ -113,9 +113,9 @@ def test_build_embeds_each_tool_as_int8(
 
 
 def _texts(project: Path) -> list[str]:
-    from generator import pipeline
-    from generator.diagnostics import Report
-    from generator.emitters.search_index import runtime
+    from skillc import pipeline
+    from skillc.diagnostics import Report
+    from skillc.emitters.search_index import runtime
 
     model = pipeline.run(load(project), Report(), cached=False, emit=False).model
     assert model is not None
@@ -288,7 +288,7 @@ def test_a_build_without_the_encoder_warns_and_ranks_hybrid(
     assert encoders.find("all-mpnet-base-v2") is None  # `isolated` looks in tmp_path
     err = build(capsys, project)
     assert "warning[find-tool-static]" in err
-    assert "python -m generator.embed.fetch all-mpnet-base-v2" in err
+    assert "python -m skillc.embed.fetch all-mpnet-base-v2" in err
     out = project / "generated"
     assert (
         not (out / "_search_model.py").exists() and not (out / "_encoder.py").exists()
@@ -333,7 +333,7 @@ def test_an_encoder_folder_names_only_known_kinds(tmp_path: Path) -> None:
     assert runtime.locate("../x") is None
 
 
-# The real encoders: tested where `python -m generator.embed.fetch` installed them.
+# The real encoders: tested where `python -m skillc.embed.fetch` installed them.
 REAL = {
     "all-minilm-l6-v2-int8": "onnxruntime",
     "all-mpnet-base-v2": "transformers",
@@ -345,7 +345,7 @@ REAL = {
 def test_a_real_encoder_ranks_by_meaning(name: str) -> None:
     found = encoders.find(name)
     if found is None:
-        pytest.skip(f"{name} is not installed (python -m generator.embed.fetch {name})")
+        pytest.skip(f"{name} is not installed (python -m skillc.embed.fetch {name})")
     pytest.importorskip(
         REAL[name], reason=f"pip install 'skillc[{encoders.ENCODERS[name].extra}]'"
     )
@@ -380,7 +380,7 @@ def test_a_package_built_with_a_real_encoder_answers_by_it(
     """The whole path with the fetched encoder: the build embeds the tools, the import
     loads none of it, and the first call in a fresh process ranks by the model."""
     if encoders.find(name) is None:
-        pytest.skip(f"{name} is not installed (python -m generator.embed.fetch {name})")
+        pytest.skip(f"{name} is not installed (python -m skillc.embed.fetch {name})")
     pytest.importorskip(
         REAL[name], reason=f"pip install 'skillc[{encoders.ENCODERS[name].extra}]'"
     )

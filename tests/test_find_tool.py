@@ -79,7 +79,7 @@ def test_find_from_the_shell(
         [
             sys.executable,
             "-m",
-            "generator",
+            "skillc",
             "-C",
             str(project),
             "find",
@@ -93,7 +93,7 @@ def test_find_from_the_shell(
     )
     assert skillc.stdout.splitlines()[0].split()[1] == "task.planner"
     budget = subprocess.run(
-        [sys.executable, "-m", "generator", "-C", str(project), "budget"],
+        [sys.executable, "-m", "skillc", "-C", str(project), "budget"],
         capture_output=True,
         text=True,
         check=True,

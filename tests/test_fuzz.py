@@ -10,9 +10,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator import cli
-from generator.loaders.agent import KNOWN_KEYS as AGENT_KEYS
-from generator.loaders.skill import CLAUDE_CODE_KEYS, SEED_KEYS, SPEC_KEYS
+from skillc import cli
+from skillc.loaders.agent import KNOWN_KEYS as AGENT_KEYS
+from skillc.loaders.skill import CLAUDE_CODE_KEYS, SEED_KEYS, SPEC_KEYS
 
 # Every key the skill and subagent loaders know, plus unknown and indented ones.
 KEYS = sorted(SPEC_KEYS | CLAUDE_CODE_KEYS | SEED_KEYS | AGENT_KEYS)

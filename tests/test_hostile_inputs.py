@@ -214,7 +214,7 @@ CODES = {
 def skillc(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """skillc in a fresh process (a crash of the C parser would take pytest down)."""
     return subprocess.run(
-        [sys.executable, "-m", "generator", "-C", str(project), "build", *args],
+        [sys.executable, "-m", "skillc", "-C", str(project), "build", *args],
         capture_output=True,
         text=True,
         timeout=60,  # a hang guard, not a timing assertion
@@ -353,7 +353,7 @@ def test_an_exception_no_loader_foresaw_is_located_and_spares_the_others(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from generator.loaders import skill
+    from skillc.loaders import skill
 
     write_skill(skills_project / "skills", "good", GOOD)
     write_skill(skills_project / "skills", "odd", GOOD.replace("good", "odd"))

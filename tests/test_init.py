@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_skillc, write_skill
-from generator import init
+from skillc import init
 
 SKILL = "---\ndescription: Does one thing.\n---\nDo it.\n"
 

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 import yaml
 
-from generator import cli
+from skillc import cli
 from test_mcp_server import _free_port
 
 if not os.environ.get("CI"):  # CI installs it (noxfile.PROVIDER_SDKS): never skip there

@@ -22,7 +22,7 @@ import pytest
 
 from conftest import FIXTURES, run_python
 from corpus_functions import FUNCTIONS, write_manifests
-from generator import cli
+from skillc import cli
 
 if not os.environ.get("CI"):  # CI installs it (noxfile.PROVIDER_SDKS): never skip there
     pytest.importorskip("mcp")

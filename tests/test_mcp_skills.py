@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 import yaml
 
-from generator import cli
+from skillc import cli
 
 if not os.environ.get("CI"):  # CI installs it (noxfile.PROVIDER_SDKS): never skip there
     pytest.importorskip("mcp")
@@ -197,7 +197,7 @@ def test_a_file_changed_since_the_build_is_refused(tmp_path: Path) -> None:
     _drive(_stdio(project), "auto", session)
     (project / "kit").rename(project / "out")
     check = subprocess.run(
-        [sys.executable, "-m", "generator", "-C", str(project), "build", "--check"],
+        [sys.executable, "-m", "skillc", "-C", str(project), "build", "--check"],
         capture_output=True,
         text=True,
         env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])},

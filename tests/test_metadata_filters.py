@@ -20,7 +20,7 @@ REVIEWER = "task.review_kit.code_reviewer"
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from generator import cli
+    from skillc import cli
 
     target = tmp_path_factory.mktemp("filters") / "project"
     shutil.copytree(FIXTURE_PROJECT, target)

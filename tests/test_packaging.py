@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -35,13 +36,39 @@ def test_wheel_ships_templates_and_entry_points(tmp_path: Path) -> None:
         p for p in (REPO / "templates").rglob("*") if p.suffix in shipped
     ):
         where = template.relative_to(REPO).as_posix()
-        assert f"generator/{where}" in names
-    # The manifest schemas (for editors too) and the built-in namespaces' manifests.
-    for folder in ("schemas", "builtins"):
-        for path in sorted((REPO / "generator" / folder).iterdir()):
-            assert f"generator/{folder}/{path.name}" in names
+        assert f"skillc/{where}" in names
+    # Every module of generator/ (installed as skillc: the package list is written out),
+    # the manifest schemas (for editors too) and the built-in namespaces' manifests.
+    for path in sorted((REPO / "generator").rglob("*")):
+        if path.suffix in (".py", ".json", ".yaml") and "__pycache__" not in path.parts:
+            assert f"skillc/{path.relative_to(REPO / 'generator').as_posix()}" in names
+    assert not any(name.startswith("generator/") for name in names)
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     assert (
-        "skillc = generator.__main__:run"
+        "skillc = skillc.__main__:run"
         in zipfile.ZipFile(wheel).read(entry_points).decode()
     )
+
+
+def test_a_projects_own_generator_package_shadows_nothing(tmp_path: Path) -> None:
+    """skillc's import name is skillc: in a repository with a package of its own named
+    `generator`, `python -m skillc build` runs skillc and find_tool finds the token
+    table (it used to look for it through `generator`, and fell back to lexical)."""
+    from conftest import FIXTURES, run_python
+
+    project = tmp_path / "project"
+    shutil.copytree(FIXTURES / "project", project)
+    (project / "generator").mkdir()
+    (project / "generator" / "__init__.py").write_text("raise SystemExit(99)\n")
+    (project / "generator" / "__main__.py").write_text("raise SystemExit(99)\n")
+    built = run_python("", project, "-m", "skillc", "build")
+    assert built.returncode == 0, built.stderr
+    assert "find-tool-lexical" not in built.stderr
+    assert 'METHOD: Final = "hybrid"' in (project / "out" / "_search_index.py").read_text()
+    found = run_python(
+        "from pathlib import Path\nfrom out import _embed\n"
+        "print(_embed.locate(Path('out').resolve()))",
+        project,
+    )
+    assert found.returncode == 0, found.stderr
+    assert found.stdout.strip() not in ("", "None"), found.stdout

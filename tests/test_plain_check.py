@@ -16,7 +16,7 @@ import yaml
 
 import corpus_rates
 from conftest import FIXTURES, run_python, shared_corpus
-from generator.loaders import bounded_regex, manifest, plain_check
+from skillc.loaders import bounded_regex, manifest, plain_check
 
 FORMATS = {
     "tool-manifest.yaml": "tool-manifest.schema.json",
@@ -200,7 +200,7 @@ def test_verdicts_on_tricky_schemas(schema: dict[str, Any], value: Any) -> None:
 COLD_BUILD = """
 import os, sys
 os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one process: all imports here
-from generator import cli
+from skillc import cli
 status = cli.main(["-C", sys.argv[1], "build"])
 print(status, "jsonschema" in sys.modules)
 """

@@ -17,7 +17,7 @@ from typing import Any, get_type_hints
 import pytest
 
 from conftest import FIXTURES, REPO
-from generator import cli
+from skillc import cli
 
 if not os.environ.get(
     "CI"
@@ -427,9 +427,9 @@ TOY_PROVIDER = '''
 
 from typing import Any
 
-from generator.emitters.providers import File
-from generator.emitters.providers.schemas import Notes, description, input_schema
-from generator.views import ToolView
+from skillc.emitters.providers import File
+from skillc.emitters.providers.schemas import Notes, description, input_schema
+from skillc.views import ToolView
 
 
 def entry(tool: ToolView, notes: Notes, file: str, always: bool) -> dict[str, Any]:
@@ -444,7 +444,7 @@ NAMES = "flat"
 def test_a_provider_is_one_module_and_one_registry_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from generator import provider_registry
+    from skillc import provider_registry
 
     (tmp_path / "toy_provider.py").write_text(TOY_PROVIDER)
     monkeypatch.syspath_prepend(str(tmp_path))

@@ -210,7 +210,7 @@ def test_an_icon_that_is_not_a_safe_image_is_an_error(
     import contextlib
     import io
 
-    from generator import cli
+    from skillc import cli
 
     with contextlib.redirect_stderr(io.StringIO()) as err:
         assert cli.main(["-C", str(project), "build"]) == 1
@@ -247,7 +247,7 @@ def _manifest_build(tmp_path: Path, examples: str) -> tuple[int, str, Path]:
     import contextlib
     import io
 
-    from generator import cli
+    from skillc import cli
 
     project = tmp_path / "p"
     (project / "tools").mkdir(parents=True)
@@ -328,7 +328,7 @@ def test_a_shortened_provider_name_is_listed_alone(tmp_path: Path) -> None:
     import contextlib
     import io
 
-    from generator import cli
+    from skillc import cli
 
     with contextlib.redirect_stderr(io.StringIO()) as out:
         assert cli.main(["-C", str(project), "build"]) == 0, out.getvalue()

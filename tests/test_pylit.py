@@ -8,7 +8,7 @@ import black
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.views import pylit
+from skillc.views import pylit
 
 MODE = black.Mode(target_versions={black.TargetVersion.PY311})
 texts = st.text(

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 import corpus_rates
-from generator import cache
-from generator.views import pytypes, pytypes_simple
-from generator.diagnostics import Report
-from generator.loaders import tool_manifest
+from skillc import cache
+from skillc.views import pytypes, pytypes_simple
+from skillc.diagnostics import Report
+from skillc.loaders import tool_manifest
 
 
 def _by_codegen(schema: dict[str, Any]) -> pytypes.Typed:
@@ -72,14 +72,14 @@ def test_a_cold_build_of_the_corpora_imports_no_codegen(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text('[tool.skillc]\nsources = ["corpus"]\n')
     code = (
         "import sys\n"
-        "from generator import cli\n"
+        "from skillc import cli\n"
         "assert cli.main(['build', '--no-cache']) == 0\n"
         "print(sorted({m.split('.')[0] for m in sys.modules}))\n"
     )
     done = run_python(code, tmp_path)
     assert done.returncode == 0, done.stderr
     imported = done.stdout.split("[", 1)[1]
-    assert "'generator'" in imported
+    assert "'skillc'" in imported
     assert "datamodel_code_generator" not in imported
     assert "pydantic" not in imported
 
@@ -289,7 +289,7 @@ def test_simple_schemas_do_not_import_codegen() -> None:
 
     code = (
         "import sys\n"
-        "from generator.views import pytypes\n"
+        "from skillc.views import pytypes\n"
         "pytypes.type_schema({'type': 'object', 'properties': {'a': {'type': 'string'}}})\n"
         "assert 'datamodel_code_generator' not in sys.modules\n"
     )
@@ -309,7 +309,7 @@ def test_a_build_of_the_corpora_is_byte_identical_without_the_fast_path(
     import io
 
     from conftest import tree
-    from generator import cli
+    from skillc import cli
 
     outputs = []
     for fast in (True, False):

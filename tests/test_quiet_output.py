@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_skillc, write_skill
-from generator import cli_report
+from skillc import cli_report
 
 UNKNOWN_KEY = "---\nname: s{n}\ndescription: Skill {n}.\nrequires: rube\n---\nDo {n}.\n"
 
@@ -110,7 +110,7 @@ def _terminal_build(project: Path, **env: str) -> str:
     environment = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     environment.update(env)
     process = subprocess.Popen(
-        [sys.executable, "-m", "generator", "-C", str(project), "build", "--no-cache"],
+        [sys.executable, "-m", "skillc", "-C", str(project), "build", "--no-cache"],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=follower,
@@ -242,7 +242,7 @@ def test_relative_command_line_paths_are_the_shells(tmp_path: Path) -> None:
         [
             sys.executable,
             "-m",
-            "generator",
+            "skillc",
             "build",
             "--source",
             "skills",

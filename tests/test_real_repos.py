@@ -30,7 +30,7 @@ MOST_LINES = 30  # what init and build print together, warnings counted past a f
 def skillc(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "NO_COLOR": "1"}
     return subprocess.run(
-        [sys.executable, "-m", "generator", *args],
+        [sys.executable, "-m", "skillc", *args],
         cwd=project,
         env=env,
         capture_output=True,

@@ -33,7 +33,7 @@ AGGREGATES = {
 def _build(project: Path) -> list[str]:
     """A build in a fresh process; the files its writer says it wrote."""
     done = subprocess.run(
-        [sys.executable, "-m", "generator", "-C", str(project), "build", "-v"],
+        [sys.executable, "-m", "skillc", "-C", str(project), "build", "-v"],
         capture_output=True,
         text=True,
         check=False,
@@ -124,7 +124,7 @@ def test_a_change_rewrites_only_what_depends_on_it(
 
 
 def test_the_writer_returns_what_it_wrote(tmp_path: Path) -> None:
-    from generator import writer
+    from skillc import writer
 
     out = tmp_path / "out"
     files = {"a.py": b"A = 1\n", "sub/b.py": b"B = 1\n"}

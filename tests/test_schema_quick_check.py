@@ -13,9 +13,9 @@ import jsonschema
 import pytest
 
 import corpus_rates
-from generator.loaders import schema_quick_check
-from generator.diagnostics import Report
-from generator.loaders import tool_manifest
+from skillc.loaders import schema_quick_check
+from skillc.diagnostics import Report
+from skillc.loaders import tool_manifest
 
 META = jsonschema.Draft202012Validator(jsonschema.Draft202012Validator.META_SCHEMA)
 # Values the meta-schema rejects, or that only look like what it accepts.

@@ -179,14 +179,14 @@ print("ok")
 NOT_FOR_A_NO_OP = (
     "yaml",
     "jinja2",
-    "generator.loaders",
-    "generator.views",
-    "generator.emitters",
-    "generator.resolve",
+    "skillc.loaders",
+    "skillc.views",
+    "skillc.emitters",
+    "skillc.resolve",
 )
 NO_OP = """
 import json, sys
-from generator import cli
+from skillc import cli
 status = cli.main(["-C", sys.argv[1], "build"])
 print(json.dumps({"status": status, "modules": sorted(sys.modules)}))
 """
@@ -214,7 +214,7 @@ def test_a_no_op_build_imports_no_loader_nor_emitter(
 
 BUILD_REPORTING_MODULES = """
 import json, sys
-from generator import cli
+from skillc import cli
 status = cli.main(["-C", sys.argv[1], "build"])
 print(json.dumps({"status": status, "modules": sorted(sys.modules)}))
 """

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from conftest import REPO
-from generator import tokens
+from skillc import tokens
 
 
 def test_counts_equal_the_public_encodings() -> None:
@@ -40,7 +40,7 @@ def test_the_counter_does_not_import_the_package() -> None:
     """Its import decodes every encoding's merge table; counting needs none of it."""
     pytest.importorskip("bpe_openai")
     code = (
-        "import sys\nfrom generator import tokens\n"
+        "import sys\nfrom skillc import tokens\n"
         "print(tokens.counter('o200k_base')('two words'), 'bpe_openai' in sys.modules)"
     )
     done = subprocess.run(

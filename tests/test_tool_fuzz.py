@@ -16,8 +16,8 @@ import yaml
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from generator import cli
-from generator.names import PARAMETER_RESERVED, identifier
+from skillc import cli
+from skillc.names import PARAMETER_RESERVED, identifier
 
 names = st.text(min_size=1, max_size=12)
 texts = st.text(max_size=60)

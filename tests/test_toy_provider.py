@@ -18,13 +18,13 @@ import black
 import pytest
 
 from conftest import FIXTURE_PROJECT, run_skillc
-from generator import provider_registry
+from skillc import provider_registry
 
 TOY = """
 from typing import Any
 
-from generator.emitters.providers import Dispatch, File
-from generator.emitters.providers.schemas import description, input_schema
+from skillc.emitters.providers import Dispatch, File
+from skillc.emitters.providers.schemas import description, input_schema
 
 
 def entry(tool: Any, notes: Any, file: str, always: bool) -> dict[str, Any]:

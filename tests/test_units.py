@@ -12,9 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import GOLDEN, REPO, run_skillc, write_skill
-from generator.loaders.fields import split_tool_list
-from generator.names import PARAMETER_RESERVED, identifier
-from generator.resolve import estimate_tokens, summarize
+from skillc.loaders.fields import split_tool_list
+from skillc.names import PARAMETER_RESERVED, identifier
+from skillc.resolve import estimate_tokens, summarize
 
 
 @pytest.mark.parametrize(
@@ -60,7 +60,7 @@ def test_identifier(name: str, expected: str) -> None:
 
 @given(st.from_regex(r"[a-z][a-z0-9]{0,5}([-_][a-z0-9]{1,5}){0,4}", fullmatch=True))
 def test_kebab_fast_path_agrees_with_the_full_rules(name: str) -> None:
-    from generator.names import _normalise
+    from skillc.names import _normalise
 
     assert name.replace("-", "_") == _normalise(name)
 
@@ -83,7 +83,7 @@ def test_only_keywords_and_soft_keywords_change() -> None:
     ],
 )
 def test_seed_001_normalisation(skill: str, script: str, expected: str) -> None:
-    from generator.names import script_name, skill_name
+    from skillc.names import script_name, skill_name
 
     assert skill_name(skill) == expected
     assert script_name("bundle-artifact") == "bundle_artifact"
@@ -216,7 +216,7 @@ def test_skill_dir_variable() -> None:
 
 def test_readme_lists_every_diagnostic_code() -> None:
     from conftest import REPO
-    from generator.diagnostics import CODES
+    from skillc.diagnostics import CODES
 
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     for code, meaning in CODES.items():
@@ -224,7 +224,7 @@ def test_readme_lists_every_diagnostic_code() -> None:
 
 
 def test_provider_names_come_from_original_names() -> None:
-    from generator.names import provider_name
+    from skillc.names import provider_name
 
     assert provider_name("s3.file.list") == "s3__file__list"  # not list_
     assert provider_name("task.code-reviewer") == "task__code-reviewer"
@@ -238,7 +238,7 @@ def test_the_executors_settings_are_what_the_runtime_reads() -> None:
     reads from a tool's executor literal (templates/runtime/_executors.py) are those."""
     import re
 
-    from generator.ir import CliExecutor, HttpExecutor, PythonExecutor, ScriptExecutor
+    from skillc.ir import CliExecutor, HttpExecutor, PythonExecutor, ScriptExecutor
 
     source = (REPO / "templates" / "runtime" / "_executors.py").read_text(
         encoding="utf-8"
@@ -262,8 +262,8 @@ def _names(seed: int) -> Iterator[str]:
 
 
 def test_a_name_is_its_own_skill_name_only_when_normalising_keeps_it() -> None:
-    from generator.loaders import skill
-    from generator.names import skill_name
+    from skillc.loaders import skill
+    from skillc.names import skill_name
 
     names = [*_names(17), "skill-1", "a--b", "-a", "a-", "A", "\u2160"]
     for name in names:
@@ -273,7 +273,7 @@ def test_a_name_is_its_own_skill_name_only_when_normalising_keeps_it() -> None:
 def test_a_tool_list_splits_alike_with_and_without_parentheses() -> None:
     """The whole-list split agrees with the one that looks at each character: the
     same list with a last item ``()`` appended goes through the latter."""
-    from generator.loaders.fields import split_tool_list
+    from skillc.loaders.fields import split_tool_list
 
     rng = random.Random(5)
     alphabet = "ab ,\t\u3000\u00a0\x1c)\n"

@@ -293,7 +293,7 @@ def test_each_plugin_format_names_the_manifest_its_loader_reads() -> None:
     imports no loader until it meets a manifest: the two must agree."""
     import importlib
 
-    from generator import discover
+    from skillc import discover
 
     for module, manifest in discover.PLUGIN_FORMATS:
         assert importlib.import_module(module).MANIFEST == manifest

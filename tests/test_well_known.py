@@ -15,7 +15,7 @@ from pathlib import Path
 
 import jsonschema
 
-from generator import cli
+from skillc import cli
 from test_mcp_skills import PROJECT, write_project
 
 INDEX = ".well-known/agent-skills/index.json"

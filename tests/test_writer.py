@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_skillc, tree, write_skill
-from generator import writer
+from skillc import writer
 
 OK = "---\nname: {name}\ndescription: Does {name}.\n---\nBody.\n"
 

@@ -22,10 +22,10 @@ import pytest
 
 from conftest import TESTS
 from corpus_rates import CORPUS, build, lay_out
-from generator.diagnostics import Report
-from generator.config import Config
-from generator.emitters import provider_files, python_package, render, search_index
-from generator.views import TaskModule, ToolView
+from skillc.diagnostics import Report
+from skillc.config import Config
+from skillc.emitters import provider_files, python_package, render, search_index
+from skillc.views import TaskModule, ToolView
 
 pytestmark = pytest.mark.skipif(
     not CORPUS.is_dir(), reason="../shared/corpus is not beside this checkout"

@@ -14,8 +14,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.diagnostics import Report
-from generator.loaders import yamlpos
+from skillc.diagnostics import Report
+from skillc.loaders import yamlpos
 
 
 def _parsed(text: str) -> tuple[Any, list[tuple[int, int, str, str]]]:

@@ -17,9 +17,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import field
 from typing import Any
 
-from generator.config import Config
-from generator.diagnostics import Report
-from generator.ir import Model
+from ..config import Config
+from ..diagnostics import Report
+from ..ir import Model
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,12 +47,15 @@ class Subject:
 
 Check = Callable[[Subject, Report], Any]
 
+# This package's own import name (skillc, installed from the folder generator/).
+_ROOT = __name__.partition(".")[0]
+
 # Each check's module, by the name ``skip`` and ``--report`` use; each has ``run``.
 CHECKS: dict[str, str] = {
-    "listing": "generator.checks.listings",
-    "breaking": "generator.checks.breaking",
-    "overlap": "generator.checks.overlap",
-    "scan": "generator.checks.scan",
+    "listing": f"{_ROOT}.checks.listings",
+    "breaking": f"{_ROOT}.checks.breaking",
+    "overlap": f"{_ROOT}.checks.overlap",
+    "scan": f"{_ROOT}.checks.scan",
 }
 
 

@@ -9,8 +9,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from generator.config import Config, ConfigError
-from generator.writer import LOCK
+from ..config import Config, ConfigError
+from ..writer import LOCK
 
 GIT_TIMEOUT_SEC = 30
 

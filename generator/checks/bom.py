@@ -18,9 +18,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from generator.config import Config
-from generator.emitters.lock_report import dumps
-from generator.ir import (
+from ..config import Config
+from ..emitters.lock_report import dumps
+from ..ir import (
     CliExecutor,
     Definition,
     Function,

@@ -22,9 +22,9 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from generator.checks import Subject
-from generator.diagnostics import Report
-from generator.writer import LOCK
+from ..checks import Subject
+from ..diagnostics import Report
+from ..writer import LOCK
 
 BREAKING = frozenset(
     {

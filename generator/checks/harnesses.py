@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from generator.config import ConfigError
+from ..config import ConfigError
 
 ALL = frozenset({"skill", "command", "agent", "tool"})
 

@@ -20,12 +20,12 @@ import dataclasses
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from generator import tokens
-from generator.checks import Subject
-from generator.checks.harnesses import DEFAULT_HARNESSES, RULES, Rule
-from generator.diagnostics import Report
-from generator.ir import Definition, Function, Position, Tool
-from generator.views.builder import root_problem
+from .. import tokens
+from ..checks import Subject
+from ..checks.harnesses import DEFAULT_HARNESSES, RULES, Rule
+from ..diagnostics import Report
+from ..ir import Definition, Function, Position, Tool
+from ..views.builder import root_problem
 
 FULL, CUT, TRUNCATED, NAME_ONLY, OMITTED = (
     "full",

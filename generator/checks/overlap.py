@@ -28,9 +28,9 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from generator.checks import Subject
-from generator.diagnostics import Report
-from generator.ir import Tool
+from ..checks import Subject
+from ..diagnostics import Report
+from ..ir import Tool
 
 COSINE = 0.90
 WEIGHTED_JACCARD = 0.75
@@ -68,7 +68,7 @@ def vectors(files: Mapping[str, str]) -> tuple[list[str], Any]:
 
 
 def _words(text: str) -> list[str]:
-    from generator.emitters import search_index
+    from ..emitters import search_index
 
     return [t for t in search_index.runtime().terms(text) if not t.startswith("=")]
 
@@ -76,7 +76,7 @@ def _words(text: str) -> list[str]:
 def pairs(names: list[str], descriptions: list[str], unit: Any) -> list[dict[str, Any]]:
     """The overlapping pairs of ``names`` (``unit``: their vectors, or None), with
     what made each one."""
-    from generator.emitters import search_index
+    from ..emitters import search_index
 
     words = [_words(d) for d in descriptions]
     split = search_index.runtime().words

@@ -8,8 +8,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from generator import __version__
-from generator.diagnostics import CODES, Diagnostic, Severity
+from .. import __version__
+from ..diagnostics import CODES, Diagnostic, Severity
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 STALE = "stale-output"

@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from generator.checks import Subject
-from generator.checks.bom import SCRIPT_SUFFIXES
-from generator.diagnostics import Report
-from generator.ir import Definition, Function, ScriptExecutor
+from ..checks import Subject
+from ..checks.bom import SCRIPT_SUFFIXES
+from ..diagnostics import Report
+from ..ir import Definition, Function, ScriptExecutor
 
 FETCH = r"(?:curl|wget)\b[^\n|;&]*"
 RUN = r"(?:sudo\s+)?(?:env\s+\S+\s+)?(?:ba|z|da|k|c|fi)?sh|python[0-9.]*|node|perl|ruby|php"

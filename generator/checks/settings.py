@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from generator.checks import CHECKS, Options
-from generator.checks.harnesses import parse
-from generator.config import ConfigError
+from ..checks import CHECKS, Options
+from ..checks.harnesses import parse
+from ..config import ConfigError
 
 KEYS = frozenset({"budget", "against", "skip"})
 

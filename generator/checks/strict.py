@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.emitters.provider_files import FOLDER
-from generator.emitters.providers.schemas import Notes
-from generator.views import ToolView
+from ..emitters.provider_files import FOLDER
+from ..emitters.providers.schemas import Notes
+from ..views import ToolView
 
 # Each provider's strict file, whose left-out notes say why a tool is not in it.
 FILES = {

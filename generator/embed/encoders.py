@@ -1,7 +1,7 @@
 """The encoders of find_tool's model mode (``find-tool = "model"``): where each comes
 from, pinned by sha256 at every step, its licence, what ``ENCODER.json`` says of it, and
 the fusion weights chosen for it on the dev part of ``tests/eval/find_tool_heldout.yaml``.
-None of their weights is part of skillc: ``python -m generator.embed.fetch NAME`` gets
+None of their weights is part of skillc: ``python -m skillc.embed.fetch NAME`` gets
 one (README.md of this folder)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.resources import TABLE, runtime_dir
+from ..resources import TABLE, runtime_dir
 
 
 @dataclass(frozen=True)

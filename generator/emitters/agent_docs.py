@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-from generator.emitters import render
-from generator.config import Config, Conflict, Profile
-from generator.emitters import profiles
-from generator.emitters.python_package import HEADER
-from generator.views import PackageView, ToolView
+from ..emitters import render
+from ..config import Config, Conflict, Profile
+from ..emitters import profiles
+from ..emitters.python_package import HEADER
+from ..views import PackageView, ToolView
 
 DOCS = {"claude_code": "CLAUDE.md", "codex": "AGENTS.md"}
 

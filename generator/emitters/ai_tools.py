@@ -7,8 +7,8 @@ import hashlib
 import json
 from typing import Any
 
-from generator.ir import to_json
-from generator.views import PackageView
+from ..ir import to_json
+from ..views import PackageView
 
 SCHEMA = "https://ai-tool-bridge.dev/schema/v1/ai-tools.json"
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from generator.views import PackageView
+from ..views import PackageView
 
 
 def measure(

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from generator.views import ToolView
+from ..views import ToolView
 
 # Keywords that explain a schema without changing what it accepts.
 ANNOTATIONS = frozenset(

@@ -11,12 +11,12 @@ import hashlib
 import json
 from typing import Any
 
-from generator.diagnostics import Diagnostic, Severity
-from generator.emitters import interfaces
-from generator.emitters.providers.schemas import Notes
-from generator.ir import to_json
-from generator.views import PackageView
-from generator.writer import LOCK
+from ..diagnostics import Diagnostic, Severity
+from ..emitters import interfaces
+from ..emitters.providers.schemas import Notes
+from ..ir import to_json
+from ..views import PackageView
+from ..writer import LOCK
 
 REPORT = "report.json"
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import fnmatch
 
-from generator.config import CLI_EXCLUDED, CLI_PROVIDERS, Conflict, Profile
-from generator.diagnostics import Report
-from generator.views import ToolView
+from ..config import CLI_EXCLUDED, CLI_PROVIDERS, Conflict, Profile
+from ..diagnostics import Report
+from ..views import ToolView
 
 # CLI agents' own tools, which a conflict may name (seed 002's native tools).
 NATIVE = {

@@ -10,13 +10,13 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
-from generator.config import Config
-from generator.diagnostics import Report
-from generator.emitters import profiles, tool_modules
-from generator.emitters.providers import File, Shown
-from generator.emitters.providers.schemas import Notes, gemini_mcp_name
-from generator.provider_registry import PROVIDERS
-from generator.views import ToolView, pylit
+from ..config import Config
+from ..diagnostics import Report
+from ..emitters import profiles, tool_modules
+from ..emitters.providers import File, Shown
+from ..emitters.providers.schemas import Notes, gemini_mcp_name
+from ..provider_registry import PROVIDERS
+from ..views import ToolView, pylit
 
 FOLDER = "providers/"
 

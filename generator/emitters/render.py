@@ -9,8 +9,8 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING
 
-from generator.views import pylit
-from generator.resources import runtime_dir, templates_dir
+from ..views import pylit
+from ..resources import runtime_dir, templates_dir
 
 if TYPE_CHECKING:
     import jinja2

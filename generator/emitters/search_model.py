@@ -11,12 +11,12 @@ import json
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from generator.config import Config
-from generator.diagnostics import Report
-from generator.embed import encoders
-from generator.emitters import render
-from generator.emitters.search_index import HEADER, embed_text
-from generator.views import ToolView, pylit
+from ..config import Config
+from ..diagnostics import Report
+from ..embed import encoders
+from ..emitters import render
+from ..emitters.search_index import HEADER, embed_text
+from ..views import ToolView, pylit
 
 
 class Store(Protocol):
@@ -51,7 +51,7 @@ def fetch_hint(name: str) -> str:
     if known is None:
         return f"put it in a folder {name}/ where skillc looks (README: find_tool)"
     opt_in = f" {known.opt_in}" if known.opt_in else ""
-    return f"python -m generator.embed.fetch {name}{opt_in}"
+    return f"python -m skillc.embed.fetch {name}{opt_in}"
 
 
 def choose(config: Config, report: Report) -> Chosen | None:

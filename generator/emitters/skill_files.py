@@ -20,10 +20,10 @@ from urllib.parse import quote
 from collections.abc import Mapping
 from typing import Any
 
-from generator.config import Config
-from generator.diagnostics import Report
-from generator.ir import UNREADABLE
-from generator.views import PackageView, ToolView
+from ..config import Config
+from ..diagnostics import Report
+from ..ir import UNREADABLE
+from ..views import PackageView, ToolView
 
 SKILL_FILE = "SKILL.md"
 # The Agent Skills naming rules: 1-64 characters, lowercase letters, digits and single

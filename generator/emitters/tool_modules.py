@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 
-from generator.views import CallableModule, TaskModule, pylit
+from ..views import CallableModule, TaskModule, pylit
 
 INDENT = "    "
 

@@ -18,8 +18,8 @@ import json
 import zipfile
 from collections.abc import Callable
 
-from generator.diagnostics import Report
-from generator.emitters.skill_files import SKILL_FILE, Published
+from ..diagnostics import Report
+from ..emitters.skill_files import SKILL_FILE, Published
 
 FOLDER = ".well-known/agent-skills/"
 SCHEMA = "https://schemas.agentskills.io/discovery/0.2.0/schema.json"

@@ -10,11 +10,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.diagnostics import Report
-from generator.ir import Definition, Function
+from ..diagnostics import Report
+from ..ir import Definition, Function
 
 if TYPE_CHECKING:  # discovery imports the plugin and marketplace loaders
-    from generator.discover import Found
+    from ..discover import Found
 
 
 @dataclass(frozen=True, slots=True)

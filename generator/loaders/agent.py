@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator import discover
-from generator.diagnostics import Report, did_you_mean
-from generator.loaders import markdown_loader
-from generator.ir import Definition, Kind, Position
-from generator.loaders.fields import Document, has_frontmatter, read_document
-from generator.loaders.skill import NAME_RULE
-from generator.names import skill_name
+from .. import discover
+from ..diagnostics import Report, did_you_mean
+from ..loaders import markdown_loader
+from ..ir import Definition, Kind, Position
+from ..loaders.fields import Document, has_frontmatter, read_document
+from ..loaders.skill import NAME_RULE
+from ..names import skill_name
 
 KNOWN_KEYS = frozenset(
     {

@@ -18,11 +18,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from generator import discover
-from generator.diagnostics import Report
-from generator.loaders import Context, Loaded
-from generator.ir import CliExecutor, Function, Position
-from generator.loaders import manifest
+from .. import discover
+from ..diagnostics import Report
+from ..loaders import Context, Loaded
+from ..ir import CliExecutor, Function, Position
+from ..loaders import manifest
 
 SCHEMA = "ai-tool.schema.json"
 DEFAULT_ALLOWLIST = ("pypi:*",)

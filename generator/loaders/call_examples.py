@@ -18,8 +18,8 @@ from typing import Any
 
 import jsonschema
 
-from generator.loaders import manifest
-from generator.names import PARAMETER_RESERVED, identifier
+from ..loaders import manifest
+from ..names import PARAMETER_RESERVED, identifier
 
 MAX_CHARS = 10_000  # longer text is not read as a call
 

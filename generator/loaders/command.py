@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator import discover
-from generator.loaders import frontmatter
-from generator.diagnostics import Report
-from generator.loaders import markdown_loader
-from generator.ir import Definition, Kind, Position
-from generator.loaders.fields import Document, has_frontmatter, read_document
-from generator.loaders.skill import TAKEN, argument_hint, first_line
-from generator.names import skill_name
+from .. import discover
+from ..loaders import frontmatter
+from ..diagnostics import Report
+from ..loaders import markdown_loader
+from ..ir import Definition, Kind, Position
+from ..loaders.fields import Document, has_frontmatter, read_document
+from ..loaders.skill import TAKEN, argument_hint, first_line
+from ..names import skill_name
 
 
 def load_command(

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from generator.loaders import manifest
+from ..loaders import manifest
 
 # The runtime's placeholder syntax (templates/runtime/_executors.py): ${ENV} or {name}.
 _PLACEHOLDER = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\{([^{}\s]+)\}")

@@ -9,8 +9,8 @@ from types import MappingProxyType
 from pathlib import Path
 from typing import Any
 
-from generator.loaders import frontmatter, yamlpos
-from generator.diagnostics import Report
+from ..loaders import frontmatter, yamlpos
+from ..diagnostics import Report
 
 
 @dataclass

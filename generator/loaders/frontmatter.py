@@ -14,8 +14,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from generator.diagnostics import Report
-from generator.loaders.yamlpos import MAX_DEPTH
+from ..diagnostics import Report
+from ..loaders.yamlpos import MAX_DEPTH
 
 
 @dataclass(frozen=True, slots=True)

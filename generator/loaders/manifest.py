@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.loaders import frontmatter, plain_check, schema_normalise
-from generator.loaders import schema_support, yamlpos
-from generator.diagnostics import Report
+from ..loaders import frontmatter, plain_check, schema_normalise
+from ..loaders import schema_support, yamlpos
+from ..diagnostics import Report
 
 JsonPath = tuple[str | int, ...]
 # The lists whose entries fail alone: a manifest's tools, an ai-tool.yaml's commands.

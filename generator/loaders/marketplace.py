@@ -13,8 +13,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from generator.loaders import frontmatter
-from generator.diagnostics import Report
+from ..loaders import frontmatter
+from ..diagnostics import Report
 
 FILE = ".claude-plugin/marketplace.json"
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import yaml
 
-from generator.diagnostics import Report
-from generator.loaders import frontmatter
+from ..diagnostics import Report
+from ..loaders import frontmatter
 
 FILE = "agents/openai.yaml"
 INTERFACE = (

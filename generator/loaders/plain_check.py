@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from generator.loaders import bounded_regex, schema_quick_check
+from ..loaders import bounded_regex, schema_quick_check
 
 # Keywords that say nothing of the instance ("format" asserts nothing without a format
 # checker, and skillc's validators have none).

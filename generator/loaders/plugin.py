@@ -19,8 +19,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from generator.loaders import frontmatter
-from generator.diagnostics import Report
+from ..loaders import frontmatter
+from ..diagnostics import Report
 
 NAME_RULE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 MANIFEST = ".claude-plugin/plugin.json"
@@ -96,7 +96,7 @@ def load_plugin(
     path: Path, project: Path, report: Report, max_bytes: int, form: ModuleType
 ) -> Plugin | None:
     """The plugin whose manifest, in the format of module ``form``, is ``path``."""
-    from generator import discover
+    from .. import discover
 
     rel = discover.relative(path, project)
     text = frontmatter.read(path, rel, report, max_bytes)

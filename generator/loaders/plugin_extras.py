@@ -12,9 +12,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from generator.loaders import frontmatter
-from generator.diagnostics import Report
-from generator.ir import Hook, McpServer
+from ..loaders import frontmatter
+from ..diagnostics import Report
+from ..ir import Hook, McpServer
 
 HOOKS_FILE = "hooks/hooks.json"
 MCP_FILE = ".mcp.json"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from generator.loaders import plain_check
+from ..loaders import plain_check
 
 TYPE_ALIASES = {
     "dict": "object",
@@ -50,7 +50,7 @@ def fits(value: Any, schema: dict[str, Any]) -> bool:
     verdict = plain_check.verdict(value, schema)
     if verdict is not None:
         return verdict  # what jsonschema would say, without importing it
-    from generator.loaders import bounded_regex
+    from ..loaders import bounded_regex
 
     try:
         return bool(bounded_regex.validator(schema).is_valid(value))

@@ -16,8 +16,8 @@ import copy
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from generator.loaders import schema_quick_check
-from generator.loaders.schema_coerce import (
+from ..loaders import schema_quick_check
+from ..loaders.schema_coerce import (
     ANY_TYPES,
     NOTHING,
     TYPE_ALIASES,

@@ -17,8 +17,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from generator.loaders import ecma_regex
-from generator.loaders.schema_normalise import Complaint
+from ..loaders import ecma_regex
+from ..loaders.schema_normalise import Complaint
 
 UNCHECKED = (
     "$dynamicRef",

@@ -16,13 +16,13 @@ import re
 from pathlib import Path
 from types import MappingProxyType
 
-from generator import discover
-from generator.loaders import frontmatter, openai_yaml, yamlpos
-from generator.diagnostics import Report, did_you_mean
-from generator.loaders import markdown_loader
-from generator.ir import Definition, Kind, Position
-from generator.loaders.fields import Document, read_document
-from generator.names import skill_name
+from .. import discover
+from ..loaders import frontmatter, openai_yaml, yamlpos
+from ..diagnostics import Report, did_you_mean
+from ..loaders import markdown_loader
+from ..ir import Definition, Kind, Position
+from ..loaders.fields import Document, read_document
+from ..names import skill_name
 
 SPEC_KEYS = frozenset(
     {"name", "description", "license", "compatibility", "metadata", "allowed-tools"}

@@ -18,12 +18,12 @@ import posixpath
 import re
 from pathlib import Path
 
-from generator import discover
-from generator.diagnostics import Report
-from generator.loaders import Context, Loaded
-from generator.ir import Function, Position, ScriptExecutor
-from generator.loaders import frontmatter, tool_manifest
-from generator.names import script_name, skill_name
+from .. import discover
+from ..diagnostics import Report
+from ..loaders import Context, Loaded
+from ..ir import Function, Position, ScriptExecutor
+from ..loaders import frontmatter, tool_manifest
+from ..names import script_name, skill_name
 
 PROVIDER_ID = re.compile(r"^[a-z0-9-]+__[a-z0-9_]+$")
 PROVIDER_ID_LIMIT = 60

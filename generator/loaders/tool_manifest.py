@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator import discover
-from generator.diagnostics import Report
-from generator.loaders import Context, Loaded
-from generator.ir import Executor, Function, HttpExecutor, Position, ScriptExecutor
-from generator.loaders import executor_check, manifest
+from .. import discover
+from ..diagnostics import Report
+from ..loaders import Context, Loaded
+from ..ir import Executor, Function, HttpExecutor, Position, ScriptExecutor
+from ..loaders import executor_check, manifest
 
 FILE = "tool-manifest.yaml"
 SCHEMA = "tool-manifest.schema.json"

@@ -12,11 +12,11 @@ import posixpath
 from pathlib import Path
 from typing import Any
 
-from generator import discover
-from generator.diagnostics import Report
-from generator.loaders import Context, Loaded
-from generator.ir import CliExecutor, Executor, Function, Position, PythonExecutor
-from generator.loaders import call_examples, executor_check, manifest, tool_manifest
+from .. import discover
+from ..diagnostics import Report
+from ..loaders import Context, Loaded
+from ..ir import CliExecutor, Executor, Function, Position, PythonExecutor
+from ..loaders import call_examples, executor_check, manifest, tool_manifest
 
 SCHEMA = "tools.schema.json"
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import yaml
 
-from generator.diagnostics import Report
-from generator.loaders import yaml_hints
+from ..diagnostics import Report
+from ..loaders import yaml_hints
 
 try:
     _Base: type[Any] = yaml.CSafeLoader

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from collections.abc import Mapping
 from typing import Any
 
-from generator.ir import (
+from ..ir import (
     Argument,
     Hook,
     Invalid,

@@ -10,7 +10,7 @@ import shlex
 from collections.abc import Callable
 from typing import Any
 
-from generator.ir import (
+from ..ir import (
     CliExecutor,
     Definition,
     Function,
@@ -20,8 +20,8 @@ from generator.ir import (
     PythonExecutor,
     Tool,
 )
-from generator.names import function_name
-from generator.views import (
+from ..names import function_name
+from ..views import (
     AgentSkill,
     CallableModule,
     PackageView,

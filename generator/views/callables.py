@@ -13,10 +13,10 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from generator.views import pylit, pytypes
-from generator.ir import Function, Parameter, Tool
-from generator.names import function_name
-from generator.views import CallableModule
+from ..views import pylit, pytypes
+from ..ir import Function, Parameter, Tool
+from ..names import function_name
+from ..views import CallableModule
 
 LINE_LENGTH = pylit.LINE_LENGTH
 

@@ -19,7 +19,7 @@ import warnings
 from collections.abc import Mapping
 from typing import Any
 
-from generator.views import pylit, pytypes_simple
+from ..views import pylit, pytypes_simple
 
 ROOT = "Arguments"
 # Keywords that only shape names or formats in the generated models; arguments are JSON.

@@ -26,7 +26,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from generator.views import pylit
+from ..views import pylit
 
 SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
 # Keywords that do not change a property's annotation (names, docs, value constraints).

@@ -5,7 +5,7 @@ for every output that shows it: Level 2 help, the index the runtime filters on,
 
 from __future__ import annotations
 
-from generator.ir import Definition, Function, Tool
+from ..ir import Definition, Function, Tool
 
 # The list-valued keys, after ``tags`` (which the loader reads itself).
 LISTS = ("capabilities", "constraints", "tools")

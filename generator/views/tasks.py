@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from generator.ir import Definition, Kind, Tool
-from generator.names import function_name
-from generator.views import ClaudeValue, TaskModule, seed_metadata
+from ..ir import Definition, Kind, Tool
+from ..names import function_name
+from ..views import ClaudeValue, TaskModule, seed_metadata
 
 # Claude Code's keys (skills, commands, subagents) the Invocation carries, by field name.
 CLAUDE_KEYS = {

@@ -2,7 +2,7 @@
 build time; the package loads it on the first ``find_tool`` call and embeds the purpose.
 
 An encoder is a folder holding ``ENCODER.json`` (written by skillc's acquisition script,
-``python -m generator.embed.fetch``) and the model's files. It is looked for in
+``python -m skillc.embed.fetch``) and the model's files. It is looked for in
 ``$SKILLC_ENCODERS``, in an ``_encoders/`` folder beside the package's modules, then in
 the user's cache (``$XDG_CACHE_HOME/skillc/encoders``, else ``~/.cache/skillc/encoders``).
 Only file names this module knows are read, and weights only from safetensors or ONNX

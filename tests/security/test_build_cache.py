@@ -31,7 +31,7 @@ def _project(root: Path, skills: int = 1) -> Path:
 
 def _skillc(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "generator", "-C", str(project), "build", *args],
+        [sys.executable, "-m", "skillc", "-C", str(project), "build", *args],
         capture_output=True,
         text=True,
         timeout=300,
@@ -114,7 +114,7 @@ def test_a_build_starts_no_process_and_a_killed_one_holds_no_lock(
 
         pytest.skip("no /proc to list a process's children")
     project = _project(tmp_path, 1000)
-    command = [sys.executable, "-m", "generator", "-C", str(project), "build"]
+    command = [sys.executable, "-m", "skillc", "-C", str(project), "build"]
     seen: set[int] = set()
     build = subprocess.Popen(command, stderr=subprocess.DEVNULL)
     try:

@@ -16,7 +16,7 @@ from hypothesis_jsonschema import from_schema
 
 from conftest import run_skillc, template_module
 from security_kit import canary, one_tool_project  # noqa: F401 - fixtures
-from generator.loaders import schema_support
+from skillc.loaders import schema_support
 
 validate = template_module("_validate")
 

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from generator.emitters.providers.schemas import Notes
-from generator.views import ToolView
+from ...emitters.providers.schemas import Notes
+from ...views import ToolView
 
 # One tool's entry in one file (None: left out of it): the tool, the notes to add to,
 # the file's name and whether the tool is always loaded.

@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from generator.emitters.providers import Dispatch, File, Shown, json_lines
-from generator.emitters.providers.schemas import Notes, description, input_schema
-from generator.emitters.providers.strict import NotStrict, make_strict
-from generator.views import ToolView
+from ...emitters.providers import Dispatch, File, Shown, json_lines
+from ...emitters.providers.schemas import Notes, description, input_schema
+from ...emitters.providers.strict import NotStrict, make_strict
+from ...views import ToolView
 
 # The BM25 variant takes a query in plain words, which suits find-by-purpose.
 TOOL_SEARCH = {

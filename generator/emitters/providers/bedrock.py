@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.emitters.providers import Dispatch, File
-from generator.emitters.providers.schemas import Notes, description, input_schema
-from generator.views import ToolView
+from ...emitters.providers import Dispatch, File
+from ...emitters.providers.schemas import Notes, description, input_schema
+from ...views import ToolView
 
 
 def entry(

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.emitters.providers import Dispatch, File, Shown
-from generator.emitters.providers.schemas import (
+from ...emitters.providers import Dispatch, File, Shown
+from ...emitters.providers.schemas import (
     Notes,
     description,
     gemini_mcp_name,
     input_schema,
 )
-from generator.views import ToolView
+from ...views import ToolView
 
 # The documented subset (google-genai's response_json_schema docstring, §4.3).
 SUBSET = frozenset(

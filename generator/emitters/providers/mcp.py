@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.emitters.providers import Dispatch, File
-from generator.emitters.providers.schemas import (
+from ...emitters.providers import Dispatch, File
+from ...emitters.providers.schemas import (
     Notes,
     description,
     gemini_mcp_name,
     input_schema,
 )
-from generator.views import ToolView
+from ...views import ToolView
 
 # The ``_meta`` key (MCP: an optional prefix of dot-separated labels and a slash) of
 # what Python imports to call the tool itself: "generated.s3.file.read".

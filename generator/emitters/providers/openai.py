@@ -16,15 +16,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from generator.emitters.providers import Dispatch, File, Shown, json_lines
-from generator.emitters.providers.schemas import (
+from ...emitters.providers import Dispatch, File, Shown, json_lines
+from ...emitters.providers.schemas import (
     Notes,
     capped,
     description,
     input_schema,
 )
-from generator.emitters.providers.strict import NotStrict, make_strict
-from generator.views import ToolView
+from ...emitters.providers.strict import NotStrict, make_strict
+from ...views import ToolView
 
 
 def _function(

@@ -3,7 +3,7 @@ takes OpenAI's Chat Completions file, and has no files or names of its own."""
 
 from __future__ import annotations
 
-from generator.emitters.providers import File
+from ...emitters.providers import File
 
 FILES: tuple[File, ...] = ()
 NAMES = None

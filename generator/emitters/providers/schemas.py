@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.views import ToolView
+from ...views import ToolView
 
 OPENAI_DESCRIPTION_LIMIT = 1024
 

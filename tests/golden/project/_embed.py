@@ -124,7 +124,7 @@ def locate(package_dir: Path) -> Path | None:
         return local
     import importlib.util
 
-    spec = importlib.util.find_spec("generator")
+    spec = importlib.util.find_spec("skillc")
     if spec is None or not spec.submodule_search_locations:
         return None
     for root in spec.submodule_search_locations:
