@@ -64,7 +64,9 @@ def test_a_projects_own_generator_package_shadows_nothing(tmp_path: Path) -> Non
     built = run_python("", project, "-m", "skillc", "build")
     assert built.returncode == 0, built.stderr
     assert "find-tool-lexical" not in built.stderr
-    assert 'METHOD: Final = "hybrid"' in (project / "out" / "_search_index.py").read_text()
+    assert (
+        'METHOD: Final = "hybrid"' in (project / "out" / "_search_index.py").read_text()
+    )
     found = run_python(
         "from pathlib import Path\nfrom out import _embed\n"
         "print(_embed.locate(Path('out').resolve()))",
