@@ -50,10 +50,8 @@ SKILLS_ONLY_DOT_DIRS = frozenset({".codex", ".gemini", ".opencode"})
 SKILL_FILE = "SKILL.md"
 COMMANDS = "commands"
 METADATA_FILE = "metadata.yaml"
-# Each plugin format's loader module and its manifest (the module's MANIFEST, named
-# here too so that a walk imports no loader until it meets a manifest), the first of a
-# folder's manifests defining the plugin: Claude Code's, Codex's, Agent Plugins 1.0's, a
-# Gemini CLI extension's.
+# Each plugin format's loader and manifest (named here too: a walk imports no loader
+# until it meets one); the first a folder holds defines the plugin.
 PLUGIN_FORMATS = (
     ("skillc.loaders.plugin", ".claude-plugin/plugin.json"),
     ("skillc.loaders.codex_plugin", ".codex-plugin/plugin.json"),

@@ -13,19 +13,16 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import importlib
-import json
 import os
-import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from . import __version__, cache, discover, tokens, writer
+from . import __version__, cache, digests, discover, tokens, writer
 from .config import Config
 from .diagnostics import Diagnostic, Report, Severity
-from .ir import UNREADABLE, Definition, Function, Invalid, Kind, Model
-from .ir import SourceFile
+from .ir import Definition, Function, Invalid, Kind, Model, SourceFile
 from .embed import encoders
 from .resources import BUILTINS, PACKAGE, table_key, templates_dir
 
@@ -98,7 +95,7 @@ def run(
     )
     report.extend(walk.items)
     folders: dict[str, str] = {}
-    inputs = {path: _read(path, folders) for path in found.inputs}
+    inputs = {path: digests.read(path, folders) for path in found.inputs}
     settings = [config.as_json(), table_key(config.find_tool), GENERATOR]
     if config.find_tool == "model":  # an encoder installed or removed since
         settings.append(encoders.encoder_key(config))
@@ -106,7 +103,7 @@ def run(
     notes = tuple(memo.ignored)
     if writing and emit:
         done = memo.get(key)
-        if done is not None and _holds(config.out_dir, done["lock"]):
+        if done is not None and digests.holds(config.out_dir, done["lock"]):
             report.extend(done["diagnostics"])
             return Build({}, notes=notes)
     model = _model(config, report, found, inputs, memo)
@@ -121,53 +118,6 @@ def run(
         memo.save()
 
     return Build(files, model, notes, remember if writing else lambda: None)
-
-
-def _read(path: str, folders: dict[str, str] | None = None) -> tuple[str, str, int]:
-    """An input's sha256 (``UNREADABLE`` when it is not a regular file that can be
-    read), its real path (a link's target changes what its loader says:
-    ``symlink-outside-project``) and its size in bytes, read from the same bytes.
-    ``folders``: real paths of folders met before."""
-    digest = hashlib.sha256()
-    size = 0
-    try:
-        with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                raise OSError("not a regular file")
-            while chunk := handle.read(1 << 20):
-                digest.update(chunk)
-                size += len(chunk)
-    except OSError:
-        return UNREADABLE, _real(path, {} if folders is None else folders), 0
-    return digest.hexdigest(), _real(path, {} if folders is None else folders), size
-
-
-def _real(path: str, folders: dict[str, str]) -> str:
-    """``os.path.realpath(path)``, each folder resolved once (kept in ``folders``):
-    realpath looks at every part of every path: 0.05 s of CPU for the 1,000 skills of
-    tests/bench.py (a no-op rebuild is 0.4 s), this 0.02 s."""
-    folder, name = os.path.split(path)
-    if not folder or name in ("", ".", "..") or os.path.islink(path):
-        return os.path.realpath(path)
-    real = folders.get(folder)
-    if real is None:
-        real = folders[folder] = _real(folder, folders)
-    return os.path.join(real, name)
-
-
-def _holds(out_dir: Path, lock_digest: str) -> bool:
-    """Whether the output folder holds what the lock of digest ``lock_digest`` lists,
-    byte for byte, and nothing else."""
-    try:
-        data = (out_dir / writer.LOCK).read_bytes()
-        if hashlib.sha256(data).hexdigest() != lock_digest:
-            return False
-        lock = json.loads(data)
-        prefix = lock["config"]["out"] + "/"
-        outputs = {o["path"][len(prefix) :]: o["sha256"] for o in lock["outputs"]}
-    except (OSError, ValueError, KeyError, TypeError):
-        return False
-    return writer.holds(out_dir, {**outputs, writer.LOCK: lock_digest})
 
 
 # ----------------------------------------------------------------------------- cache
@@ -324,8 +274,8 @@ def _load(
     read = _files_read(item, module, inputs)
     settings = (config.strict, sorted(config.ignore), config.max_file_bytes)
     allowlist = config.install_allowlist
-    digests = [inputs[path] for path in read]
-    key = cache.key("load", module, repr(item), plugin, settings, allowlist, digests)
+    was = [inputs[path] for path in read]
+    key = cache.key("load", module, repr(item), plugin, settings, allowlist, was)
     kept: LoaderResult | None = memo.get(key)
     if kept is None:
         scratch = Report(strict=config.strict, ignore=frozenset(config.ignore))
@@ -340,7 +290,7 @@ def _load(
         rel = discover.relative(item.path, context.project)
         result = _guarded(lambda: load(item, context), rel, scratch, loaders.Loaded())
         kept = result, scratch.items
-        if [_read(path) for path in read] == digests:  # none changed meanwhile
+        if [digests.read(path) for path in read] == was:  # none changed meanwhile
             memo.put(key, kept)
     report.extend(kept[1])
     return kept[0]
@@ -492,7 +442,7 @@ def _emit(
     output = {path: text.encode("utf-8") for path, text in files.items()}
     if config.well_known_index:  # bytes: its archives
         output |= well_known.emit(published, _reader(config.root.resolve()), report)
-    digests = {path: hashlib.sha256(data).hexdigest() for path, data in output.items()}
-    lock = lock_report.emit_lock(package, config.out, config.as_json(), digests)
+    sums = {path: hashlib.sha256(data).hexdigest() for path, data in output.items()}
+    lock = lock_report.emit_lock(package, config.out, config.as_json(), sums)
     output |= {path: text.encode("utf-8") for path, text in lock.items()}
     return dict(sorted(output.items()))
