@@ -48,7 +48,7 @@ ADOPTION_TOOLS = ["pre-commit==4.7.0", "ruff==0.17.6"]
 @nox.session
 def generate(session: nox.Session) -> None:
     """Compile skills/ into generated/ (extra arguments go to `skillc build`)."""
-    session.install(".[tokens]")
+    session.install(".")
     session.run("skillc", "build", *session.posargs)
 
 
@@ -57,7 +57,7 @@ def check(session: nox.Session) -> None:
     """Fail when generated/ is not what a build would write, or when the catalogue's
     health says so: skillc check with [tool.skillc.check]'s harness listings, breaking
     changes against the lock, overlaps, the review scan."""
-    session.install(".[tokens]")
+    session.install(".")
     session.run("skillc", "check", *session.posargs)
 
 

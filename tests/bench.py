@@ -14,8 +14,8 @@ lists after a first build) and parses its YAML with yaml.CSafeLoader (a Markdown
 frontmatter, a manifest whole) and its JSON with json.loads.
 
 Sizes, each with the cold build, the no-op rebuild (<= 1.3) and one change (<= 3):
-- repo: this repository's skills/, built with its own [tool.skillc] (token-counter =
-  "o200k_base", the built-in namespaces); one change appends a line to a skill's body.
+- repo: this repository's skills/, built with its own [tool.skillc] (the built-in
+  namespaces) and token-counter = "o200k_base"; one change appends a line to a skill's body.
 - marketplace: ../shared/corpus/plugins/wshobson-agents (about 494 skills, subagents
   and commands); cold <= 8; one change appends a line to a subagent's body.
 - skills: 1,000 synthetic skills of about 1.5 KB (no public collection has that many in
@@ -734,12 +734,23 @@ def _appender(path: Path) -> Callable[[int], None]:
     return edit
 
 
+def _exact_counts(source: Path, target: Path) -> None:
+    """This repository's [tool.skillc], counting tokens exactly (the tokens extra)."""
+    text = source.read_text(encoding="utf-8")
+    target.write_text(
+        text.replace(
+            "[tool.skillc]\n", '[tool.skillc]\ntoken-counter = "o200k_base"\n', 1
+        ),
+        encoding="utf-8",
+    )
+
+
 def repo_figures(runs: int) -> list[Line]:
-    """This repository's skills/, with its own [tool.skillc]."""
+    """This repository's skills/, with its own [tool.skillc] and exact token counts."""
     with tempfile.TemporaryDirectory() as tmp:
         project = Path(tmp)
         shutil.copytree(REPO / "skills", project / "skills")
-        shutil.copy(REPO / "pyproject.toml", project / "pyproject.toml")
+        _exact_counts(REPO / "pyproject.toml", project / "pyproject.toml")
         edit = _appender(project / "skills" / "planner" / "SKILL.md")
         _, rows = _builds(project, "this repo's skills/", edit, runs, 8.0)
     return rows

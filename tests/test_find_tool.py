@@ -67,7 +67,13 @@ def test_find_from_the_shell(
     import shutil
 
     shutil.copytree(REPO / "skills", project / "skills")
-    shutil.copy(REPO / "pyproject.toml", project / "pyproject.toml")
+    own = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    (project / "pyproject.toml").write_text(
+        own.replace(
+            "[tool.skillc]\n", '[tool.skillc]\ntoken-counter = "o200k_base"\n', 1
+        ),
+        encoding="utf-8",
+    )
     status, err = run_skillc(capsys, "-C", str(project), "build")
     assert status == 0, err
     found = run_python(
