@@ -18,6 +18,7 @@ def read(path: str, folders: dict[str, str] | None = None) -> tuple[str, str, in
     read), its real path (a link's target changes what its loader says:
     ``symlink-outside-project``) and its size in bytes, read from the same bytes.
     ``folders``: real paths of folders met before."""
+    real = _real(path, {} if folders is None else folders)
     digest = hashlib.sha256()
     size = 0
     try:
@@ -28,8 +29,8 @@ def read(path: str, folders: dict[str, str] | None = None) -> tuple[str, str, in
                 digest.update(chunk)
                 size += len(chunk)
     except OSError:
-        return UNREADABLE, _real(path, {} if folders is None else folders), 0
-    return digest.hexdigest(), _real(path, {} if folders is None else folders), size
+        return UNREADABLE, real, 0
+    return digest.hexdigest(), real, size
 
 
 def _real(path: str, folders: dict[str, str]) -> str:
