@@ -36,7 +36,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from .diagnostics import Report
-from .ir import Hook, Kind, McpServer, NotCompiled
+from .discovered import Hook, Kind, McpServer, NotCompiled
 
 if TYPE_CHECKING:  # imported when a discovery starts: it imports this module
     from .discover_plugins import PluginFolder

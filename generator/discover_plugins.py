@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import discover
 from .diagnostics import Report
-from .ir import Hook, Kind, McpServer, NotCompiled
+from .discovered import Hook, Kind, McpServer, NotCompiled
 
 if TYPE_CHECKING:  # the plugin loaders are imported when a plugin is met
     from .loaders.plugin import Layout, Plugin

@@ -14,16 +14,12 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Literal
 
+from .discovered import UNREADABLE as UNREADABLE
+from .discovered import Hook as Hook
+from .discovered import Kind as Kind
+from .discovered import McpServer as McpServer
+from .discovered import NotCompiled as NotCompiled
 from .names import Identifier
-
-
-class Kind(enum.Enum):
-    SKILL = "skill"
-    AGENT = "agent"
-    COMMAND = (
-        "command"  # a Claude Code command: .claude/commands/*.md, a plugin's commands/
-    )
-    TOOL = "tool"  # a callable tool: from a manifest, a skill's script, or a built-in
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -267,9 +263,6 @@ class Namespace:
     children: tuple[Identifier, ...]
 
 
-UNREADABLE = "unreadable"  # the lock's digest of an input that could not be read
-
-
 @dataclasses.dataclass(frozen=True, slots=True)
 class SourceFile:
     path: str
@@ -301,42 +294,6 @@ class Shadowed:
 class Invalid:
     path: str
     codes: tuple[str, ...]
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Hook:
-    """A plugin's hook, carried for a host to install; skillc never runs it."""
-
-    plugin: str
-    event: str  # PreToolUse, SessionStart...
-    matcher: str
-    type: str  # command, prompt, agent or http
-    action: str  # the command, prompt or url as written (${CLAUDE_PLUGIN_ROOT} kept)
-    source: str
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class McpServer:
-    """A plugin's MCP server, carried for a host to start; skillc never starts it."""
-
-    plugin: str
-    name: str
-    transport: str  # stdio, http, sse...
-    target: str  # the command or the url as written
-    args: tuple[str, ...]
-    env: tuple[str, ...]  # the names of its environment variables, never their values
-    source: str
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class NotCompiled:
-    """An input found and left out on purpose (a remote plugin, another client's
-    manifest), with the reason, for the report."""
-
-    path: str
-    name: str  # the plugin's name ("" when it belongs to none)
-    reason: str  # why it is left out, and what it would do in its client
-    kind: str = ""  # what it is: a remote plugin, lsp-servers, bin...
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -17,14 +17,16 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from . import __version__, cache, digests, discover, tokens, writer
+from . import __version__, cache, digests, discover, tokens
 from .config import Config
 from .diagnostics import Diagnostic, Report, Severity
-from .ir import Definition, Function, Invalid, Kind, Model, SourceFile
-from .embed import encoders
+from .discovered import Kind
 from .resources import BUILTINS, PACKAGE, table_key, templates_dir
+
+if TYPE_CHECKING:  # the model is imported when a build has something to do
+    from .ir import Definition, Function, Invalid, Model
 
 # This package's own import name (skillc, installed from the folder generator/).
 _ROOT = __name__.partition(".")[0]
@@ -98,14 +100,21 @@ def run(
     inputs = {path: digests.read(path, folders) for path in found.inputs}
     settings = [config.as_json(), table_key(config.find_tool), GENERATOR]
     if config.find_tool == "model":  # an encoder installed or removed since
+        from .embed import encoders
+
         settings.append(encoders.encoder_key(config))
     key = cache.key("build", settings, repr(found), walk.items, inputs)
     notes = tuple(memo.ignored)
     if writing and emit:
         done = memo.get(key)
-        if done is not None and digests.holds(config.out_dir, done["lock"]):
+        kept = None if done is None else done["outputs"]
+        now = kept and digests.holds(config.out_dir, kept, memo.written_ns)
+        if now is not None:  # the output folder holds what that build wrote
             report.extend(done["diagnostics"])
-            return Build({}, notes=notes)
+            if now == kept:
+                return Build({}, notes=notes)
+            memo.put(key, done | {"outputs": now})  # files read again: their stats
+            return Build({}, notes=notes, remember=lambda: memo.save(everything=True))
     model = _model(config, report, found, inputs, memo)
     if not emit:
         return Build({}, model, notes)
@@ -113,8 +122,8 @@ def run(
 
     def remember() -> None:
         if not report.has_errors:
-            lock = hashlib.sha256(files[writer.LOCK]).hexdigest()
-            memo.put(key, {"lock": lock, "diagnostics": report.items})
+            outputs = digests.kept(config.out_dir, files)
+            memo.put(key, {"outputs": outputs, "diagnostics": report.items})
         memo.save()
 
     return Build(files, model, notes, remember if writing else lambda: None)
@@ -127,18 +136,15 @@ def _memo(project: Path | None) -> cache.Memo:
     """The project's memo (in memory only without ``project`` or a user key)."""
     if project is None:
         return cache.Memo(None, None, "", cache.Codec(CACHED))
-    own = [
-        path
-        for top in (PACKAGE, templates_dir())
-        for path in top.rglob("*")
-        if path.is_file()
-        and "__pycache__" not in path.parts
-        and "embed" not in path.parts
-    ]
-    # embed/ holds the token table (MB): its MODEL names it; encoders.py has the
-    # fusion weights model mode writes.
-    embed = [PACKAGE / "embed" / "MODEL", PACKAGE / "embed" / "encoders.py"]
-    salt = cache.fingerprint([*own, *embed], DEPENDENCIES)
+    own = []
+    for top in (PACKAGE, templates_dir()):
+        for folder, subfolders, names in os.walk(top):
+            # embed/ holds the token table (MB): its MODEL names it; encoders.py has
+            # the fusion weights model mode writes.
+            subfolders[:] = [s for s in subfolders if s not in ("__pycache__", "embed")]
+            own += [os.path.join(folder, name) for name in names]
+    own += [os.path.join(PACKAGE, "embed", n) for n in ("MODEL", "encoders.py")]
+    salt = cache.fingerprint(own, DEPENDENCIES)
     folder = project / cache.CACHE_DIR
     return cache.Memo(folder, cache.secret(), salt, cache.Codec(CACHED))
 
@@ -181,6 +187,7 @@ def _model(
     memo: cache.Memo,
 ) -> Model:
     """Load every input (through the memo) and resolve them into the model."""
+    from .ir import SourceFile
     from .loaders.plugin import load_plugin
     from .resolve import resolve
 
@@ -360,6 +367,8 @@ def _builtin(name: str, memo: cache.Memo) -> Any:
 
 
 def _invalid(report: Report) -> tuple[Invalid, ...]:
+    from .ir import Invalid
+
     codes: dict[str, set[str]] = {}
     for d in report.items:
         if d.severity is Severity.ERROR:

@@ -67,7 +67,7 @@ def plan(out_dir: Path, files: dict[str, bytes]) -> Plan:
     for path in files:
         _check_relative(path)
     digests = {path: hashlib.sha256(data).hexdigest() for path, data in files.items()}
-    on_disk = _existing(out_dir)
+    on_disk = existing(out_dir)
     owned = previous_lock(out_dir)
     created: list[str] = []
     changed: list[str] = []
@@ -128,19 +128,6 @@ def previous_lock(out_dir: Path) -> dict[str, str]:
 def _digest(path: str) -> str:
     with open(path, "rb") as handle:
         return hashlib.sha256(handle.read()).hexdigest()
-
-
-def holds(out_dir: Path, digests: dict[str, str]) -> bool:
-    """Whether the folder holds exactly the files ``digests`` lists (by path relative
-    to it), as regular files of those sha256s (caches and temporaries aside)."""
-    try:
-        found = _existing(out_dir)
-        return found.keys() == digests.keys() and all(
-            kind == "file" and _digest(os.path.join(out_dir, path)) == digests[path]
-            for path, kind in found.items()
-        )
-    except OSError:  # a file went away meanwhile
-        return False
 
 
 def check_owned(out_dir: Path) -> None:
@@ -390,7 +377,7 @@ def _check_relative(path: str) -> None:
         raise OutputError(f"refusing to write {path!r}: outside the output folder")
 
 
-def _existing(out_dir: Path) -> dict[str, str]:
+def existing(out_dir: Path) -> dict[str, str]:
     """Every entry of the folder by relative path: ``"file"`` for a regular file, else
     what it is (a symbolic link, ...). Caches and old temporaries are left out."""
     found: dict[str, str] = {}

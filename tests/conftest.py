@@ -167,8 +167,15 @@ def tree(folder: Path) -> dict[str, bytes]:
     }
 
 
+# Where this process imports skillc from, when that is not the installed checkout (a
+# folder on PYTHONPATH holding a skillc link): fresh processes import the same one.
+IMPORTED_FROM = Path(cli.__file__).parent
+SKILLC_PATH = [str(IMPORTED_FROM.parent)] if IMPORTED_FROM.name == "skillc" else []
+
+
 def run_python(code: str, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(cwd), "PYTHONDONTWRITEBYTECODE": "1"}
+    path = os.pathsep.join([str(cwd), *SKILLC_PATH])
+    env = {**os.environ, "PYTHONPATH": path, "PYTHONDONTWRITEBYTECODE": "1"}
     return subprocess.run(
         [sys.executable, *args] if not code else [sys.executable, "-c", code, *args],
         cwd=cwd,
