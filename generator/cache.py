@@ -228,11 +228,13 @@ class Memo:
         a build that only looked), and remove what else the folder holds; best effort
         (a read-only checkout keeps no cache)."""
         folder = self.folder
+        if folder is None or (everything and not (self._changed or self.ignored)):
+            return
         self._split()
         if everything:
             self._used = self._stored | self._used
             self._stored = {}
-        if folder is None or not (self._changed or self._stored or self.ignored):
+        if not (self._changed or self._stored or self.ignored):
             return
         lines = [f"{HEADER}\t{self._salt}\t{self._mac(HEADER, self._salt)}\n"]
         lines += [

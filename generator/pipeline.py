@@ -11,6 +11,7 @@ still holds what it wrote, there is nothing to do.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import importlib
 import os
@@ -104,20 +105,20 @@ def run(
 
         settings.append(encoders.encoder_key(config))
     key = cache.key("build", settings, repr(found), walk.items, inputs)
-    notes = tuple(memo.ignored)
     if writing and emit:
         done = memo.get(key)
-        kept = None if done is None else done["outputs"]
-        now = kept and digests.holds(config.out_dir, kept, memo.written_ns)
-        if now is not None:  # the output folder holds what that build wrote
+        out = config.out_dir
+        held = done and digests.holds(out, done["outputs"], memo.written_ns)
+        if held:  # the output folder holds what that build wrote
             report.extend(done["diagnostics"])
-            if now == kept:
-                return Build({}, notes=notes)
-            memo.put(key, done | {"outputs": now})  # files read again: their stats
-            return Build({}, notes=notes, remember=lambda: memo.save(everything=True))
+            now, read = held
+            if read:  # keep the stats of the files read
+                memo.put(key, done | {"outputs": now})
+            keep = functools.partial(memo.save, everything=True)
+            return Build({}, notes=tuple(memo.ignored), remember=keep)
     model = _model(config, report, found, inputs, memo)
     if not emit:
-        return Build({}, model, notes)
+        return Build({}, model, tuple(memo.ignored))
     files = _emit(model, config, report, memo)
 
     def remember() -> None:
@@ -126,6 +127,7 @@ def run(
             memo.put(key, {"outputs": outputs, "diagnostics": report.items})
         memo.save()
 
+    notes = tuple(memo.ignored)  # what the look-ups met too
     return Build(files, model, notes, remember if writing else lambda: None)
 
 

@@ -183,6 +183,8 @@ NOT_FOR_A_NO_OP = (
     "skillc.views",
     "skillc.emitters",
     "skillc.resolve",
+    "skillc.ir",  # the model's 20 dataclasses
+    "skillc.embed",  # model mode's encoders
 )
 NO_OP = """
 import json, sys
