@@ -94,7 +94,7 @@ def holds(
         if _stat(info) == was and max(info.st_mtime_ns, info.st_ctime_ns) < since:
             now[path] = outputs[path]
             continue
-        again = _checked(out_dir, path, sha256)
+        again = _checked(out_dir, path, str(sha256))
         if again is None:
             return None
         now[path] = again

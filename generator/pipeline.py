@@ -11,7 +11,6 @@ still holds what it wrote, there is nothing to do.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import hashlib
 import importlib
 import os
@@ -107,15 +106,12 @@ def run(
     key = cache.key("build", settings, repr(found), walk.items, inputs)
     if writing and emit:
         done = memo.get(key)
-        out = config.out_dir
-        held = done and digests.holds(out, done["outputs"], memo.written_ns)
+        held = done and digests.holds(config.out_dir, done["outputs"], memo.written_ns)
         if held:  # the output folder holds what that build wrote
             report.extend(done["diagnostics"])
-            now, read = held
-            if read:  # keep the stats of the files read
-                memo.put(key, done | {"outputs": now})
-            keep = functools.partial(memo.save, everything=True)
-            return Build({}, notes=tuple(memo.ignored), remember=keep)
+            if held[1]:  # files were read: keep their stats
+                memo.put(key, done | {"outputs": held[0]})
+            return Build({}, notes=tuple(memo.ignored), remember=memo.keep)
     model = _model(config, report, found, inputs, memo)
     if not emit:
         return Build({}, model, tuple(memo.ignored))
@@ -138,17 +134,12 @@ def _memo(project: Path | None) -> cache.Memo:
     """The project's memo (in memory only without ``project`` or a user key)."""
     if project is None:
         return cache.Memo(None, None, "", cache.Codec(CACHED))
-    own = []
-    for top in (PACKAGE, templates_dir()):
-        for folder, subfolders, names in os.walk(top):
-            # embed/ holds the token table (MB): its MODEL names it; encoders.py has
-            # the fusion weights model mode writes.
-            subfolders[:] = [s for s in subfolders if s not in ("__pycache__", "embed")]
-            own += [os.path.join(folder, name) for name in names]
-    own += [os.path.join(PACKAGE, "embed", n) for n in ("MODEL", "encoders.py")]
-    salt = cache.fingerprint(own, DEPENDENCIES)
-    folder = project / cache.CACHE_DIR
-    return cache.Memo(folder, cache.secret(), salt, cache.Codec(CACHED))
+    # Every file of skillc but the token table (MB) in embed/: its MODEL names it, and
+    # encoders.py has the fusion weights model mode writes.
+    embed = [PACKAGE / "embed" / name for name in ("MODEL", "encoders.py")]
+    tops = (PACKAGE, templates_dir())
+    salt = cache.fingerprint(tops, {"__pycache__", "embed"}, embed, DEPENDENCIES)
+    return cache.Memo(project / CACHE_DIR, cache.secret(), salt, cache.Codec(CACHED))
 
 
 T = TypeVar("T")
