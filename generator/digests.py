@@ -53,7 +53,8 @@ Kept = list[str | int]
 def kept(out_dir: Path, files: dict[str, bytes]) -> dict[str, Kept]:
     """What the no-op check needs of the output folder that holds ``files``: each
     file's sha256 and its stat, taken from the file it reads (a file that does not hold
-    those bytes gets no stat)."""
+    those bytes gets no stat). 0.037 s of CPU at tests/bench.py's 1,000 skills (1,048
+    files, 9.7 MB), mostly opening and reading them."""
     sums = {path: hashlib.sha256(data).hexdigest() for path, data in files.items()}
     return {
         path: _checked(out_dir, path, sha256) or [sha256]
@@ -73,8 +74,9 @@ def holds(
     it is not read. Only a file whose stat differs is hashed, and one "racily clean": a
     stat from the clock tick ``since`` (when the memo was written) or later may hide an
     edit made just after it was taken. At tests/bench.py's 1,000 skills (1,048 files,
-    4.2 MB) hashing every file took 0.045 s of a no-op rebuild's 0.35 s (CPU), the
-    stats 0.009 s."""
+    9.7 MB) hashing every file took 0.045 s of a no-op rebuild's 0.35 s (CPU), the
+    stats 0.009 s. The no-op, with discovered.py and the fingerprint by stat: 2.58x
+    its floor before, 1.48x after (medians of 7 interleaved pairs, a loaded machine)."""
     try:
         found = writer.existing(out_dir)
     except OSError:
