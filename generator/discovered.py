@@ -1,7 +1,8 @@
 """The parts of the model a discovery makes (ir.py has them too): kinds of input, and
-what plugins declare that is carried, not compiled. Apart from ir.py, which makes 20
-dataclasses (0.021 s of a no-op rebuild's imports, this repository's floor being 0.09 s),
-since a build with nothing to do walks the sources and loads nothing."""
+what plugins declare that is carried, not compiled. Apart from ir.py and its 20
+dataclasses, since a build with nothing to do walks the sources and loads nothing:
+importing skillc.ir took 0.028 s of the 0.114 s such a build spent importing skillc
+(python -X importtime, least of 9 runs; this repository's floor is about 0.09 s)."""
 
 from __future__ import annotations
 
