@@ -42,11 +42,11 @@ class Typed:
 
 def type_schema(schema: Mapping[str, Any]) -> Typed:
     """Annotations for each top-level property and the models they use."""
-    simple = _simple(schema)
+    simple = type_simply(schema)
     return _type_by_codegen(schema) if simple is None else simple
 
 
-def _simple(schema: Mapping[str, Any]) -> Typed | None:
+def type_simply(schema: Mapping[str, Any]) -> Typed | None:
     """``type_schema`` without datamodel-code-generator, when it can (else None)."""
     if not schema.get("properties"):
         return Typed("", (), {})
@@ -85,18 +85,13 @@ def _type_by_codegen(schema: Mapping[str, Any]) -> Typed:
 Loosened = list[tuple[str, str]]  # a loosened property's JSON path, and why
 
 
-def needs_codegen(schema: Mapping[str, Any]) -> bool:
-    """Whether typing the schema takes datamodel-code-generator."""
-    return _simple(schema) is None
-
-
 def type_loosely(schema: Mapping[str, Any]) -> tuple[Typed, Loosened]:
     """``type_schema``, but a tool is never lost for typing: when the whole schema cannot
     be typed, the properties that cannot be typed alone get a looser type
     (``dict[str, Any]``, ``list[Any]`` or ``Any``) and the others are typed together (or,
     if that still fails, each alone or loosely too). Returns the types and, for each
     loosened property, its JSON path and the reason."""
-    simple = _simple(schema)
+    simple = type_simply(schema)
     return (simple, []) if simple is not None else _type_loosely(schema)
 
 
