@@ -186,7 +186,7 @@ def _model(
     from .resolve import resolve
 
     project = config.root.resolve()
-    load = functools.partial(_load, config, report, inputs=inputs, memo=memo, folders={})
+    load = functools.partial(_load, config, report, inputs, memo, {})
     plugins: dict[Path, Any] = dict(found.defined)
     definitions: list[Definition] = []
     functions: list[Function] = []
@@ -263,19 +263,17 @@ def _model(
 def _load(
     config: Config,
     report: Report,
-    item: discover.Found,
-    module: str,
-    plugin: str | None,
-    *,
     inputs: Inputs,
     memo: cache.Memo,
     folders: dict[str, str],
+    item: discover.Found,
+    module: str,
+    plugin: str | None,
 ) -> Any:
     """What the loader ``module`` makes of ``item`` (``plugin``: the name of the plugin
     it belongs to), from the memo when every file it reads is as it was. ``folders``:
-    the real paths of folders met before (``digests.read``), so that the check that no
-    file changed while it was loaded resolves each folder once: at tests/bench.py's
-    1,000 skills, 0.14 s of CPU less in a cold build."""
+    real paths of folders met before (``digests.read``; 1,000 skills, cold: 0.14 s less).
+    """
     from . import loaders
 
     read = _files_read(item, module, inputs)
@@ -297,7 +295,7 @@ def _load(
         rel = discover.relative(item.path, context.project)
         result = _guarded(lambda: load(item, context), rel, scratch, loaders.Loaded())
         kept = result, scratch.items
-        if [digests.read(path, folders) for path in read] == was:  # none changed meanwhile
+        if [digests.read(path, folders) for path in read] == was:  # none changed since
             memo.put(key, kept)
     report.extend(kept[1])
     return kept[0]
@@ -397,30 +395,25 @@ def _emit(
     from .emitters import agent_docs, ai_tools, budgets, lock_report
     from .emitters import mcp_skills, skill_files, well_known
     from .emitters import provider_files, python_package, search_index
-    from .emitters import search_model
+    from .emitters import search_model, tool_modules
     from .checks import bom, strict
     from .views import builder, pytypes
 
     embedding = search_index.hybrid(config.find_tool, report)
     encoder = search_model.choose(config, report)
     count = tokens.counter(config.token_counter)
-    if config.token_counter != tokens.ESTIMATE:
-        # An exact count is kept, as it loads the tokenizer; an estimate costs less
-        # than its look-up (1,000 skills of tests/bench.py, one change: 0.10 s of CPU
-        # less without the memo).
+    if config.token_counter != tokens.ESTIMATE:  # an estimate costs less than its
+        # look-up (1,000 skills of tests/bench.py, one change: 0.10 s of CPU less)
         count = _memoised(memo, f"tokens:{config.token_counter}", count)
-    typed = _memoised(memo, "typing", pytypes.type_loosely)
-
-    def typing(schema: Any) -> tuple[pytypes.Typed, pytypes.Loosened]:
-        # A simple schema is typed once, and not kept: too quick to be worth it.
-        simple = pytypes.type_simply(schema)
-        return typed(dict(schema)) if simple is None else (simple, [])
+    hard = _memoised(memo, "typing", pytypes.type_hard)  # by datamodel-code-generator
+    typing = functools.partial(pytypes.type_loosely, hard=hard)
 
     views = tuple(builder.build(t, config.package, count, typing) for t in model.tools)
     package = builder.package(model, views)
     python_package.check(package, config.package, report)
     offered = package.offered
-    files = python_package.emit(package, config, report)
+    layout = _memoised(memo, "black", tool_modules.black)  # see its docstring
+    files = python_package.emit(package, config, report, layout)
     files |= agent_docs.emit(package, config)
     files |= ai_tools.emit(package)
     files |= bom.emit(model, config, package.generator)

@@ -46,17 +46,16 @@ def embedding() -> ModuleType:
 
 
 def weigh(
-    tool: ToolView, terms: Callable[[str], list[str]]
+    tool: ToolView, split: Callable[[str], list[str]]
 ) -> tuple[float, tuple[str, ...], tuple[int, ...], str]:
-    """A tool's fragment of the index: its weighted length, its terms (``terms`` splits
-    a text into them), each term's weighted tf (times 10) and the field that weighs
-    most."""
+    """A tool's fragment of the index: its weighted length, its terms (``split`` makes
+    a text's), each term's weighted tf (times 10) and the field that weighs most."""
     weights: dict[str, float] = runtime().FIELDS
     tf: dict[str, float] = {}
     best: dict[str, str] = {}
     length = 0.0
     for field, text in tool.search_fields.items():
-        for term in terms(text):
+        for term in split(text):
             tf[term] = tf.get(term, 0.0) + weights[field]
             length += weights[field]
             if term not in best or weights[field] > weights[best[term]]:
