@@ -46,9 +46,9 @@ def views(corpus: Path) -> list[ToolView]:
     seen: list[ToolView] = []
     original = python_package.tool_module
 
-    def recording(view: ToolView) -> str:
+    def recording(view: ToolView, *layout: Any) -> str:
         seen.append(view)
-        return original(view)
+        return original(view, *layout)
 
     patch = pytest.MonkeyPatch()
     patch.setattr(python_package, "tool_module", recording)

@@ -177,17 +177,19 @@ def _files(
 ) -> dict[str, str]:
     """Provider files, one JSON line per tool, with the notes of each line."""
     result = {}
+    known = files()
+    summaries = [namespaces.get(".".join(tool.namespace), "") for tool in tools]
     for name in names:
         path = folder + name
-        file = files()[name]
+        file = known[name]
         shown = []
-        for tool in tools:
+        for tool, summary in zip(tools, summaries):
             loaded = file.deferrable and tool.qualname in always
             line, noted = lines(tool, file, loaded)
-            notes.left_out += [{**n, "file": path} for n in noted.left_out]
-            notes.removed += [{**n, "file": path} for n in noted.removed]
+            if noted.left_out or noted.removed:
+                notes.left_out += [{**n, "file": path} for n in noted.left_out]
+                notes.removed += [{**n, "file": path} for n in noted.removed]
             if line:
-                summary = namespaces.get(".".join(tool.namespace), "")
                 shown.append(Shown(line, tool, summary))
         result[path] = file.wrap(shown)
     return result

@@ -44,8 +44,14 @@ RUNTIME = (
 )
 
 
-def emit(package: PackageView, config: Config, report: Report) -> dict[str, str]:
-    """The package's files."""
+def emit(
+    package: PackageView,
+    config: Config,
+    report: Report,
+    layout: tool_modules.Layout | None = None,
+) -> dict[str, str]:
+    """The package's files; ``layout``: black's layout of a too wide part of a tool's
+    module (``tool_modules.black`` unless told)."""
     aliases = _aliases(package.tools)
     children = [ns.path[0] for ns in package.namespaces if len(ns.path) == 1]
     files: dict[str, str] = {
@@ -109,7 +115,7 @@ def emit(package: PackageView, config: Config, report: Report) -> dict[str, str]
             namespace, aliases.get(namespace.path, []), selves.get(namespace.qualname)
         )
     for tool in package.tools:
-        files[tool.module_path] = tool_module(tool)
+        files[tool.module_path] = tool_module(tool, layout)
         report_loosened(tool, report)
     return files
 
@@ -121,14 +127,14 @@ def level1_line(tool: ToolView) -> str:
     return pylit.in_triple_quotes(f"{tool.qualname} {tool.summary}")
 
 
-def tool_module(tool: ToolView) -> str:
+def tool_module(tool: ToolView, layout: tool_modules.Layout | None = None) -> str:
     """A tool's module, written from its view's module data."""
     body = tool.body
     header = HEADER.format(source=f" from {tool.source.path}")
     dots = _dots(len(tool.namespace))
     if isinstance(body, TaskModule):
         return tool_modules.task(body, header, dots)
-    return tool_modules.callable_(body, header, dots)
+    return tool_modules.callable_(body, header, dots, layout)
 
 
 def report_loosened(tool: ToolView, report: Report) -> None:

@@ -16,7 +16,7 @@ import copy
 import dataclasses
 import json
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..views import pylit, pytypes_simple
@@ -83,24 +83,25 @@ def _type_by_codegen(schema: Mapping[str, Any]) -> Typed:
 
 
 Loosened = list[tuple[str, str]]  # a loosened property's JSON path, and why
+Typing = tuple[Typed, Loosened]
 
 
-def needs_codegen(schema: Mapping[str, Any]) -> bool:
-    """Whether typing the schema takes datamodel-code-generator."""
-    return _simple(schema) is None
-
-
-def type_loosely(schema: Mapping[str, Any]) -> tuple[Typed, Loosened]:
+def type_loosely(
+    schema: Mapping[str, Any], hard: Callable[[dict[str, Any]], Typing] | None = None
+) -> Typing:
     """``type_schema``, but a tool is never lost for typing: when the whole schema cannot
     be typed, the properties that cannot be typed alone get a looser type
     (``dict[str, Any]``, ``list[Any]`` or ``Any``) and the others are typed together (or,
     if that still fails, each alone or loosely too). Returns the types and, for each
-    loosened property, its JSON path and the reason."""
+    loosened property, its JSON path and the reason. ``hard``: what does so for a
+    schema ``pytypes_simple`` cannot type (``type_hard``; the pipeline keeps its
+    answers, a simple schema's are too quick to be worth keeping)."""
     simple = _simple(schema)
-    return (simple, []) if simple is not None else _type_loosely(schema)
+    return (simple, []) if simple is not None else (hard or type_hard)(dict(schema))
 
 
-def _type_loosely(schema: Mapping[str, Any]) -> tuple[Typed, Loosened]:
+def type_hard(schema: dict[str, Any]) -> Typing:
+    """``type_loosely`` by datamodel-code-generator."""
     try:
         return type_schema(schema), []
     except Exception as exc:  # noqa: BLE001 - datamodel-code-generator's errors vary
