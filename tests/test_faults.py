@@ -8,6 +8,7 @@ import errno
 import fcntl
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -27,34 +28,54 @@ VERSIONS = (
     {"a": "Body two.", "b": "Bee.", "d": "Dee."},
 )
 
-# Runs skillc with every file-system step counted; at step N the process SIGKILLs itself.
+# A fork server: imports skillc and builds a scratch copy of the project once (so that
+# every module a build imports is loaded), then for each line "N stderr-path" on stdin
+# forks a child that counts every file-system step of a build of the project and
+# SIGKILLs itself at step N; it answers each line with the child's exit status. A fork
+# per step instead of a fresh interpreter: the same real kill of a real process, without
+# paying Python's start-up and skillc's imports 100+ times (324 s of the suite's time
+# under load before; test_killed_at_random_instants still kills fresh interpreters).
 KILL_AT_STEP = """
-import os, shutil, signal, sys
+import builtins, contextlib, io, os, signal, sys
 from skillc import cli, writer
-limit, count = int(sys.argv[1]), [0]
-def step(function):
-    def wrapper(*args, **kwargs):
-        count[0] += 1
-        if count[0] == limit:
-            os.kill(os.getpid(), signal.SIGKILL)
-        return function(*args, **kwargs)
-    return wrapper
-for name in ("rename", "replace", "link", "unlink", "rmdir", "mkdir"):
-    setattr(os, name, step(getattr(os, name)))
-if hasattr(writer, "_exchange"):  # the one step made through ctypes, not os
-    writer._exchange = step(writer._exchange)
-real_open = open
-def counted_open(file, mode="r", *args, **kwargs):
-    if any(c in mode for c in "wxa+"):
-        count[0] += 1
-        if count[0] == limit:
-            os.kill(os.getpid(), signal.SIGKILL)
-    return real_open(file, mode, *args, **kwargs)
-import builtins
-builtins.open = counted_open
-status = cli.main(sys.argv[2:])
-print("steps", count[0])
-sys.exit(status)
+warm, args = sys.argv[1], sys.argv[2:]
+with contextlib.redirect_stderr(io.StringIO()):
+    assert cli.main(["-C", warm, "build"]) == 0
+def killed_at(limit):
+    count = [0]
+    def step(function):
+        def wrapper(*a, **k):
+            count[0] += 1
+            if count[0] == limit:
+                os.kill(os.getpid(), signal.SIGKILL)
+            return function(*a, **k)
+        return wrapper
+    for name in ("rename", "replace", "link", "unlink", "rmdir", "mkdir"):
+        setattr(os, name, step(getattr(os, name)))
+    if hasattr(writer, "_exchange"):  # the one step made through ctypes, not os
+        writer._exchange = step(writer._exchange)
+    real_open = open
+    def counted_open(file, mode="r", *a, **k):
+        if any(c in mode for c in "wxa+"):
+            count[0] += 1
+            if count[0] == limit:
+                os.kill(os.getpid(), signal.SIGKILL)
+        return real_open(file, mode, *a, **k)
+    builtins.open = counted_open
+for line in sys.stdin:
+    limit, err = line.split(" ", 1)
+    sys.stdout.flush()
+    child = os.fork()
+    if child == 0:
+        os.dup2(os.open(err.strip(), os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 2)
+        sys.stderr = io.TextIOWrapper(os.fdopen(2, "wb"), write_through=True)
+        killed_at(int(limit))
+        try:
+            status = cli.main(args)
+        finally:
+            sys.stderr.flush()
+        os._exit(status)
+    print(os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]), flush=True)
 """
 
 
@@ -102,42 +123,47 @@ def trees(
 def test_killed_at_every_file_system_step(
     trees: tuple[Path, list[dict[str, bytes]]],
     capsys: pytest.CaptureFixture[str],
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
     """SIGKILL at the 1st, 2nd, ... file-system step of a build, until one completes."""
     project, built = trees
     out = project / "generated"
-    current = 1
-    for limit in range(1, 200):
-        target = 1 - current
-        use_version(project, target)
-        done = subprocess.run(
-            [
-                sys.executable,
-                "-c",
-                KILL_AT_STEP,
-                str(limit),
-                "-C",
-                str(project),
-                "build",
-            ],
-            env=environment(),
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
-        assert "Traceback" not in done.stderr
-        assert tree(out) in (
-            built[current],
-            built[target],
-        ), f"mixed tree at step {limit}"
-        assert run_skillc(capsys, "-C", str(project), "build")[0] == 0
-        assert tree(out) == built[target] and leftovers(project) == []
-        current = target
-        if done.returncode == 0:
-            return  # the build ran to its end: every step was tried
-        assert done.returncode == -signal.SIGKILL
-    raise AssertionError("the build never completed")
+    scratch = tmp_path_factory.mktemp("faults")
+    shutil.copytree(project, scratch / "warm")
+    server = subprocess.Popen(
+        [sys.executable, "-c", KILL_AT_STEP, str(scratch / "warm")]
+        + ["-C", str(project), "build"],
+        env=environment(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert server.stdin is not None and server.stdout is not None
+    try:
+        current = 1
+        for limit in range(1, 200):
+            target = 1 - current
+            use_version(project, target)
+            err = scratch / f"stderr-{limit}"
+            server.stdin.write(f"{limit} {err}\n")
+            server.stdin.flush()
+            returncode = int(server.stdout.readline())
+            assert "Traceback" not in err.read_text()
+            assert tree(out) in (
+                built[current],
+                built[target],
+            ), f"mixed tree at step {limit}"
+            assert run_skillc(capsys, "-C", str(project), "build")[0] == 0
+            assert tree(out) == built[target] and leftovers(project) == []
+            current = target
+            if returncode == 0:  # the build ran to its end: every step was tried
+                assert limit > 1, "no step of the build was counted"
+                return
+            assert returncode == -signal.SIGKILL
+        raise AssertionError("the build never completed")
+    finally:
+        server.stdin.close()
+        server.wait(timeout=60)
 
 
 def test_killed_at_random_instants(

@@ -11,6 +11,7 @@ once):
 from __future__ import annotations
 
 import copy
+import functools
 import math
 from pathlib import Path
 from typing import Any
@@ -61,19 +62,29 @@ def views(corpus: Path) -> list[ToolView]:
     return seen
 
 
+@functools.cache
+def _oracles() -> jinja2.Environment:
+    """The build's Jinja environment reading tests/oracles/, made once: Jinja caches a
+    compiled template per loader, so an overlay a view compiled both templates anew."""
+    return render.environment().overlay(
+        loader=jinja2.FileSystemLoader(TESTS / "oracles")
+    )
+
+
 def _old_module(view: ToolView) -> str:
     """The module as the Jinja templates wrote it, through black when it had a line
     too long."""
     body = view.body
     assert body is not None
     name = "task" if isinstance(body, TaskModule) else "callable"
-    environment = render.environment().overlay(
-        loader=jinja2.FileSystemLoader(TESTS / "oracles")
-    )
-    text = environment.get_template(f"{name}_tool.py.jinja").render(
-        header=python_package.HEADER.format(source=f" from {view.source.path}"),
-        dots="." * (len(view.namespace) + 1),
-        tool=body,
+    text = (
+        _oracles()
+        .get_template(f"{name}_tool.py.jinja")
+        .render(
+            header=python_package.HEADER.format(source=f" from {view.source.path}"),
+            dots="." * (len(view.namespace) + 1),
+            tool=body,
+        )
     )
     if isinstance(body, TaskModule) or not body.needs_black:
         return text
