@@ -46,16 +46,17 @@ def embedding() -> ModuleType:
 
 
 def weigh(
-    tool: ToolView, split: Callable[[str], list[str]]
+    tool: ToolView,
 ) -> tuple[float, tuple[str, ...], tuple[int, ...], str]:
-    """A tool's fragment of the index: its weighted length, its terms (``split`` makes
-    a text's), each term's weighted tf (times 10) and the field that weighs most."""
-    weights: dict[str, float] = runtime().FIELDS
+    """A tool's fragment of the index: its weighted length, its terms, each term's
+    weighted tf (times 10) and the field that weighs most."""
+    search = runtime()
+    weights: dict[str, float] = search.FIELDS
     tf: dict[str, float] = {}
     best: dict[str, str] = {}
     length = 0.0
     for field, text in tool.search_fields.items():
-        for term in split(text):
+        for term in search.terms(text):
             tf[term] = tf.get(term, 0.0) + weights[field]
             length += weights[field]
             if term not in best or weights[field] > weights[best[term]]:
@@ -96,11 +97,8 @@ def emit(
     package also has model vectors (``search_model``)."""
     postings: dict[str, list[str]] = {}
     lengths: list[float] = []
-    # Many fields hold the same text (a namespace, a tag, none): each split once.
-    # 1,000 skills of tests/bench.py: 0.04 s of CPU less a build.
-    split = functools.cache(runtime().terms)
     for index, tool in enumerate(tools):
-        length, terms, tfs, best = weigh(tool, split)
+        length, terms, tfs, best = weigh(tool)
         lengths.append(length)
         for term, tf, field in zip(terms, tfs, best):
             postings.setdefault(term, []).append(f"{index} {tf} {field}")

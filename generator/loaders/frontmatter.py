@@ -61,8 +61,8 @@ def check_link(path: Path, rel: str, report: Report) -> None:
     for _ in parts:
         project = os.path.dirname(project)
     # Only a link below the project can lead out of it: without one, no path need be
-    # resolved (each realpath looks at every part of a path, from the root: 1,000 skills
-    # of tests/bench.py loaded in 0.15 s of CPU less).
+    # resolved (each realpath looks at every part of a path, from the root: for the
+    # 1,000 skills of tests/bench.py, 0.033 s of CPU instead of 0.081 s).
     below = project
     for part in parts:
         below = os.path.join(below, part)
