@@ -1,11 +1,9 @@
 """The build, top to bottom: config -> discover -> load (through the cache) -> resolve ->
 views -> emitters -> ``{path: bytes}``. cli.py writes what ``run`` returns, or checks it.
 
-The build is a pure function of the input files and the settings; ``cache.Memo``
-remembers its parts (each input's loader result, the typing of an input schema, token
-counts of texts) by the hash of what they depend on, and what a finished
-build wrote: when a build would read exactly what that one read, and the output folder
-still holds what it wrote, there is nothing to do.
+The build is a pure function of the input files and the settings. ``cache.Memo`` keeps
+its parts (loader results, hard typings, exact token counts, black's layouts) by the hash
+of what they depend on, and what the last build wrote, for the no-op check (``digests``).
 """
 
 from __future__ import annotations
