@@ -27,6 +27,7 @@ RUNTIME = (
     "_tasks.py",
     "_tools.py",
     "_executors.py",
+    "_connections.py",
     "_validate.py",
     "_accept.py",
     "_patterns.py",
