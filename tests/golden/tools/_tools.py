@@ -19,7 +19,6 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, ParamSpec, TypeVar, cast
 
 from . import _secrets, _settings
-from ._accept import check
 from ._runtime import PACKAGE, HelpText, shown
 
 if TYPE_CHECKING:
@@ -138,6 +137,8 @@ class _Call:
         self.started = time.perf_counter()
 
     def run(self) -> ToolResult[Any]:
+        from ._accept import check  # not at import: an MCP server starts without it
+
         problems = check(self.spec.input_schema, self.arguments)
         if problems:
             return self._failed("invalid-arguments", problems_text(problems), 0)
