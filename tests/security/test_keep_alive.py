@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from importlib import import_module
 from typing import Any
 
 import pytest
@@ -90,3 +91,29 @@ def test_a_server_that_closed_a_kept_connection_is_asked_again(
     result = guarded.hostile.fetch(path="two")
     assert result.ok and result.data == {"path": "/two"}
     assert len({port for _, port, _, _ in SEEN}) == 2
+
+
+def test_the_environments_proxy_is_asked_for_the_whole_url(
+    guarded: Any, origins: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``http_proxy`` set, the request goes to the proxy, which is asked for the
+    origin's whole URL (and never the other way round: the pool keys by both)."""
+    pool = import_module(f"{guarded.__name__}._connections")
+    home, _ = origins
+    asked: list[str] = []
+
+    def proxy_answer(handler: Quiet) -> None:
+        asked.append(handler.path)
+        _json(handler, {"proxied": True})
+
+    with serve(_kept_alive("proxy", proxy_answer)) as proxy:
+        for name in ("no_proxy", "NO_PROXY"):
+            monkeypatch.delenv(name, raising=False)
+        monkeypatch.setenv("http_proxy", proxy)
+        pool._proxies.clear()  # read again, as a new process would
+        try:
+            result = guarded.hostile.fetch(path="via")
+        finally:
+            pool._proxies.clear()
+    assert result.ok and result.data == {"proxied": True}
+    assert asked == [f"{home}/via?key={SECRETS['SECURITY_TEST_KEY']}"]
