@@ -16,13 +16,15 @@ from __future__ import annotations
 import importlib
 import json
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from . import _secrets
+from ._accept import check
+from ._mcp import structured_content
+from ._names import DOTTED, FLAT
 from ._runtime import PACKAGE
-
-if TYPE_CHECKING:
-    from ._tools import ConfirmPolicy
+from ._tasks import Invocation
+from ._tools import MESSAGE_LIMIT, ConfirmPolicy, problems_text, shortened
 
 PROVIDERS = (
     "anthropic",
@@ -32,6 +34,11 @@ PROVIDERS = (
     "mcp",
     "bedrock",
 )
+
+
+# json.dumps(data, default=str) as one encoder: dumps makes a new one per call when
+# given ``default``, a tenth of a dispatch's cost.
+_JSON = json.JSONEncoder(default=str)
 
 
 class Call(NamedTuple):
@@ -105,7 +112,7 @@ def _call(ident: Any, name: Any, arguments: Any) -> Call:
             return Call(ident, name, {}, f"arguments are not JSON: {reason}")
     if arguments is None:
         arguments = {}
-    if not isinstance(arguments, Mapping):
+    if not isinstance(arguments, (dict, Mapping)):  # dict first: no ABC check
         return Call(ident, name, {}, "arguments must be a JSON object")
     if not all(isinstance(key, str) for key in arguments):
         return Call(ident, name, {}, "argument names must be strings")
@@ -122,9 +129,6 @@ def _run(
         return False, f"unknown tool {call.name[:200]!r}", None
     # The arguments are walked once, by the validation of the call (which refuses
     # them nested too deep): ``without_nulls`` goes no deeper than the schema.
-    from ._tasks import Invocation
-    from ._tools import MESSAGE_LIMIT, problems_text, shortened
-
     spec = tool.spec
     if hasattr(spec, "input_schema"):  # a callable tool
         arguments = without_nulls(spec.input_schema, call.arguments)
@@ -133,10 +137,8 @@ def _run(
             assert result.error is not None
             return False, f"{result.error.code}: {result.error.message}", None
         data = result.data
-        text = data if isinstance(data, str) else json.dumps(data, default=str)
+        text = data if isinstance(data, str) else _JSON.encode(data)
         if provider == "mcp":  # as the outputSchema in providers/mcp.json says
-            from ._mcp import structured_content
-
             data = structured_content(spec.output_schema, data)
         return True, text, data
     named = {k: v for k, v in call.arguments.items() if v is not None}
@@ -149,7 +151,7 @@ def _run(
         return True, outcome.text, None
     return (
         True,
-        outcome if isinstance(outcome, str) else json.dumps(outcome, default=str),
+        outcome if isinstance(outcome, str) else _JSON.encode(outcome),
         outcome,
     )
 
@@ -158,14 +160,10 @@ def task_problems(tool: Any, arguments: Mapping[str, Any]) -> list[str]:
     """What is wrong with a task tool's arguments, as a callable tool's are checked:
     its schema (as the provider files give it) takes its function's parameters, each a
     string, those without a default required."""
-    from . import _validate
-
     schema = _task_schemas.get(tool.spec.qualname)
     if schema is None:
         schema = _task_schemas[tool.spec.qualname] = _task_schema(tool)
-    return _validate.problems(schema, arguments) + _validate.undeclared(
-        schema, arguments
-    )
+    return check(schema, arguments)
 
 
 _task_schemas: dict[str, dict[str, Any]] = {}
@@ -186,8 +184,6 @@ def find(provider: str, name: str) -> Any:
     """The tool a provider's name stands for, or None: one lookup in the table the
     build wrote (at 5,000 tools, scanning a table made the last tool's dispatch 13
     times the first's)."""
-    from ._names import DOTTED, FLAT
-
     table = DOTTED if provider in ("gemini", "mcp") else FLAT
     qualname = table.get(name)
     return None if qualname is None else tool(qualname)
@@ -210,7 +206,7 @@ def without_nulls(schema: Mapping[str, Any], value: Any) -> Any:
     """Drop the nulls strict mode forces for optional properties, wherever the original
     schema does not allow null itself (strict mode declares every property, so below a
     schema without ``properties`` or ``items`` the value is kept as it is)."""
-    if isinstance(value, Mapping) and schema.get("properties"):
+    if isinstance(value, (dict, Mapping)) and schema.get("properties"):
         properties = schema["properties"]
         result = {}
         for key, item in value.items():
@@ -284,7 +280,7 @@ def _json_value(data: Any, text: str) -> Any:
 def _plain(value: Any) -> Any:
     """SDK objects (pydantic models) as plain dicts; dicts as they are; anything else
     as an empty dict, so a call of the wrong shape names no tool."""
-    if isinstance(value, Mapping):
+    if isinstance(value, (dict, Mapping)):
         return dict(value)
     dump = getattr(value, "model_dump", None)
     if callable(dump):

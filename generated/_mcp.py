@@ -12,25 +12,23 @@ dangerous`` approves every call). Skills and subagents are offered as prompts to
 clients without the MCP Skills extension; the skills' files are served as that
 extension says (``_mcp_skills``).
 
-No handler blocks the event loop: calls and prompts run in worker threads. A request
-nested deeper than the SDK's JSON parser reads (about 200 levels) would get no answer
-at all, so over stdio such a line is read here first: its parameters are replaced by a
-marker and the request answered as too deep, under its own id.
+No handler blocks the event loop: calls and prompts run in worker threads. Over stdio
+(``_mcp_stdio``) a request nested deeper than the SDK's JSON parser reads is answered
+as too deep, under its own id.
 """
 
 from __future__ import annotations
 
 import base64
-import contextlib
 import hmac
 import importlib
 import json
 import os
-import re
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
-from typing import IO, Any, NamedTuple, TypeAlias
+from typing import Any, NamedTuple, TypeAlias
 
+from ._mcp_stdio import MAX_LINE_DEPTH, TOO_DEEP
 from ._runtime import PACKAGE
 from ._secrets import redact
 from ._tools import ConfirmPolicy, shortened
@@ -42,15 +40,10 @@ MISSING_SDK = (
     f"python -m {PACKAGE} mcp needs the MCP SDK: pip install 'mcp>=2.3' "
     "(or pip install 'skillc[mcp]')"
 )
-# A stdio line nested deeper than this is answered as too deep (the SDK's parser stops
-# at about 200 levels; dispatch refuses arguments past 64 with its own answer).
-MAX_LINE_DEPTH = 128
-TOO_DEEP = "skillc:nested-too-deep"  # the marker that replaces such a line's params
 # The largest page of a list answer, in bytes of JSON: well under the 1 MiB the official
 # client takes in one server-sent event (``tools/list`` of 2,000 tools is 1.65 MB).
 PAGE_BYTES = 256 * 1024
 _ENCODER = json.JSONEncoder(ensure_ascii=False, check_circular=False)
-_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[{]|[\]}]', re.S)
 
 
 def structured_content(output_schema: Mapping[str, Any] | None, data: Any) -> Any:
@@ -251,18 +244,9 @@ def serve(
     if http is not None:
         serve_http(http, profile, confirm)
         return
-    mcp_server = server(profile, confirm)
-    anyio = importlib.import_module("anyio")
-    stdio = importlib.import_module("mcp.server.stdio")
+    from . import _mcp_stdio
 
-    async def run() -> None:
-        with _claimed_stdin() as stdin:
-            lines = _shallow_lines(anyio.wrap_file(stdin))
-            async with stdio.stdio_server(stdin=lines) as (read, write):
-                options = mcp_server.create_initialization_options()
-                await mcp_server.run(read, write, options)
-
-    anyio.run(run)
+    _mcp_stdio.serve(server(profile, confirm))
 
 
 class Http(NamedTuple):
@@ -346,65 +330,6 @@ def _bearer(app: Any, token: str) -> Any:
         await app(scope, receive, send)
 
     return guarded
-
-
-@contextlib.contextmanager
-def _claimed_stdin() -> Iterator[IO[str]]:
-    """The wire's stdin, for the server alone: meanwhile descriptor 0 reads the null
-    device, so nothing else (a tool, a child) takes a request off the wire, as the
-    SDK's own stdio transport arranges when it opens stdin itself."""
-    wire = os.dup(0)
-    null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)
-    os.close(null)
-    try:
-        with open(wire, encoding="utf-8", errors="replace", closefd=False) as stdin:
-            yield stdin
-    finally:
-        os.dup2(wire, 0)
-        os.close(wire)
-
-
-async def _shallow_lines(lines: Any) -> AsyncIterator[str]:
-    """The wire's lines, each nested too deep for the SDK's parser made shallow."""
-    async for line in lines:
-        yield shallow(line)
-
-
-def shallow(line: str) -> str:
-    """A JSON-RPC request nested deeper than ``MAX_LINE_DEPTH``, with its params
-    replaced by the ``TOO_DEEP`` marker (a tool's or prompt's name kept), so that the
-    server answers it under its id; any other line as it is."""
-    if line.count("[") + line.count("{") <= MAX_LINE_DEPTH:
-        return line
-    pieces, depth, start, skipped_from, deepest = [], 0, 0, -1, 0
-    for token in _JSON_TOKEN.finditer(line):
-        char = token.group()[0]
-        if char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-            if depth == 3 and skipped_from < 0:  # below params: cut out
-                pieces.append(line[start : token.start()])
-                skipped_from = token.start()
-        elif char in "]}":
-            if depth == 3 and skipped_from >= 0:
-                pieces.append("null")
-                start, skipped_from = token.end(), -1
-            depth -= 1
-    if deepest <= MAX_LINE_DEPTH or skipped_from >= 0:
-        return line  # shallow enough, or not JSON the SDK could read anyway
-    try:
-        message = json.loads("".join(pieces) + line[start:])
-    except ValueError:
-        return line
-    if not isinstance(message, dict):
-        return line
-    old = message.get("params")
-    name = old.get("name") if isinstance(old, dict) else None
-    params: dict[str, Any] = {"arguments": {TOO_DEEP: str(deepest)}}
-    if isinstance(name, str):
-        params["name"] = name
-    return json.dumps({**message, "params": params}) + "\n"
 
 
 def main(profile: str | None, allow_dangerous: bool, http: Http | None) -> int:

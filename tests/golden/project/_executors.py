@@ -26,14 +26,10 @@ import selectors
 import shlex
 import shutil
 import signal
-import socket
 import subprocess
 import sys
-import threading
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -346,75 +342,6 @@ def _origin(url: str) -> tuple[str, str, int | None]:
     return scheme, (parts.hostname or "").lower(), port
 
 
-class _NoRedirects(urllib.request.HTTPRedirectHandler):
-    """Redirects are followed by ``_http`` itself, hop by hop, origin by origin."""
-
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-
-class _Watch:
-    """The connections of one hop, so that the deadline can cut them: a server that
-    drips its headers or body a byte at a time never outlasts the call."""
-
-    def __init__(self) -> None:
-        self.connections: list[http.client.HTTPConnection] = []
-        self.cut_off = False
-
-    def factory(self, kind: Any) -> Any:
-        def connect(*args: Any, **kwargs: Any) -> http.client.HTTPConnection:
-            connection: http.client.HTTPConnection = kind(*args, **kwargs)
-            self.connections.append(connection)
-            return connection
-
-        return connect
-
-    def cut(self) -> None:
-        self.cut_off = True
-        for connection in self.connections:
-            if connection.sock is not None:
-                try:
-                    connection.sock.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-
-
-# The hop being opened, whose ``_Watch`` records its connections.
-_hop: contextvars.ContextVar[_Watch] = contextvars.ContextVar("hop")
-
-
-def _watched(
-    handler: urllib.request.AbstractHTTPHandler,
-) -> urllib.request.AbstractHTTPHandler:
-    """``handler`` (urllib's http or https one) opening its connections through the
-    current hop's watch."""
-    do_open = handler.do_open
-    setattr(
-        handler,
-        "do_open",
-        lambda kind, req, **kwargs: do_open(_hop.get().factory(kind), req, **kwargs),
-    )
-    return handler
-
-
-_openers: list[urllib.request.OpenerDirector] = []
-
-
-def _opener() -> urllib.request.OpenerDirector:
-    """The one opener of this process, built the first time (building one per call
-    was half an http executor's cost): it keeps no state between requests, and
-    follows no redirect itself."""
-    if not _openers:
-        _openers.append(
-            urllib.request.build_opener(
-                _NoRedirects(),
-                _watched(urllib.request.HTTPHandler()),
-                _watched(urllib.request.HTTPSHandler()),
-            )
-        )
-    return _openers[0]
-
-
 def _request(
     url: str,
     method: str,
@@ -422,67 +349,22 @@ def _request(
     body: bytes | None,
     deadline: Deadline,
 ) -> tuple[int, str, bytes, str, bool]:
-    """One hop: (status, Location, body cut at the output limit, type, cut?)."""
-    request = urllib.request.Request(
-        url, data=body, headers=dict(headers), method=method
-    )
-    watch = _Watch()
-    hop = _hop.set(watch)
-    timer = threading.Timer(deadline.left(), watch.cut)
-    timer.daemon = True
-    timer.start()
-    limit = _settings.MAX_OUTPUT_BYTES
+    """One hop, on a kept-alive connection to its origin (``_connections``):
+    (status, Location, body cut at the output limit, type, cut?)."""
+    from . import _connections
+
     try:
-        try:
-            response = _opener().open(request, timeout=deadline.left())
-        except urllib.error.HTTPError as exc:
-            response = exc
-        with response:
-            raw = _read_until(_plain_response(response), deadline, limit)
-            if watch.cut_off:  # the body ended because the deadline cut it
-                raise TimeoutError()
-            return (
-                int(response.status or 0),
-                str(response.headers.get("Location") or ""),
-                raw[:limit],
-                str(response.headers.get("Content-Type") or ""),
-                len(raw) > limit,
-            )
+        return _connections.fetch(
+            url, method, headers, body, deadline, _settings.MAX_OUTPUT_BYTES
+        )
     except (OSError, http.client.HTTPException) as exc:
-        reason = exc.reason if isinstance(exc, urllib.error.URLError) else exc
-        timed_out = watch.cut_off or isinstance(reason, TimeoutError)
+        timed_out = isinstance(exc, TimeoutError)
         raise Failure(
             "timeout" if timed_out else "connection-error",
             f"{method} {shortened(url)}: "
-            + (f"no answer in {deadline.seconds} s" if timed_out else str(reason)),
+            + (f"no answer in {deadline.seconds} s" if timed_out else str(exc)),
             transient=True,
         ) from None
-    finally:
-        timer.cancel()
-        _hop.reset(hop)
-
-
-def _plain_response(response: Any) -> http.client.HTTPResponse | None:
-    """The ``http.client`` response below urllib's wrappers (an HTTPError's body)."""
-    while response is not None and not isinstance(response, http.client.HTTPResponse):
-        response = getattr(response, "fp", None)
-    return response
-
-
-def _read_until(
-    response: http.client.HTTPResponse | None, deadline: Deadline, limit: int
-) -> bytes:
-    """The body, read as it comes, until past ``limit`` or the deadline."""
-    chunks: list[bytes] = []
-    size = 0
-    while response is not None and size <= limit:
-        deadline.left()
-        chunk = response.read1(CHUNK)
-        if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-    return b"".join(chunks)
 
 
 class Streams(NamedTuple):

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Mapping
-from fractions import Fraction
 from typing import Any
 
 from . import _patterns
@@ -48,17 +47,27 @@ def problems(schema: Any, value: Any, path: str = "") -> list[str]:
 
 
 def _too_deep(value: Any) -> bool:
-    """Whether arrays and objects nest past ``MAX_DEPTH`` (found without recursion)."""
-    stack = [(value, 0)]
+    """Whether arrays and objects nest past ``MAX_DEPTH`` (found without recursion;
+    only containers are stacked)."""
+    if type(value) is dict and _SCALARS.issuperset(map(type, value.values())):
+        return False  # most calls' arguments: flat
+    stack = [(value, 0)] if _container(value) else []
     while stack:
         item, level = stack.pop()
-        if level > MAX_DEPTH:
+        inner = item.values() if isinstance(item, Mapping) else item
+        if level >= MAX_DEPTH and (level > MAX_DEPTH or len(inner)):
             return True
-        if isinstance(item, Mapping):
-            stack += [(inner, level + 1) for inner in item.values()]
-        elif isinstance(item, (list, tuple)):
-            stack += [(inner, level + 1) for inner in item]
+        stack += [(each, level + 1) for each in inner if _container(each)]
     return False
+
+
+def _container(value: Any) -> bool:
+    if type(value) in _SCALARS:
+        return False
+    return isinstance(value, (Mapping, list, tuple))
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 def valid(schema: Any, value: Any) -> bool:
@@ -158,6 +167,8 @@ def _multiple(value: float, step: float) -> bool:
     try:
         return int(quotient) == quotient
     except OverflowError:
+        from fractions import Fraction  # rarely needed: not imported with the module
+
         return (Fraction(value) / Fraction(step)).denominator == 1
     except ValueError:  # nan
         return False

@@ -1,0 +1,231 @@
+"""The bench's load test of ``python -m <package> mcp --http --workers N`` (the
+``runtime`` section's, at 500 tools), bounded, on loopback, and stopping every process
+it started: for N = 1, 2 and 4, ``LOAD_CALLS`` calls of the last tool from
+``LOAD_CLIENTS`` threads (plain JSON-RPC over streamable HTTP, each client on one
+kept-alive connection) after a warm-up. Its rows: errors + lost calls (== 0), and the
+server's CPU per call (summed over all its processes, from /proc) for N workers / 1
+worker (<= 1.25: flat; the machine has 2 cores, so CPU per call, not calls per second).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from bench_runtime import CHOOSE, Line, _cpu_and_rss
+
+LOAD_WORKERS = (1, 2, 4)
+LOAD_CALLS = 400  # per worker count, after a warm-up of 10 calls per client
+LOAD_CLIENTS = 8
+LOAD_PATIENCE = 120  # seconds for a server to answer, or a call to: then it is lost
+
+
+def _descendants(pid: int) -> list[int]:
+    """``pid`` and every process below it (uvicorn's workers and what they start)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text().rpartition(")")[2].split()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(stat[1])
+    found, frontier = [pid], [pid]
+    while frontier:
+        frontier = [child for child, up in parents.items() if up in frontier]
+        found += frontier
+    return found
+
+
+def _tree_cpu(pid: int) -> float:
+    total = 0.0
+    for each in _descendants(pid):
+        try:
+            total += _cpu_and_rss(each)[0]
+        except (OSError, StopIteration):
+            pass  # ended meanwhile
+    return total
+
+
+class _Client:
+    """Plain JSON-RPC over streamable HTTP, on one kept-alive connection."""
+
+    def __init__(self, port: int) -> None:
+        import http.client
+
+        self.connection = http.client.HTTPConnection(
+            "127.0.0.1", port, timeout=LOAD_PATIENCE
+        )
+        self.headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+        }
+
+    def send(self, ident: int, method: str, **params: Any) -> Any:
+        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": params}
+        if ident:
+            message["id"] = ident
+        self.connection.request(
+            "POST", "/mcp", json.dumps(message).encode(), self.headers
+        )
+        response = self.connection.getresponse()
+        body = response.read().decode()
+        session = response.getheader("mcp-session-id")
+        if session:
+            self.headers["Mcp-Session-Id"] = session
+        if not ident:
+            return None
+        if response.status != 200:
+            raise ValueError(f"HTTP {response.status}: {body[:200]}")
+        if "text/event-stream" in (response.getheader("content-type") or ""):
+            body = next(
+                line[5:] for line in body.splitlines() if line.startswith("data:")
+            )
+        answer = json.loads(body)
+        if "result" not in answer:
+            raise ValueError(str(answer)[:200])
+        return answer["result"]
+
+    def start(self) -> None:
+        info = {"name": "bench", "version": "1"}
+        hello = self.send(
+            1,
+            "initialize",
+            protocolVersion="2025-11-25",
+            capabilities={},
+            clientInfo=info,
+        )
+        self.headers["MCP-Protocol-Version"] = hello["protocolVersion"]
+        self.send(0, "notifications/initialized")
+
+
+def _load_round(port: int, call: tuple[str, Any], calls: int) -> tuple[int, int, int]:
+    """``calls`` tools/call requests from ``LOAD_CLIENTS`` threads: (answered,
+    errors, lost)."""
+    import threading
+
+    name, arguments = call
+    counts = {"ok": 0, "errors": 0, "lost": 0}
+    lock = threading.Lock()
+    share = [
+        calls // LOAD_CLIENTS + (i < calls % LOAD_CLIENTS) for i in range(LOAD_CLIENTS)
+    ]
+
+    def client(number: int) -> None:
+        try:
+            session = _Client(port)
+            session.start()
+        except Exception:
+            with lock:
+                counts["lost"] += share[number]
+            return
+        for ident in range(2, 2 + share[number]):
+            try:
+                result = session.send(
+                    ident, "tools/call", name=name, arguments=arguments
+                )
+                outcome = "errors" if result.get("isError") else "ok"
+            except (OSError, ValueError, StopIteration):
+                outcome = "lost"
+                session = _Client(port)  # a fresh connection for the next
+                try:
+                    session.start()
+                except Exception:
+                    pass
+            with lock:
+                counts[outcome] += 1
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(LOAD_CLIENTS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return counts["ok"], counts["errors"], counts["lost"]
+
+
+def _serve_load(
+    project: Path, workers: int, call: tuple[str, Any]
+) -> tuple[int, int, int, float]:
+    """Start the server with ``workers``, warm it up, load it: (answered, errors,
+    lost, server CPU seconds per answered call); the server is stopped either way."""
+    import socket
+    import time
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "PYTHONPATH": str(project), "PYTHONDONTWRITEBYTECODE": "1"}
+    command = [sys.executable, "-m", "generated", "mcp", "--http"]
+    command += ["--port", str(port), "--workers", str(workers)]
+    process = subprocess.Popen(command, cwd=project, env=env, stderr=subprocess.DEVNULL)
+    try:
+        until = time.monotonic() + LOAD_PATIENCE
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > until or process.poll() is not None:
+                    raise RuntimeError(
+                        f"the server with {workers} workers did not start"
+                    )
+                time.sleep(0.2)
+        _load_round(port, call, 10 * LOAD_CLIENTS)  # every worker warm
+        before = _tree_cpu(process.pid)
+        ok, errors, lost = _load_round(port, call, LOAD_CALLS)
+        spent = _tree_cpu(process.pid) - before
+        return ok, errors, lost, spent / max(ok + errors, 1)
+    finally:
+        for pid in reversed(_descendants(process.pid)):  # only the server's own
+            try:
+                os.kill(pid, 9)
+            except OSError:
+                pass
+        process.wait()
+
+
+def load(project: Path, Figure: Any) -> list[Line]:
+    """The load test of the module docstring: its rows."""
+    chosen = json.loads(
+        subprocess.run(
+            [sys.executable, "-c", CHOOSE],
+            cwd=project,
+            env={**os.environ, "PYTHONPATH": str(project)},
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+    )
+    _, _, arguments, name, _ = chosen[1]
+    rows: list[Line] = []
+    per_call: dict[int, float] = {}
+    for workers in LOAD_WORKERS:
+        ok, errors, lost, cpu = _serve_load(project, workers, (name, arguments))
+        per_call[workers] = cpu * 1e6
+        bad = errors + lost + (LOAD_CALLS - ok - errors - lost)
+        rows.append(
+            (
+                f"MCP --http load, {workers} worker(s): errors + lost of "
+                f"{LOAD_CALLS}",
+                float(bad),
+                "calls",
+                None,
+                None,
+                "== 0",
+                "yes" if bad == 0 else "NO",
+            )
+        )
+    for workers in LOAD_WORKERS[1:]:
+        figure = Figure(
+            f"MCP --http CPU per call, {workers} workers / 1 (500 tools)",
+            [per_call[workers]],
+            [per_call[1]],
+            1.25,
+            "us",
+        )
+        rows.append(figure.row())
+    return rows
