@@ -5,6 +5,8 @@ it started: for N = 1, 2 and 4, ``LOAD_CALLS`` calls of the last tool from
 kept-alive connection) after a warm-up. Its rows: errors + lost calls (== 0), and the
 server's CPU per call (summed over all its processes, from /proc) for N workers / 1
 worker (<= 1.25: flat; the machine has 2 cores, so CPU per call, not calls per second).
+Every server serves statelessly (one worker with ``--stateless``, as several always do),
+so the ratio compares the same work spread over more processes.
 """
 
 from __future__ import annotations
@@ -160,7 +162,7 @@ def _serve_load(
         port = probe.getsockname()[1]
     env = {**os.environ, "PYTHONPATH": str(project), "PYTHONDONTWRITEBYTECODE": "1"}
     command = [sys.executable, "-m", "generated", "mcp", "--http"]
-    command += ["--port", str(port), "--workers", str(workers)]
+    command += ["--port", str(port), "--workers", str(workers), "--stateless"]
     process = subprocess.Popen(command, cwd=project, env=env, stderr=subprocess.DEVNULL)
     try:
         until = time.monotonic() + LOAD_PATIENCE

@@ -272,3 +272,54 @@ def test_several_workers_lose_no_call_under_load(small: Path) -> None:
         answers = anyio.run(load, url)
     expected = {f"{s}-{n}" for s in range(sessions) for n in range(calls)}
     assert sorted(answers) == sorted(expected)
+
+
+def _post(url: str, message: dict[str, object]) -> tuple[int, str | None, str]:
+    """One JSON-RPC POST: (status, its Mcp-Session-Id header, body)."""
+    request = urllib.request.Request(
+        url,
+        json.dumps(message).encode(),
+        {
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+            "MCP-Protocol-Version": "2025-11-25",
+        },
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return (
+            response.status,
+            response.headers.get("mcp-session-id"),
+            response.read().decode(),
+        )
+
+
+@pytest.mark.parametrize("stateless", [False, True])
+def test_one_worker_serves_without_sessions_when_asked(
+    small: Path, stateless: bool
+) -> None:
+    """``--stateless``: one process answers a call with no session, as several
+    workers do; without it, the single worker keeps sessions (Mcp-Session-Id)."""
+    hello = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"},
+        },
+    }
+    flags = ["--stateless"] if stateless else []
+    with _http(small, *flags) as url:
+        status, session, _ = _post(url, hello)
+        assert status == 200
+        assert (session is None) is stateless
+        if stateless:  # a call straight away, in no session
+            call = {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "tools/call",
+                "params": {"name": "g01.op004", "arguments": {"text": "hi"}},
+            }
+            status, _, body = _post(url, call)
+            assert status == 200 and '"hi"' in body, body

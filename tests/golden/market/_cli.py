@@ -101,13 +101,20 @@ def _main(argv: Sequence[str] | None) -> int:
         default=1,
         help="with --http: worker processes (more than one serve statelessly)",
     )
+    serving.add_argument(
+        "--stateless",
+        action="store_true",
+        help="with --http: no sessions, even with one worker",
+    )
     args, rest = parser.parse_known_args(argv)
     if rest and args.command != "call":
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if args.command == "mcp":
         from . import _mcp
 
-        http = _mcp.Http(args.port, args.host, args.workers, args.public)
+        http = _mcp.Http(
+            args.port, args.host, args.workers, args.public, args.stateless
+        )
         return _mcp.main(
             args.profile, args.allow_dangerous, http if args.http else None
         )

@@ -251,13 +251,15 @@ def serve(
 
 class Http(NamedTuple):
     """Where and how ``--http`` serves: ``workers`` processes (more than one serve
-    statelessly: any of them answers any request); a ``host`` other than the loopback
-    address only with ``public`` and a bearer token in ``TOKEN_VARIABLE``."""
+    statelessly: any of them answers any request; ``stateless`` makes one do so too);
+    a ``host`` other than the loopback address only with ``public`` and a bearer
+    token in ``TOKEN_VARIABLE``."""
 
     port: int = 8000
     host: str = "127.0.0.1"
     workers: int = 1
     public: bool = False
+    stateless: bool = False
 
 
 # The bearer token every HTTP request must carry when set (always, on a public bind).
@@ -284,7 +286,7 @@ def serve_http(http: Http, profile: str | None, confirm: Confirm) -> None:
     uvicorn = importlib.import_module("uvicorn")
     options = {"host": http.host, "port": http.port, "log_level": "warning"}
     if http.workers == 1:
-        app = http_app(profile, confirm, stateless=False, host=http.host)
+        app = http_app(profile, confirm, stateless=http.stateless, host=http.host)
         uvicorn.run(app, **options)
         return
     tool_entries(profile)  # an unknown profile is said once, here
@@ -334,7 +336,7 @@ def _bearer(app: Any, token: str) -> Any:
 
 def main(profile: str | None, allow_dangerous: bool, http: Http | None) -> int:
     """``python -m <package> mcp [--profile NAME] [--allow-dangerous] [--http [--port N]
-    [--host H --public] [--workers N]]``."""
+    [--host H --public] [--workers N] [--stateless]]``."""
     import sys
 
     try:
