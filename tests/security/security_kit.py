@@ -7,6 +7,7 @@ with tests/conftest.py under pytest's default import mode)."""
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import subprocess
 import threading
@@ -93,6 +94,8 @@ def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """tests/fixtures/security built with skillc and imported, its workspace in tmp."""
     folder = tmp_path_factory.mktemp("security")
     with imported_build("security", folder, "guarded", SECRETS) as package:
+        for module in ("_settings", "_tools"):  # tests reach into them in any order
+            importlib.import_module(f"{package.__name__}.{module}")
         yield package
 
 
