@@ -42,7 +42,11 @@ class PluginFolder:
     def kind(self, path: str, is_file: bool) -> tuple[Kind, tuple[str, ...]] | None:
         """Whether ``path`` (a folder, or a file listed by name) holds subagents or
         commands, with the subfolders below the listed folder."""
-        rel = os.path.relpath(path, self.folder).replace(os.sep, "/")
+        rel = (
+            path[len(self.folder) + 1 :].replace(os.sep, "/")
+            if path.startswith(self.folder + os.sep)
+            else os.path.relpath(path, self.folder).replace(os.sep, "/")
+        )
         for kind, listed in (
             (Kind.AGENT, self.layout.agents),
             (Kind.COMMAND, self.layout.commands),
@@ -251,11 +255,10 @@ class Plugins:
         """Other clients' plugin manifests skillc does not read: Cursor's and Kimi's,
         and a Codex marketplace that is not at a source root."""
         for entry in entries:
-            market = os.path.join(entry.path, "marketplace.json")
             if entry.name in LOOKALIKES or (
                 entry.name == "plugins"
                 and os.path.basename(folder) == ".agents"
-                and market not in self.inputs
+                and os.path.join(entry.path, "marketplace.json") not in self.inputs
             ):
                 self._not_compiled(
                     discover.relative(entry.path, self.project),
