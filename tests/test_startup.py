@@ -185,6 +185,8 @@ NOT_FOR_A_NO_OP = (
     "skillc.resolve",
     "skillc.ir",  # the model's 20 dataclasses
     "skillc.embed",  # model mode's encoders
+    "threading",  # and signal: the progress line's timer, for a terminal only
+    "signal",
 )
 NO_OP = """
 import json, sys
