@@ -433,13 +433,7 @@ _name = operator.attrgetter("name")
 
 
 def _key(plugin: PluginFolder | None) -> Path | None:
-    return None if plugin is None else _path(plugin.key)
-
-
-@functools.lru_cache(maxsize=64)
-def _path(key: str) -> Path:
-    """One Path per plugin, shared by its files' Found (they are immutable)."""
-    return Path(key)
+    return None if plugin is None else plugin.path()
 
 
 def _is_file(entry: os.DirEntry[str]) -> bool:
