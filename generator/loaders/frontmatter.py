@@ -152,8 +152,8 @@ def _json_too_deep(text: str) -> int | None:
     return None
 
 
-# A string (to its end if unterminated), or a bracket: the marketplace's manifests were
-# scanned a character at a time in 0.031 s of a 0.83 s no-op (cProfile), 0.002 s so.
+# A string (to its end if unterminated), or a bracket: the wshobson marketplace's 187
+# JSON files took 24 ms a character at a time, 15 ms so (least of 9), of a ~0.45 s no-op.
 _JSON_NESTING = re.compile(r'"(?:[^"\\]|\\[\s\S])*(?:"|\\?\Z)|[\[\]{}]')
 
 
