@@ -274,8 +274,8 @@ class Plugins:
                 )
 
 
-# One Path per plugin, shared by the Found of its files: a Path per file took 0.15 s
-# of a 2.3 s no-op of the marketplace (cProfile, on a loaded machine).
+# One Path per plugin, shared by the Found of its files: a Path for each of the
+# marketplace's 1,110 files took 3.7 ms (least of 9), of a ~0.45 s no-op.
 _path = functools.lru_cache(maxsize=64)(Path)
 
 
