@@ -46,11 +46,12 @@ class PluginFolder:
     def kind(self, path: str, is_file: bool) -> tuple[Kind, tuple[str, ...]] | None:
         """Whether ``path`` (a folder, or a file listed by name) holds subagents or
         commands, with the subfolders below the listed folder."""
-        rel = (
-            path[len(self.folder) + 1 :].replace(os.sep, "/")
-            if path.startswith(self.folder + os.sep)
-            else os.path.relpath(path, self.folder).replace(os.sep, "/")
-        )
+        if path == self.folder:  # os.path.relpath: 5 ms over the marketplace's files
+            rel = "."
+        elif path.startswith(self.folder + os.sep):
+            rel = path[len(self.folder) + 1 :].replace(os.sep, "/")
+        else:
+            rel = os.path.relpath(path, self.folder).replace(os.sep, "/")
         for kind, listed in (
             (Kind.AGENT, self.layout.agents),
             (Kind.COMMAND, self.layout.commands),
