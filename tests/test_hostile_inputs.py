@@ -395,11 +395,14 @@ def test_an_unreadable_skill_folder_is_an_error_not_a_vanished_tool(
     assert tree(skills_project / "generated") == before
 
 
+@pytest.mark.parametrize("before_it", ["", '"5\\" long", '])
 def test_a_plugin_json_nested_too_deep_gets_the_nesting_error_alone(
-    built: tuple[Path, dict[str, bytes]],
+    built: tuple[Path, dict[str, bytes]], before_it: str
 ) -> None:
+    """Also after a string holding an escaped quote, which the scan for nesting once
+    took for the string's end (then missed the nesting: a RecursionError)."""
     project, before = built
-    deep = "[" * 100_000 + "]" * 100_000
+    deep = "[" + before_it + "[" * 100_000 + "]" * 100_001
     place(
         project / "skills",
         {

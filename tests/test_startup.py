@@ -185,6 +185,8 @@ NOT_FOR_A_NO_OP = (
     "skillc.resolve",
     "skillc.ir",  # the model's 20 dataclasses
     "skillc.embed",  # model mode's encoders
+    "threading",  # and signal: the progress line's timer, for a terminal only
+    "signal",
 )
 NO_OP = """
 import json, sys
@@ -210,6 +212,32 @@ def test_a_no_op_build_imports_no_loader_nor_emitter(
         name
         for name in result["modules"]
         if any(name == m or name.startswith(m + ".") for m in NOT_FOR_A_NO_OP)
+    ]
+    assert loaded == []
+
+
+def test_a_no_op_build_of_a_plugin_reads_its_manifest_without_yaml_nor_the_model(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Discovery reads plugin manifests (JSON) on every build, a no-op too: that
+    imports the plugin loader, but neither PyYAML nor the model (skillc.ir), nor any
+    loader of the files it finds."""
+    plugin = skills_project / "skills" / "p"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "p"}')
+    write_skill(plugin / "skills", "a", "---\nname: a\ndescription: Does a.\n---\n")
+    assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
+    done = run_python(NO_OP, skills_project, str(skills_project))
+    assert done.returncode == 0, done.stderr
+    assert "generated/ is up to date" in done.stderr
+    modules = json.loads(done.stdout)["modules"]
+    assert "skillc.loaders.plugin" in modules
+    left_out = [m for m in NOT_FOR_A_NO_OP if m != "skillc.loaders"]
+    left_out += ["skillc.loaders.skill", "skillc.loaders.yamlpos"]
+    loaded = [
+        name
+        for name in modules
+        if any(name == m or name.startswith(m + ".") for m in left_out)
     ]
     assert loaded == []
 

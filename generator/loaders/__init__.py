@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..diagnostics import Report
-from ..ir import Definition, Function
 
-if TYPE_CHECKING:  # discovery imports the plugin and marketplace loaders
+if TYPE_CHECKING:  # discovery imports the plugin and marketplace loaders, not the model
     from ..discover import Found
+    from ..ir import Definition, Function
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +40,7 @@ class Loaded:
 Loader = Callable[["Found", Context], Loaded]
 # A Markdown format's reader: the file, the project, the enclosing plugin's name, the
 # report and the size limit; one definition or None.
-Reader = Callable[["Found", Path, str | None, Report, int], Definition | None]
+Reader = Callable[["Found", Path, str | None, Report, int], "Definition | None"]
 
 
 def markdown_loader(read: Reader) -> Loader:

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..loaders import frontmatter
 from ..diagnostics import Report
-from ..ir import Hook, McpServer
+from ..discovered import Hook, McpServer
 
 HOOKS_FILE = "hooks/hooks.json"
 MCP_FILE = ".mcp.json"

@@ -17,6 +17,7 @@ import yaml
 
 from ..diagnostics import Report
 from ..loaders import yaml_hints
+from ..loaders.frontmatter import MAX_DEPTH
 
 try:
     _Base: type[Any] = yaml.CSafeLoader
@@ -38,10 +39,6 @@ _Loader.add_constructor(
 # once aliases add this many nodes, or this many characters of text.
 MAX_NODE_VISITS = 20_000
 MAX_ALIAS_CHARS = 1_000_000
-# Collections nested deeper than this are refused before they are composed: libyaml's
-# composer recurses on the C stack and crashes the process at about 25,000 levels, and
-# Python's recursion limit stops later stages far earlier. Real schemas stay under 20.
-MAX_DEPTH = 64
 # Text whose nesting cannot exceed this (``_depth_bound``) is composed at once, and its
 # depth checked on the nodes: the parser's events cost more than the composing. Far
 # below what crashes libyaml, and only with it (PyYAML's own composer recurses in Python).
