@@ -23,7 +23,7 @@ import sys
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -230,3 +230,91 @@ def test_a_tool_never_loaded_still_has_its_secrets_redacted(
     assert loaded == "[]"  # the tool that names the key was never imported
     assert "KEY=" in answer and "[redacted]" in answer
     assert SECRETS["SECURITY_TEST_KEY"] not in answer
+
+
+class Pair(NamedTuple):
+    first: Any
+    second: Any
+
+
+class Text(str):
+    pass
+
+
+# Data a tool may return: texts that hold a configured secret or not, ASCII or not,
+# with a lone surrogate (an undecodable file name), in dicts, lists, tuples and
+# NamedTuples, keys included, nested past the depth ``redact`` checks by recursion.
+TEXTS = st.sampled_from(
+    ["", "plain", "café", "bad \udcff name", Text("sub")]
+) | st.text(max_size=6)
+
+
+def _data(secret: str) -> st.SearchStrategy[Any]:
+    texts = TEXTS | st.just(f"x{secret}y") | st.just(secret.encode().hex())
+    leaves = texts | st.integers() | st.booleans() | st.none() | st.floats()
+    return st.recursive(
+        leaves,
+        lambda inner: st.lists(inner, max_size=3)
+        | st.lists(inner, max_size=3).map(tuple)
+        | st.builds(Pair, inner, inner)
+        | st.dictionaries(texts, inner, max_size=3),
+        max_leaves=12,
+    ) | st.integers(0, 60).map(lambda depth: _nested([secret], depth))
+
+
+def _nested(value: Any, depth: int) -> Any:
+    for _ in range(depth):
+        value = {"k": [value]}
+    return value
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_redact_keeps_only_what_the_full_walk_would_not_change(
+    guarded: Any, data: Any
+) -> None:
+    """``redact`` returns its argument itself when nothing in it changes (a check
+    before rebuilding, for speed): whatever it returns equals the full walk's rebuild
+    (same types), for every configured secret, and is its argument only when that walk
+    changed nothing."""
+    secrets = importlib.import_module("guarded._secrets")
+    with environment(**SECRETS):
+        value = data.draw(_data(SECRETS["SECURITY_TEST_KEY"]))
+        pattern = secrets._pattern(secrets.known())
+        assert pattern is not None
+
+        def fix(text: str) -> str:
+            return secrets.encodable(pattern.sub(secrets.REDACTED, text))
+
+        expected = secrets._map_texts(value, fix)
+        result = secrets.redact(value)
+    assert repr(result) == repr(expected)
+    assert _types(result) == _types(expected)
+    assert SECRETS["SECURITY_TEST_KEY"] not in repr(result)
+    json.dumps(result, default=str).encode("utf-8")  # every text encodable
+
+
+def _types(value: Any) -> Any:
+    if isinstance(value, dict):
+        return [(_types(k), _types(v)) for k, v in value.items()]
+    if isinstance(value, (list, tuple)):
+        return (type(value), [_types(item) for item in value])
+    return type(value)
+
+
+def test_redact_returns_plain_data_itself_when_no_secret_is_configured(
+    guarded: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No secret configured and every text encodable: nothing is rebuilt (dispatch
+    redacts each result and each answer); a text that is not encodable still is."""
+    secrets = importlib.import_module("guarded._secrets")
+    monkeypatch.setattr(secrets, "_values", set())
+    monkeypatch.setattr(secrets._settings, "SECRET_NAMES", ())
+    value = {"a": [1, "b", ("c", None)], "d": {"e": "é"}}
+    assert secrets.redact(value) is value
+    bad = {"a": ["name \udcff"]}
+    assert secrets.redact(bad) == {"a": ["name \\xff"]}
+    monkeypatch.setattr(secrets._settings, "SECRET_NAMES", ("SECURITY_TEST_KEY",))
+    with environment(SECURITY_TEST_KEY=SECRETS["SECURITY_TEST_KEY"]):
+        leaky = {"a": [f"k={SECRETS['SECURITY_TEST_KEY']}"]}
+        assert secrets.redact(leaky) == {"a": ["k=[redacted]"]}

@@ -25,6 +25,7 @@ from ._names import DOTTED, FLAT
 from ._runtime import PACKAGE
 from ._tasks import Invocation
 from ._tools import MESSAGE_LIMIT, ConfirmPolicy, problems_text, shortened
+from ._validate import _SCALARS
 
 PROVIDERS = (
     "anthropic",
@@ -206,6 +207,8 @@ def without_nulls(schema: Mapping[str, Any], value: Any) -> Any:
     """Drop the nulls strict mode forces for optional properties, wherever the original
     schema does not allow null itself (strict mode declares every property, so below a
     schema without ``properties`` or ``items`` the value is kept as it is)."""
+    if type(value) in _SCALARS:  # no Mapping ABC check for most values
+        return value
     if isinstance(value, (dict, Mapping)) and schema.get("properties"):
         properties = schema["properties"]
         result = {}
