@@ -433,7 +433,7 @@ _name = operator.attrgetter("name")
 
 
 def _key(plugin: PluginFolder | None) -> Path | None:
-    return None if plugin is None else plugin.path()
+    return None if plugin is None else Path(plugin.key)
 
 
 def _is_file(entry: os.DirEntry[str]) -> bool:

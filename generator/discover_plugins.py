@@ -39,19 +39,10 @@ class PluginFolder:
     folder: str
     layout: Layout
 
-    def path(self) -> Path:
-        """``key`` as the Path each Found of the plugin holds."""
-        return _path(self.key)
-
     def kind(self, path: str, is_file: bool) -> tuple[Kind, tuple[str, ...]] | None:
         """Whether ``path`` (a folder, or a file listed by name) holds subagents or
         commands, with the subfolders below the listed folder."""
-        if path == self.folder:  # os.path.relpath: 5 ms over the marketplace's files
-            rel = "."
-        elif path.startswith(self.folder + os.sep):
-            rel = path[len(self.folder) + 1 :].replace(os.sep, "/")
-        else:
-            rel = os.path.relpath(path, self.folder).replace(os.sep, "/")
+        rel = os.path.relpath(path, self.folder).replace(os.sep, "/")
         for kind, listed in (
             (Kind.AGENT, self.layout.agents),
             (Kind.COMMAND, self.layout.commands),
@@ -273,11 +264,6 @@ class Plugins:
                     "marketplaces at a source root)",
                     "manifest",
                 )
-
-
-# One Path per plugin, shared by the Found of its files: a Path for each of the
-# marketplace's 1,110 files took 3.7 ms (least of 9), of a ~0.45 s no-op.
-_path = functools.lru_cache(maxsize=64)(Path)
 
 
 @functools.cache

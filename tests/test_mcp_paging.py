@@ -10,10 +10,8 @@ import contextlib
 import io
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -24,7 +22,7 @@ import pytest
 import yaml
 
 from skillc import cli
-from test_mcp_server import _free_port
+from test_mcp_server import _await_port, _free_port
 
 if not os.environ.get("CI"):  # CI installs it (noxfile.PROVIDER_SDKS): never skip there
     pytest.importorskip("mcp")
@@ -153,13 +151,7 @@ def _http(project: Path, *flags: str, **env: str) -> Iterator[str]:
         start_new_session=True,  # its workers stop with it
     )
     try:
-        for _ in range(600):  # bounded: up to a minute of connection attempts
-            if process.poll() is not None:
-                raise AssertionError(process.stderr.read() if process.stderr else "")
-            with socket.socket() as sock:
-                if sock.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.1)
+        _await_port(process, port, 600)  # up to a minute
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
         process.terminate()

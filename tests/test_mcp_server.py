@@ -202,6 +202,18 @@ def _free_port() -> int:
         return port
 
 
+def _await_port(process: subprocess.Popen[str], port: int, attempts: int) -> None:
+    """Bounded: until ``process`` listens on ``port`` (a tenth of a second between
+    ``attempts``); its stderr as the failure if it exits first."""
+    for _ in range(attempts):
+        if process.poll() is not None:
+            raise AssertionError(process.stderr.read() if process.stderr else "")
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+
+
 @contextlib.contextmanager
 def _http_server(kit: Path, port: int) -> Iterator[subprocess.Popen[str]]:
     env = {**os.environ, "PYTHONPATH": str(kit)}
@@ -213,13 +225,7 @@ def _http_server(kit: Path, port: int) -> Iterator[subprocess.Popen[str]]:
         stderr=subprocess.PIPE,
     )
     try:
-        for _ in range(300):  # bounded: up to 300 connection attempts
-            if process.poll() is not None:
-                raise AssertionError(process.stderr.read() if process.stderr else "")
-            with socket.socket() as sock:
-                if sock.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.1)
+        _await_port(process, port, 300)
         yield process
     finally:
         process.terminate()
