@@ -7,6 +7,10 @@ server's CPU per call (summed over all its processes, from /proc) for N workers 
 worker (<= 1.25: flat; the machine has 2 cores, so CPU per call, not calls per second).
 Every server serves statelessly (one worker with ``--stateless``, as several always do),
 so the ratio compares the same work spread over more processes.
+
+Beside them, the same load on one worker of the stdio section's lean peer, served as the
+SDK's stateless streamable-HTTP app under uvicorn (``PEER_HTTP``): skillc's CPU per call
+over HTTP / the peer's (<= 0.9, issue 30's per-call target over HTTP).
 """
 
 from __future__ import annotations
@@ -15,15 +19,22 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench_runtime import CHOOSE, Line, _cpu_and_rss
+from bench_runtime import CHOOSE, PEER, Line, _cpu_and_rss
 
 LOAD_WORKERS = (1, 2, 4)
 LOAD_CALLS = 400  # per worker count, after a warm-up of 10 calls per client
 LOAD_CLIENTS = 8
 LOAD_PATIENCE = 120  # seconds for a server to answer, or a call to: then it is lost
+# The stdio peer's handlers, served over streamable HTTP on the port in argv[1].
+PEER_HTTP = PEER.rpartition("async def main")[0] + (
+    "import sys, uvicorn\n"
+    "app = server.streamable_http_app(host='127.0.0.1', stateless_http=True)\n"
+    "uvicorn.run(app, host='127.0.0.1', port=int(sys.argv[1]), log_level='warning')\n"
+)
 
 
 def _descendants(pid: int) -> list[int]:
@@ -149,11 +160,22 @@ def _load_round(port: int, call: tuple[str, Any], calls: int) -> tuple[int, int,
     return counts["ok"], counts["errors"], counts["lost"]
 
 
+def _ours(workers: int) -> Callable[[int], list[str]]:
+    """The command line of skillc's server with ``workers`` on a port."""
+
+    def command(port: int) -> list[str]:
+        line = [sys.executable, "-m", "generated", "mcp", "--http", "--stateless"]
+        return [*line, "--port", str(port), "--workers", str(workers)]
+
+    return command
+
+
 def _serve_load(
-    project: Path, workers: int, call: tuple[str, Any]
+    project: Path, command: Callable[[int], list[str]], call: tuple[str, Any]
 ) -> tuple[int, int, int, float]:
-    """Start the server with ``workers``, warm it up, load it: (answered, errors,
-    lost, server CPU seconds per answered call); the server is stopped either way."""
+    """Start the server ``command`` gives for a free port, warm it up, load it:
+    (answered, errors, lost, server CPU seconds per answered call); the server is
+    stopped either way."""
     import socket
     import time
 
@@ -161,9 +183,9 @@ def _serve_load(
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     env = {**os.environ, "PYTHONPATH": str(project), "PYTHONDONTWRITEBYTECODE": "1"}
-    command = [sys.executable, "-m", "generated", "mcp", "--http"]
-    command += ["--port", str(port), "--workers", str(workers), "--stateless"]
-    process = subprocess.Popen(command, cwd=project, env=env, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        command(port), cwd=project, env=env, stderr=subprocess.DEVNULL
+    )
     try:
         until = time.monotonic() + LOAD_PATIENCE
         while True:
@@ -172,9 +194,7 @@ def _serve_load(
                 break
             except OSError:
                 if time.monotonic() > until or process.poll() is not None:
-                    raise RuntimeError(
-                        f"the server with {workers} workers did not start"
-                    )
+                    raise RuntimeError(f"the server {command(port)} did not start")
                 time.sleep(0.2)
         _load_round(port, call, 10 * LOAD_CLIENTS)  # every worker warm
         before = _tree_cpu(process.pid)
@@ -202,11 +222,11 @@ def load(project: Path, Figure: Any) -> list[Line]:
             text=True,
         ).stdout
     )
-    _, _, arguments, name, _ = chosen[1]
+    _, _, arguments, name, peer_name = chosen[1]
     rows: list[Line] = []
     per_call: dict[int, float] = {}
     for workers in LOAD_WORKERS:
-        ok, errors, lost, cpu = _serve_load(project, workers, (name, arguments))
+        ok, errors, lost, cpu = _serve_load(project, _ours(workers), (name, arguments))
         per_call[workers] = cpu * 1e6
         bad = errors + lost + (LOAD_CALLS - ok - errors - lost)
         rows.append(
@@ -230,4 +250,17 @@ def load(project: Path, Figure: Any) -> list[Line]:
             "us",
         )
         rows.append(figure.row())
-    return rows
+    peer = [sys.executable, "-c", PEER_HTTP]
+    ok, _, _, peer_cpu = _serve_load(
+        project, lambda port: [*peer, str(port)], (peer_name, arguments)
+    )
+    if ok != LOAD_CALLS:  # a peer that failed calls did other work: no figure
+        raise RuntimeError(f"the HTTP peer answered {ok} of {LOAD_CALLS} calls")
+    figure = Figure(
+        "MCP --http CPU per call / peer, 1 worker (500 tools)",
+        [per_call[1]],
+        [peer_cpu * 1e6],
+        0.9,
+        "us",
+    )
+    return [*rows, figure.row()]
