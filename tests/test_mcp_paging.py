@@ -267,7 +267,8 @@ def test_several_workers_lose_no_call_under_load(small: Path) -> None:
 
 
 def _post(url: str, message: dict[str, object]) -> tuple[int, str | None, str]:
-    """One JSON-RPC POST: (status, its Mcp-Session-Id header, body)."""
+    """One JSON-RPC POST: (status, its Mcp-Session-Id header, body), the body one
+    JSON answer (the server answers with JSON, not an event stream)."""
     request = urllib.request.Request(
         url,
         json.dumps(message).encode(),
@@ -278,6 +279,7 @@ def _post(url: str, message: dict[str, object]) -> tuple[int, str | None, str]:
         },
     )
     with urllib.request.urlopen(request, timeout=60) as response:
+        assert response.headers.get("content-type") == "application/json"
         return (
             response.status,
             response.headers.get("mcp-session-id"),
@@ -314,4 +316,5 @@ def test_one_worker_serves_without_sessions_when_asked(
                 "params": {"name": "g01.op004", "arguments": {"text": "hi"}},
             }
             status, _, body = _post(url, call)
-            assert status == 200 and '"hi"' in body, body
+            assert status == 200, body
+            assert json.loads(body)["result"]["structuredContent"] == {"text": "hi"}
