@@ -8,9 +8,11 @@ worker (<= 1.25: flat; the machine has 2 cores, so CPU per call, not calls per s
 Every server serves statelessly (one worker with ``--stateless``, as several always do),
 so the ratio compares the same work spread over more processes.
 
-Beside them, the same load on one worker of the stdio section's lean peer, served as the
-SDK's stateless streamable-HTTP app under uvicorn (``PEER_HTTP``): skillc's CPU per call
-over HTTP / the peer's (<= 0.9, issue 30's per-call target over HTTP).
+Beside them, the same load on the stdio section's lean peer, served as the SDK's stateless
+streamable-HTTP app under uvicorn (``PEER_APP``): skillc's CPU per call over HTTP / the
+peer's, one worker each (<= 0.9, issue 30's per-call target over HTTP); and, for scale,
+the peer's own CPU per call on 4 workers / 1 (no target: what the same stack does on
+this machine).
 """
 
 from __future__ import annotations
@@ -29,11 +31,9 @@ LOAD_WORKERS = (1, 2, 4)
 LOAD_CALLS = 400  # per worker count, after a warm-up of 10 calls per client
 LOAD_CLIENTS = 8
 LOAD_PATIENCE = 120  # seconds for a server to answer, or a call to: then it is lost
-# The stdio peer's handlers, served over streamable HTTP on the port in argv[1].
-PEER_HTTP = PEER.rpartition("async def main")[0] + (
-    "import sys, uvicorn\n"
+# The stdio peer's handlers as a stateless streamable-HTTP app, for ``uvicorn peer_app:app``.
+PEER_APP = PEER.rpartition("async def main")[0] + (
     "app = server.streamable_http_app(host='127.0.0.1', stateless_http=True)\n"
-    "uvicorn.run(app, host='127.0.0.1', port=int(sys.argv[1]), log_level='warning')\n"
 )
 
 
@@ -170,6 +170,16 @@ def _ours(workers: int) -> Callable[[int], list[str]]:
     return command
 
 
+def _peer(workers: int) -> Callable[[int], list[str]]:
+    """The command line of the peer (``PEER_APP``) with ``workers`` on a port."""
+
+    def command(port: int) -> list[str]:
+        line = [sys.executable, "-m", "uvicorn", "peer_app:app", "--log-level", "error"]
+        return [*line, "--port", str(port), "--workers", str(workers)]
+
+    return command
+
+
 def _serve_load(
     project: Path, command: Callable[[int], list[str]], call: tuple[str, Any]
 ) -> tuple[int, int, int, float]:
@@ -250,17 +260,21 @@ def load(project: Path, Figure: Any) -> list[Line]:
             "us",
         )
         rows.append(figure.row())
-    peer = [sys.executable, "-c", PEER_HTTP]
-    ok, _, _, peer_cpu = _serve_load(
-        project, lambda port: [*peer, str(port)], (peer_name, arguments)
-    )
-    if ok != LOAD_CALLS:  # a peer that failed calls did other work: no figure
-        raise RuntimeError(f"the HTTP peer answered {ok} of {LOAD_CALLS} calls")
-    figure = Figure(
+    (project / "peer_app.py").write_text(PEER_APP)
+    peer: dict[int, float] = {}
+    for workers in (1, 4):
+        ok, _, _, cpu = _serve_load(project, _peer(workers), (peer_name, arguments))
+        if ok != LOAD_CALLS:  # a peer that failed calls did other work: no figure
+            raise RuntimeError(f"the HTTP peer answered {ok} of {LOAD_CALLS} calls")
+        peer[workers] = cpu * 1e6
+    ratio = Figure(
         "MCP --http CPU per call / peer, 1 worker (500 tools)",
         [per_call[1]],
-        [peer_cpu * 1e6],
+        [peer[1]],
         0.9,
         "us",
     )
-    return [*rows, figure.row()]
+    scale = Figure(
+        "  the peer's own, 4 workers / 1 (for scale)", [peer[4]], [peer[1]], None, "us"
+    )
+    return [*rows, ratio.row(), scale.row()]
