@@ -79,10 +79,13 @@ _ENCODER = json.JSONEncoder(
 
 def serve(handlers: Handlers) -> None:
     """Serve ``handlers`` until stdin ends, then answer the calls still running."""
-    with _claimed(0, os.devnull) as wire_in, _claimed(1, None) as wire_out:
-        with open(wire_in, "rb", closefd=False) as lines:
-            with open(wire_out, "wb", closefd=False) as out:
-                Connection(handlers, out).run(lines)
+    with (
+        _claimed(0, os.devnull) as wire_in,
+        _claimed(1, None) as wire_out,
+        open(wire_in, "rb", closefd=False) as lines,
+        open(wire_out, "wb", closefd=False) as out,
+    ):
+        Connection(handlers, out).run(lines)
 
 
 @contextlib.contextmanager
