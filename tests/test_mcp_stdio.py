@@ -53,10 +53,11 @@ def _lines(*requests: tuple[int, str, dict[str, Any]]) -> bytes:
     return b"".join(json.dumps(m).encode() + b"\n" for m in messages)
 
 
-def _server(kit: Path, stdin: Any) -> subprocess.Popen[bytes]:
+def _server(kit: Path, stdin: Any, *command: str) -> subprocess.Popen[bytes]:
+    """``python *command`` (``-m kit mcp`` unless told) in ``kit``."""
     env = {**os.environ, "PYTHONPATH": str(kit), "PYTHONDONTWRITEBYTECODE": "1"}
     return subprocess.Popen(
-        [sys.executable, "-m", "kit", "mcp"],
+        [sys.executable, *(command or ("-m", "kit", "mcp"))],
         cwd=kit,
         env=env,
         stdin=stdin,
@@ -143,15 +144,7 @@ class Talk:
     ``next`` is the next line it writes (within ``PATIENCE``)."""
 
     def __init__(self, kit: Path, *command: str) -> None:
-        env = {**os.environ, "PYTHONPATH": str(kit), "PYTHONDONTWRITEBYTECODE": "1"}
-        self.process = subprocess.Popen(
-            [sys.executable, *command],
-            cwd=kit,
-            env=env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
+        self.process = _server(kit, subprocess.PIPE, *command)
         self.buffer = b""
 
     def send(self, *messages: dict[str, Any] | str) -> None:

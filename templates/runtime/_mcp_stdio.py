@@ -112,7 +112,8 @@ class Connection:
         self.era: str | None = None  # "handshake" or "modern"
         self.initialized = False
         self.running: dict[str | int, bool] = {}
-        self.lock = threading.Lock()  # one message on the wire at a time; running
+        self.lock = threading.Lock()  # over running
+        self.writing = threading.Lock()  # one message on the wire at a time
         self.pool: ThreadPoolExecutor | None = None  # started at the first call
         info = {"name": PACKAGE, "version": version()}
         self.stamp = {SERVER_INFO_KEY: info}
@@ -308,7 +309,7 @@ class Connection:
             message["error"] = error
         # A lone surrogate (a name that is not UTF-8) is sent as JSON's \\u escape.
         data = _ENCODER.encode(message).encode("utf-8", "backslashreplace") + b"\n"
-        with self.lock, contextlib.suppress(OSError, ValueError):
+        with self.writing, contextlib.suppress(OSError, ValueError):
             self.out.write(data)
             self.out.flush()
 
