@@ -140,9 +140,7 @@ class Connection:
         if not isinstance(message, dict):  # MCP has no batches since 2025-06-18
             self.send(None, error=_error(INVALID_REQUEST, "Invalid Request"))
             return
-        ident = message.get("id")
-        if not isinstance(ident, (str, int)) or isinstance(ident, bool):
-            ident = None
+        ident = _ident(message.get("id"))
         method, params = message.get("method"), message.get("params")
         if "method" not in message and ("result" in message or "error" in message):
             return  # a response: this server asks the client nothing
@@ -163,9 +161,9 @@ class Connection:
 
     def notified(self, method: str, params: Any) -> None:
         if method == "notifications/cancelled" and isinstance(params, dict):
+            ident = _ident(params.get("requestId"))
             with self.lock:
-                ident = params.get("requestId")
-                if isinstance(ident, (str, int)) and ident in self.running:
+                if ident is not None and ident in self.running:
                     self.running[ident] = True
 
     def request(self, ident: str | int, method: str, params: dict[str, Any]) -> None:
@@ -179,6 +177,9 @@ class Connection:
                 result = self.handshake(method, params)
         except RpcError as exc:
             self.send(ident, error=_error(exc.code, exc.message, exc.data))
+            return
+        except Exception:  # one bad request never takes the server down
+            self.send(ident, error=_error(INTERNAL_ERROR, "Internal error"))
             return
         if result is not None:
             self.send(ident, self.shaped(method, result))
@@ -267,7 +268,9 @@ class Connection:
         type, cache hints where the method has them, and the server's identity."""
         if self.era == "modern":
             hints = NO_CACHE if method in CACHEABLE else {}
-            return {**hints, **result, "resultType": "complete", "_meta": self.stamp}
+            meta = result.get("_meta")
+            stamp = {**meta, **self.stamp} if isinstance(meta, dict) else self.stamp
+            return {**hints, **result, "resultType": "complete", "_meta": stamp}
         if method in CACHEABLE:
             return {k: v for k, v in result.items() if k not in NO_CACHE}
         return result
@@ -320,6 +323,13 @@ def _error(code: int, message: str, data: Any = None) -> dict[str, Any]:
     if data is not None:
         error["data"] = data
     return error
+
+
+def _ident(value: Any) -> str | int | None:
+    """A request's id as JSON-RPC allows it (MCP: never null); None for another."""
+    if isinstance(value, (str, int)) and not isinstance(value, bool):
+        return value
+    return None
 
 
 def bad_params_error() -> dict[str, Any]:
