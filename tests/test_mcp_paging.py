@@ -169,8 +169,7 @@ def test_http_lists_5000_tools_in_both_eras(big: Path, workers: str) -> None:
 def test_pages_are_cut_by_size_and_cursors_are_opaque(small: Path) -> None:
     sys.path.insert(0, str(small))
     try:
-        from kit import _mcp
-        from mcp.types import ListToolsResult
+        from kit import _mcp, _mcp_http
 
         entries = _mcp.tool_entries()
         sizes = [len(json.dumps(entry, ensure_ascii=False)) + 2 for entry in entries]
@@ -180,17 +179,13 @@ def test_pages_are_cut_by_size_and_cursors_are_opaque(small: Path) -> None:
         assert _mcp.pages(entries, budget=1) == [
             range(i, i + 1) for i in range(len(entries))
         ]
-        handler = _mcp.paged_list(ListToolsResult, "tools", entries)
-
-        class Params:
-            cursor: str | None = None
-
-        first = anyio.run(handler, None, Params())
-        assert len(first.tools) == len(entries) and first.next_cursor is None
-        assert anyio.run(handler, None, Params()) is first  # made once
+        handler = _mcp.Paged("tools", entries)
+        first = handler({})
+        assert len(first["tools"]) == len(entries) and "nextCursor" not in first
+        assert handler({}) is first  # made once
         # Over HTTP the SDK checks a call's headers against the tool's schema: looked
         # up by name, not by walking tools/list for every call.
-        lookup = _mcp.server().get_tool_input_schema
+        lookup = _mcp_http.server(_mcp.Handlers()).get_tool_input_schema
         assert lookup(entries[-1]["name"]) == entries[-1]["inputSchema"]
         assert lookup("no.such") is None
     finally:

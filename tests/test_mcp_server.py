@@ -189,7 +189,8 @@ def test_a_profile_serves_only_its_tools(kit: Path, tmp_path: Path) -> None:
 
 
 def test_without_the_sdk_the_command_says_how_to_install_it(kit: Path) -> None:
-    code = "import sys, runpy; sys.modules['mcp'] = None; sys.argv = ['kit', 'mcp']; runpy.run_module('kit', run_name='__main__')"
+    """Only ``--http`` needs the SDK (stdio serves without it: test_mcp_stdio)."""
+    code = "import sys, runpy; sys.modules['mcp'] = None; sys.argv = ['kit', 'mcp', '--http']; runpy.run_module('kit', run_name='__main__')"
     result = run_python(code, kit)
     assert result.returncode == 2
     assert "pip install 'mcp" in result.stderr and "Traceback" not in result.stderr

@@ -37,6 +37,7 @@ RUNTIME = (
     "_cli.py",
     "_mcp.py",
     "_mcp_stdio.py",
+    "_mcp_http.py",
     "_mcp_skills.py",
     # The agent frameworks' adapters, each imported only by its user.
     "adapters/__init__.py",

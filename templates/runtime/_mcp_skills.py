@@ -1,5 +1,5 @@
 """The package's Agent Skills served the standard way: the MCP Skills extension
-(SEP-2640, ``io.modelcontextprotocol/skills``) on the server of ``_mcp``.
+(SEP-2640, ``io.modelcontextprotocol/skills``), as handlers of ``_mcp.Handlers``.
 
 ``skills/list`` and ``skills/get`` answer with the entries skillc wrote into
 ``_skills`` at build time (each skill's SKILL.md frontmatter as written, and every file
@@ -14,16 +14,17 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import importlib
-from collections.abc import Container
+from collections.abc import Container, Mapping
 from typing import Any
 
 from . import _settings
+from ._mcp import INTERNAL_ERROR, INVALID_PARAMS, Handler, Paged, RpcError, param
 from ._skills import FILES, SKILLS
 
 EXTENSION = "io.modelcontextprotocol/skills"
 # How long a host may keep an entry: it changes only when the package is rebuilt.
 TTL_MS = 300_000
+CACHE = {"ttlMs": TTL_MS, "cacheScope": "public"}
 
 
 def served(tools: Container[str]) -> dict[str, dict[str, Any]]:
@@ -47,60 +48,53 @@ def read(uri: str) -> dict[str, Any]:
         return contents | {"blob": base64.b64encode(data).decode("ascii")}
 
 
-def register(server: Any, tools: Container[str]) -> None:
-    """Declare the extension (and the resources it needs) on the SDK's low-level
-    ``server`` and answer its methods, for the skills of ``tools``."""
-    types = importlib.import_module("mcp.types")
-    errors = importlib.import_module("mcp.shared.exceptions")
-    threads = importlib.import_module("anyio.to_thread")
-    skills = served(tools)
-    files = {r["uri"]: FILES[r["uri"]] for s in skills.values() for r in s["resources"]}
-    cache = {"ttlMs": TTL_MS, "cacheScope": "public"}
+class Skills:
+    """The extension's methods (and the resources it needs) for the skills of
+    ``tools``."""
 
-    def invalid(message: str) -> Any:
-        return errors.MCPError(types.INVALID_PARAMS, message)
+    def __init__(self, tools: Container[str]) -> None:
+        self.skills = served(tools)
+        self.files = {
+            r["uri"]: FILES[r["uri"]]
+            for skill in self.skills.values()
+            for r in skill["resources"]
+        }
 
-    async def list_skills(ctx: Any, params: Any) -> dict[str, Any]:
-        return {"skills": list(skills.values()), **cache}
-
-    async def get_skill(ctx: Any, params: Any) -> dict[str, Any]:
-        if params.uri not in skills:
-            raise invalid(f"No skill is served at {params.uri[:200]}")
-        return {"skill": skills[params.uri], **cache}
-
-    async def list_resources(ctx: Any, params: Any) -> Any:
+    def methods(self) -> dict[str, Handler]:
         listed = []
-        for uri, file in files.items():
+        for uri, file in self.files.items():
             resource = {
                 "uri": uri,
                 "name": uri.rpartition("/")[2],
                 "size": file["size"],
             }
-            if uri in skills:
-                resource["name"] = skills[uri]["frontmatter"]["name"]
-                resource["description"] = skills[uri]["frontmatter"]["description"]
+            if uri in self.skills:
+                resource["name"] = self.skills[uri]["frontmatter"]["name"]
+                resource["description"] = self.skills[uri]["frontmatter"]["description"]
             listed.append(resource | {"mimeType": file["mimeType"]})
-        return types.ListResourcesResult.model_validate({"resources": listed, **cache})
+        return {
+            "skills/list": self.list_skills,
+            "skills/get": self.get_skill,
+            "resources/list": Paged("resources", listed, CACHE),
+            "resources/read": self.read_resource,
+        }
 
-    async def read_resource(ctx: Any, params: Any) -> Any:
-        if params.uri not in files:
-            raise invalid(f"No resource is served at {params.uri[:200]}")
+    def list_skills(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        return {"skills": list(self.skills.values()), **CACHE}
+
+    def get_skill(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        uri: str = param(params, "uri", str, True)
+        if uri not in self.skills:
+            raise RpcError(INVALID_PARAMS, f"No skill is served at {uri[:200]}")
+        return {"skill": self.skills[uri], **CACHE}
+
+    def read_resource(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """A file read: run in a worker thread."""
+        uri: str = param(params, "uri", str, True)
+        if uri not in self.files:
+            raise RpcError(INVALID_PARAMS, f"No resource is served at {uri[:200]}")
         try:
-            contents = await threads.run_sync(read, params.uri)  # a file read
+            contents = read(uri)
         except (OSError, LookupError) as exc:
-            raise errors.MCPError(types.INTERNAL_ERROR, str(exc)) from None
-        return types.ReadResourceResult.model_validate(
-            {"contents": [contents], **cache}
-        )
-
-    server.extensions[EXTENSION] = {}
-    server.add_request_handler("skills/list", types.PaginatedRequestParams, list_skills)
-    server.add_request_handler(
-        "skills/get", types.ReadResourceRequestParams, get_skill
-    )  # its params are the same: a uri
-    server.add_request_handler(
-        "resources/list", types.PaginatedRequestParams, list_resources
-    )
-    server.add_request_handler(
-        "resources/read", types.ReadResourceRequestParams, read_resource
-    )
+            raise RpcError(INTERNAL_ERROR, str(exc)) from None
+        return {"contents": [contents], **CACHE}

@@ -76,7 +76,9 @@ def _main(argv: Sequence[str] | None) -> int:
     calling.add_argument(
         "--confirm", action="store_true", help="let a tool marked dangerous run"
     )
-    serving = commands.add_parser("mcp", help="serve the tools over MCP (stdio)")
+    serving = commands.add_parser(
+        "mcp", help="serve the tools over MCP (stdio; --http needs the mcp SDK)"
+    )
     serving.add_argument("--profile", help="only the tools of this profile")
     serving.add_argument(
         "--allow-dangerous",
