@@ -9,27 +9,59 @@ import stat
 from pathlib import Path
 
 from . import writer
-from .discovered import UNREADABLE
+from .discovered import UNREADABLE, Stat, stat_of, stats
 
 
-def read(path: str, folders: dict[str, str] | None = None) -> tuple[str, str, int]:
+def read(
+    path: str,
+    folders: dict[str, str] | None = None,
+    seen: dict[str, Stat | None] | None = None,
+) -> tuple[str, str, int]:
     """An input's sha256 (``UNREADABLE`` when it is not a regular file that can be
     read), its real path (a link's target changes what its loader says:
     ``symlink-outside-project``) and its size in bytes, read from the same bytes.
-    ``folders``: real paths of folders met before."""
+    ``folders``: real paths of folders met before; ``seen``: where to keep the file's
+    stat from before it was read (for ``unchanged``)."""
     real = _real(path, {} if folders is None else folders)
     digest = hashlib.sha256()
     size = 0
+    if seen is not None:
+        seen[path] = None
     try:
         with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode):
                 raise OSError("not a regular file")
+            if seen is not None:
+                seen[path] = stats(info)
             while chunk := handle.read(1 << 20):
                 digest.update(chunk)
                 size += len(chunk)
     except OSError:
         return UNREADABLE, real, 0
     return digest.hexdigest(), real, size
+
+
+def unchanged(seen: dict[str, Stat | None], before: int) -> bool:
+    """Whether every file and folder a build saw (``Discovery.seen`` and its inputs'
+    stats) has the stat it had, from before ``before`` (ns): then a discovery would
+    find the same inputs, and they hold the same bytes, so the build may be skipped
+    without walking nor reading them.
+
+    As git's index does it: a write changes a file's ctime, an entry added, removed or
+    renamed its folder's, and nobody can set a ctime back; a stat from ``before`` or
+    later (a few ms before the build that kept it began) may hide a change made
+    after it was taken, in the same clock tick, so it is not trusted. The walk saw
+    every folder it listed, the folders and links in them (the hidden ones it only
+    looks into, such as ``.claude-plugin``, too) and every input.
+
+    The no-op rebuild of the wshobson-agents marketplace (../shared/corpus, 622
+    folders, 1,092 inputs), `tests/bench.py --only marketplace`: see FIGURES."""
+    for path, was in seen.items():
+        now = stat_of(path)
+        if now != was or (now is not None and max(now[1], now[2]) >= before):
+            return False
+    return True
 
 
 def _real(path: str, folders: dict[str, str]) -> str:
@@ -93,7 +125,7 @@ def holds(
             info = os.lstat(os.path.join(out_dir, path))
         except OSError:
             return None
-        if _stat(info) == was and max(info.st_mtime_ns, info.st_ctime_ns) < since:
+        if stats(info) == was and max(info.st_mtime_ns, info.st_ctime_ns) < since:
             now[path] = outputs[path]
             continue
         again = _checked(out_dir, path, str(sha256))
@@ -102,10 +134,6 @@ def holds(
         now[path] = again
         read += 1
     return now, read
-
-
-def _stat(info: os.stat_result) -> list[int]:
-    return [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
 
 
 def _checked(out_dir: Path, path: str, sha256: str) -> Kept | None:
@@ -122,4 +150,4 @@ def _checked(out_dir: Path, path: str, sha256: str) -> Kept | None:
                 return None
     except OSError:
         return None
-    return [sha256, *_stat(info)]
+    return [sha256, *stats(info)]

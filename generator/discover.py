@@ -36,7 +36,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from .diagnostics import Report
-from .discovered import Hook, Kind, McpServer, NotCompiled
+from .discovered import Hook, Kind, McpServer, NotCompiled, Stat, stat_of
 
 if TYPE_CHECKING:  # imported when a discovery starts: it imports this module
     from .discover_plugins import PluginFolder
@@ -87,6 +87,10 @@ class Discovery:
     not_compiled: tuple[NotCompiled, ...] = ()
     hooks: tuple[Hook, ...] = ()
     mcp_servers: tuple[McpServer, ...] = ()
+    # What the walk saw, for the no-op check (``digests.unchanged``): the stat of each
+    # root and of each folder or link in a folder it listed (None: it has none), taken
+    # before the listing. Not part of the discovery's value.
+    seen: dict[str, Stat | None] = field(default_factory=dict, repr=False, compare=False)
 
 
 def relative(path: Path | str, project: Path | str) -> str:
@@ -110,6 +114,7 @@ def discover(
     walker = _Walker(os.fspath(project), os.path.realpath(skip), report, max_bytes)
     for index, root in enumerate(roots):
         real = os.path.realpath(root)
+        walker.seen[os.fspath(root)] = stat_of(os.fspath(root))
         before = len(walker.found)
         walker.plugins.marketplace(os.fspath(root))
         walker.walk(os.fspath(root), real, index, None, None, (real,))
@@ -136,6 +141,7 @@ def discover(
         tuple(sorted(plugins.not_compiled, key=lambda n: (n.path, n.name))),
         tuple(plugins.hooks),
         tuple(plugins.servers),
+        walker.seen,
     )
 
 
@@ -161,6 +167,7 @@ class _Walker:
         self.report = report
         self.found: list[Found] = []
         self.inputs: set[str] = set()
+        self.seen: dict[str, Stat | None] = {}
         self.plugins: Plugins = Plugins(project, report, self.inputs, max_bytes)
 
     def walk(
@@ -224,6 +231,8 @@ class _Walker:
                 self._error(entry.path, "file-unreadable", _not_a_file(entry.path))
             elif _is_dir(entry):
                 folders.append(entry)
+            if entry.is_symlink() or _is_dir(entry):  # see Discovery.seen
+                self.seen[entry.path] = stat_of(entry.path)
         return entries, files, folders
 
     def _readable_name(self, entry: os.DirEntry[str]) -> bool:

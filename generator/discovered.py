@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import os
 
 
 class Kind(enum.Enum):
@@ -20,6 +21,22 @@ class Kind(enum.Enum):
 
 
 UNREADABLE = "unreadable"  # the lock's digest of an input that could not be read
+
+# A file's or folder's size, mtime, ctime and inode, as the no-op check compares them
+# (writing to a file, or to a folder's entries, changes its ctime).
+Stat = list[int]
+
+
+def stat_of(path: str) -> Stat | None:
+    """The stat of ``path`` (through links), or None when it has none."""
+    try:
+        return stats(os.stat(path))
+    except OSError:
+        return None
+
+
+def stats(info: os.stat_result) -> Stat:
+    return [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ import functools
 import hashlib
 import importlib
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,6 +63,9 @@ CACHED = dict.fromkeys(
     "Severity": f"{_ROOT}.diagnostics",
 }
 CACHE_DIR = cache.CACHE_DIR
+# How long before a build began a stat must be to vouch for its file next time: more
+# than a tick of the clock file times are taken from (a few ms).
+RACY_NS = 20_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +87,22 @@ def run(
     """Compile the project. ``cached``: read the cache; ``writing``: the output is
     about to be written (the cache may say it is up to date, and ``remember`` keeps
     the cache); ``emit``: False stops after the model (validate)."""
+    started = time.time_ns()
     project = config.root.resolve()
-    memo = _memo(project) if cached else _memo(None)
+    settings = [config.as_json(), table_key(config.find_tool), GENERATOR]
+    if config.find_tool == "model":  # an encoder installed or removed since
+        from .embed import encoders
+
+        settings.append(encoders.encoder_key(config))
+    # The last build of these settings in this folder: what it saw, wrote and said.
+    roots = [os.fspath(root) for root in config.source_dirs()]
+    where = cache.key("last", settings, os.fspath(project), roots)
+    memo = _memo(project if cached else None, where)
+    last = memo.get(where) if writing and emit else None
+    if last and digests.unchanged(last["seen"], last["before"]):
+        done = _done(config, report, memo, where, last)
+        if done is not None:
+            return done
     walk = Report(strict=config.strict, ignore=frozenset(config.ignore))
     found = discover.discover(
         config.source_dirs(),
@@ -96,21 +114,16 @@ def run(
     )
     report.extend(walk.items)
     folders: dict[str, str] = {}
-    inputs = {path: digests.read(path, folders) for path in found.inputs}
-    settings = [config.as_json(), table_key(config.find_tool), GENERATOR]
-    if config.find_tool == "model":  # an encoder installed or removed since
-        from .embed import encoders
-
-        settings.append(encoders.encoder_key(config))
+    unwatched = {os.fspath(config.out_dir), os.fspath(project / CACHE_DIR)}
+    seen = {p: s for p, s in found.seen.items() if p not in unwatched}
+    inputs = {path: digests.read(path, folders, seen) for path in found.inputs}
     key = cache.key("build", settings, repr(found), walk.items, inputs)
-    if writing and emit:
-        done = memo.get(key)
-        held = done and digests.holds(config.out_dir, done["outputs"], memo.written_ns)
-        if held:  # the output folder holds what that build wrote
-            report.extend(done["diagnostics"])
-            if held[1]:  # files were read: keep their stats
-                memo.put(key, done | {"outputs": held[0]})
-            return Build({}, notes=tuple(memo.ignored), remember=memo.keep)
+    # Trusted next time: stats from before this build began (see digests.unchanged).
+    witness = {"key": key, "seen": seen, "before": started - RACY_NS}
+    if last and last["key"] == key:  # a folder or file touched, nothing changed
+        done = _done(config, report, memo, where, last | witness)
+        if done is not None:
+            return done
     model = _model(config, report, found, inputs, memo)
     if not emit:
         return Build({}, model, tuple(memo.ignored))
@@ -119,18 +132,34 @@ def run(
     def remember() -> None:
         if not report.has_errors:
             outputs = digests.kept(config.out_dir, files)
-            memo.put(key, {"outputs": outputs, "diagnostics": report.items})
+            kept = {"outputs": outputs, "diagnostics": report.items}
+            memo.put(where, witness | kept)
         memo.save()
 
     notes = tuple(memo.ignored)  # what the look-ups met too
     return Build(files, model, notes, remember if writing else lambda: None)
 
 
+def _done(
+    config: Config, report: Report, memo: cache.Memo, where: str, last: Any
+) -> Build | None:
+    """The build with nothing to do, when the output folder holds what the last build
+    of these inputs wrote (``last``, kept again under ``where`` when it changed)."""
+    held = digests.holds(config.out_dir, last["outputs"], memo.written_ns)
+    if not held:
+        return None
+    report.extend(last["diagnostics"])
+    if held[1] or memo.get(where) != last:  # files were read, or the witness is new
+        memo.put(where, last | {"outputs": held[0]})
+    return Build({}, notes=tuple(memo.ignored), remember=memo.keep)
+
+
 # ----------------------------------------------------------------------------- cache
 
 
-def _memo(project: Path | None) -> cache.Memo:
-    """The project's memo (in memory only without ``project`` or a user key)."""
+def _memo(project: Path | None, first: str = "") -> cache.Memo:
+    """The project's memo (in memory only without ``project`` or a user key);
+    ``first``: the key a no-op rebuild looks up."""
     if project is None:
         return cache.Memo(None, None, "", cache.Codec(CACHED))
     # Every file of skillc but the token table (MB) in embed/: its MODEL names it, and
@@ -138,7 +167,8 @@ def _memo(project: Path | None) -> cache.Memo:
     embed = [PACKAGE / "embed" / name for name in ("MODEL", "encoders.py")]
     tops = (PACKAGE, templates_dir())
     salt = cache.fingerprint(tops, {"__pycache__", "embed"}, embed, DEPENDENCIES)
-    return cache.Memo(project / CACHE_DIR, cache.secret(), salt, cache.Codec(CACHED))
+    codec = cache.Codec(CACHED)
+    return cache.Memo(project / CACHE_DIR, cache.secret(), salt, codec, first)
 
 
 T = TypeVar("T")
