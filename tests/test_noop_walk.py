@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from conftest import run_python, run_skillc, tree, write_skill
-from skillc import discover, pipeline
+from skillc import digests, discover, pipeline
+from skillc.discovered import stat_of
 
 OK = "---\nname: {name}\ndescription: Does {name}.\n---\nBody of {name}.\n"
 
@@ -189,3 +190,16 @@ def test_a_no_op_lists_no_source_folder_and_opens_no_input(built: Path) -> None:
     assert result["status"] == 0 and result["opened"] == []
     modules = set(result["modules"])
     assert not modules & {"skillc.discover_plugins", "skillc.loaders.plugin"}
+
+
+def test_a_stat_from_the_racy_window_is_not_trusted(tmp_path: Path) -> None:
+    """A stat as kept vouches for its file only when it is older than ``before``: one
+    from the clock tick a build began in, or later, may hide an edit in that tick."""
+    path = tmp_path / "a.md"
+    path.write_text("a")
+    seen = {str(path): stat_of(str(path))}
+    newest = max(path.stat().st_mtime_ns, path.stat().st_ctime_ns)
+    assert digests.unchanged(seen, before=newest + 1)
+    assert not digests.unchanged(seen, before=newest)
+    assert not digests.unchanged({str(tmp_path / "gone"): [0, 0, 0, 0]}, newest + 1)
+    assert digests.unchanged({str(tmp_path / "gone"): None}, newest + 1)
