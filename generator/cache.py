@@ -42,6 +42,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, BinaryIO
 
+from .resources import PACKAGE, templates_dir
+
 CACHE_DIR = ".skillc-cache"
 MEMO = "memo.jsonl"
 KNOWN = frozenset({MEMO, ".gitignore"})
@@ -342,6 +344,22 @@ def _remove(path: Path) -> None:
         shutil.rmtree(path)
     else:
         os.unlink(path)
+
+
+def project_memo(
+    project: Path | None, first: str, types: dict[str, str], dependencies: Iterable[str]
+) -> Memo:
+    """The memo of the folder ``project`` (in memory only without it or a user key),
+    salted with skillc's own files and the versions of ``dependencies``; ``first``: the
+    key a no-op rebuild looks up; ``types``: the classes it may hold (see Codec)."""
+    if project is None:
+        return Memo(None, None, "", Codec(types))
+    # Every file of skillc but the token table (MB) in embed/: its MODEL names it, and
+    # encoders.py has the fusion weights model mode writes.
+    embed = [PACKAGE / "embed" / name for name in ("MODEL", "encoders.py")]
+    tops = (PACKAGE, templates_dir())
+    salt = fingerprint(tops, {"__pycache__", "embed"}, embed, dependencies)
+    return Memo(project / CACHE_DIR, secret(), salt, Codec(types), first)
 
 
 def secret() -> bytes | None:

@@ -9,13 +9,19 @@ import stat
 from pathlib import Path
 
 from . import writer
-from .discovered import UNREADABLE, Stat, stat_of, stats
+from .discovered import UNREADABLE, Seen, stat_of, stats
+
+
+def read_all(paths: tuple[str, ...], seen: Seen) -> dict[str, tuple[str, str, int]]:
+    """Each input's digest (``read``), its stat kept in ``seen``."""
+    folders: dict[str, str] = {}
+    return {path: read(path, folders, seen) for path in paths}
 
 
 def read(
     path: str,
     folders: dict[str, str] | None = None,
-    seen: dict[str, Stat | None] | None = None,
+    seen: Seen | None = None,
 ) -> tuple[str, str, int]:
     """An input's sha256 (``UNREADABLE`` when it is not a regular file that can be
     read), its real path (a link's target changes what its loader says:
@@ -42,24 +48,29 @@ def read(
     return digest.hexdigest(), real, size
 
 
-def unchanged(seen: dict[str, Stat | None], before: int) -> bool:
-    """Whether every file and folder a build saw (``Discovery.seen`` and its inputs'
-    stats) has the stat it had, from before ``before`` (ns): then a discovery would
-    find the same inputs, and they hold the same bytes, so the build may be skipped
-    without walking nor reading them.
+# A stat vouches for its file when it is older than this before the build that took it
+# began: more than a tick of the clock file times come from (a few ms).
+RACY_NS = 20_000_000
 
-    As git's index does it: a write changes a file's ctime, an entry added, removed or
-    renamed its folder's, and nobody can set a ctime back; a stat from ``before`` or
-    later (a few ms before the build that kept it began) may hide a change made
-    after it was taken, in the same clock tick, so it is not trusted. The walk saw
-    every folder it listed, the folders and links in them (the hidden ones it only
-    looks into, such as ``.claude-plugin``, too) and every input.
 
-    The no-op rebuild of the wshobson-agents marketplace (../shared/corpus, 622
-    folders, 1,092 inputs), `tests/bench.py --only marketplace`: see FIGURES."""
+def unchanged(seen: Seen, started: int) -> bool:
+    """Whether every file and folder a build that began at ``started`` (ns) saw (its
+    ``Discovery.seen`` and its inputs' stats) has the stat it had: then a discovery
+    would find the same inputs holding the same bytes, and the build is skipped
+    without walking the sources or reading them.
+
+    As git's index does it: a write changes a file's ctime, and an entry added,
+    removed or renamed its folder's; nobody can set a ctime back. A stat from the
+    clock tick the build began in, or later, may hide a change made after it was
+    taken in the same tick: it is not trusted. The walk saw every folder it listed,
+    and the folders and links in them, the hidden ones it does not walk too (a
+    ``.claude-plugin/`` that gains a plugin.json). Not seen: a path a plugin manifest
+    names two or more folders deep inside a folder the walk skips.
+
+    FIGURE"""
     for path, was in seen.items():
         now = stat_of(path)
-        if now != was or (now is not None and max(now[1], now[2]) >= before):
+        if now != was or (now is not None and max(now[1], now[2]) >= started - RACY_NS):
             return False
     return True
 

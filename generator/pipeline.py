@@ -23,7 +23,7 @@ from . import __version__, cache, digests, discover, tokens
 from .config import Config
 from .diagnostics import Diagnostic, Report, Severity
 from .discovered import Kind
-from .resources import BUILTINS, PACKAGE, table_key, templates_dir
+from .resources import BUILTINS, table_key
 
 if TYPE_CHECKING:  # the model is imported when a build has something to do
     from .ir import Definition, Function, Invalid, Model
@@ -63,9 +63,6 @@ CACHED = dict.fromkeys(
     "Severity": f"{_ROOT}.diagnostics",
 }
 CACHE_DIR = cache.CACHE_DIR
-# How long before a build began a stat must be to vouch for its file next time: more
-# than a tick of the clock file times are taken from (a few ms).
-RACY_NS = 20_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,35 +91,24 @@ def run(
         from .embed import encoders
 
         settings.append(encoders.encoder_key(config))
-    # The last build of these settings in this folder: what it saw, wrote and said.
-    roots = [os.fspath(root) for root in config.source_dirs()]
-    where = cache.key("last", settings, os.fspath(project), roots)
-    memo = _memo(project if cached else None, where)
+    sources = config.source_dirs()
+    where = cache.key("last", settings, os.fspath(project), [str(s) for s in sources])
+    memo = cache.project_memo(project if cached else None, where, CACHED, DEPENDENCIES)
     last = memo.get(where) if writing and emit else None
-    if last and digests.unchanged(last["seen"], last["before"]):
-        done = _done(config, report, memo, where, last)
-        if done is not None:
+    if last and digests.unchanged(last["seen"], last["started"]):
+        if done := _done(config, report, memo, where, last):
             return done
     walk = Report(strict=config.strict, ignore=frozenset(config.ignore))
+    skip = (config.out_dir, project / CACHE_DIR)
     found = discover.discover(
-        config.source_dirs(),
-        project,
-        config.out_dir,
-        walk,
-        config.exclude,
-        config.max_file_bytes,
+        sources, project, skip, walk, config.exclude, config.max_file_bytes
     )
     report.extend(walk.items)
-    folders: dict[str, str] = {}
-    unwatched = {os.fspath(config.out_dir), os.fspath(project / CACHE_DIR)}
-    seen = {p: s for p, s in found.seen.items() if p not in unwatched}
-    inputs = {path: digests.read(path, folders, seen) for path in found.inputs}
+    inputs = digests.read_all(found.inputs, found.seen)
     key = cache.key("build", settings, repr(found), walk.items, inputs)
-    # Trusted next time: stats from before this build began (see digests.unchanged).
-    witness = {"key": key, "seen": seen, "before": started - RACY_NS}
+    witness = {"key": key, "seen": found.seen, "started": started}
     if last and last["key"] == key:  # a folder or file touched, nothing changed
-        done = _done(config, report, memo, where, last | witness)
-        if done is not None:
+        if done := _done(config, report, memo, where, last | witness):
             return done
     model = _model(config, report, found, inputs, memo)
     if not emit:
@@ -132,8 +118,7 @@ def run(
     def remember() -> None:
         if not report.has_errors:
             outputs = digests.kept(config.out_dir, files)
-            kept = {"outputs": outputs, "diagnostics": report.items}
-            memo.put(where, witness | kept)
+            memo.put(where, witness | {"outputs": outputs, "diagnostics": report.items})
         memo.save()
 
     notes = tuple(memo.ignored)  # what the look-ups met too
@@ -143,10 +128,9 @@ def run(
 def _done(
     config: Config, report: Report, memo: cache.Memo, where: str, last: Any
 ) -> Build | None:
-    """The build with nothing to do, when the output folder holds what the last build
-    of these inputs wrote (``last``, kept again under ``where`` when it changed)."""
-    held = digests.holds(config.out_dir, last["outputs"], memo.written_ns)
-    if not held:
+    """Nothing to do when the output folder holds what the last build of these
+    settings wrote (``last``: what it saw, wrote and said, kept under ``where``)."""
+    if not (held := digests.holds(config.out_dir, last["outputs"], memo.written_ns)):
         return None
     report.extend(last["diagnostics"])
     if held[1] or memo.get(where) != last:  # files were read, or the witness is new
@@ -155,20 +139,6 @@ def _done(
 
 
 # ----------------------------------------------------------------------------- cache
-
-
-def _memo(project: Path | None, first: str = "") -> cache.Memo:
-    """The project's memo (in memory only without ``project`` or a user key);
-    ``first``: the key a no-op rebuild looks up."""
-    if project is None:
-        return cache.Memo(None, None, "", cache.Codec(CACHED))
-    # Every file of skillc but the token table (MB) in embed/: its MODEL names it, and
-    # encoders.py has the fusion weights model mode writes.
-    embed = [PACKAGE / "embed" / name for name in ("MODEL", "encoders.py")]
-    tops = (PACKAGE, templates_dir())
-    salt = cache.fingerprint(tops, {"__pycache__", "embed"}, embed, DEPENDENCIES)
-    codec = cache.Codec(CACHED)
-    return cache.Memo(project / CACHE_DIR, cache.secret(), salt, codec, first)
 
 
 T = TypeVar("T")

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_python, run_skillc, tree, write_skill
-from skillc import digests, discover, pipeline
+from skillc import digests, discover
 from skillc.discovered import stat_of
 
 OK = "---\nname: {name}\ndescription: Does {name}.\n---\nBody of {name}.\n"
@@ -24,8 +24,8 @@ OK = "---\nname: {name}\ndescription: Does {name}.\n---\nBody of {name}.\n"
 
 def _age() -> None:
     """Let the clock pass the stats just made: a stat from the build's last few ms is
-    not trusted (``pipeline.RACY_NS``), and that build would walk again."""
-    time.sleep(3 * pipeline.RACY_NS / 1e9)
+    not trusted (``digests.RACY_NS``), and that build would walk again."""
+    time.sleep(3 * digests.RACY_NS / 1e9)
 
 
 def _build(capsys: pytest.CaptureFixture[str], project: Path, *extra: str) -> str:
@@ -193,13 +193,14 @@ def test_a_no_op_lists_no_source_folder_and_opens_no_input(built: Path) -> None:
 
 
 def test_a_stat_from_the_racy_window_is_not_trusted(tmp_path: Path) -> None:
-    """A stat as kept vouches for its file only when it is older than ``before``: one
-    from the clock tick a build began in, or later, may hide an edit in that tick."""
+    """A stat as kept vouches for its file only when it is older than the build that
+    took it, by more than a clock tick: a later edit in that tick would not show."""
     path = tmp_path / "a.md"
     path.write_text("a")
     seen = {str(path): stat_of(str(path))}
     newest = max(path.stat().st_mtime_ns, path.stat().st_ctime_ns)
-    assert digests.unchanged(seen, before=newest + 1)
-    assert not digests.unchanged(seen, before=newest)
-    assert not digests.unchanged({str(tmp_path / "gone"): [0, 0, 0, 0]}, newest + 1)
-    assert digests.unchanged({str(tmp_path / "gone"): None}, newest + 1)
+    began = newest + digests.RACY_NS
+    assert digests.unchanged(seen, began + 1)
+    assert not digests.unchanged(seen, began)
+    assert not digests.unchanged({str(tmp_path / "gone"): [0, 0, 0, 0]}, began + 1)
+    assert digests.unchanged({str(tmp_path / "gone"): None}, began + 1)
