@@ -67,7 +67,12 @@ def unchanged(seen: Seen, started: int) -> bool:
     ``.claude-plugin/`` that gains a plugin.json). Not seen: a path a plugin manifest
     names two or more folders deep inside a folder the walk skips.
 
-    FIGURE"""
+    `tests/bench.py --only repo,marketplace,skills --runs 3`, ratios to the floor,
+    without (``--skillc`` main ae8e509) and with this check, in runs just after each
+    other: no-op of the wshobson-agents marketplace (622 folders, 1,092 inputs) 2.52
+    -> 1.04, of 1,000 skills 2.09 -> 1.08; this repository's skills/ (30 inputs,
+    imports are most of it) 1.91 -> 1.83; one change unchanged (5 interleaved runs:
+    2.22 s -> 2.24 s at the marketplace)."""
     for path, was in seen.items():
         now = stat_of(path)
         if now != was or (now is not None and max(now[1], now[2]) >= started - RACY_NS):
