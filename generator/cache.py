@@ -19,7 +19,8 @@ request can commit a cache folder. So:
 
 Entries are read when asked for (only their MAC is checked, and only the entries a
 build asks for are parsed), and ``save`` rewrites the file with the entries this build
-used, so the memo holds what one build needs and no more.
+used, so the memo holds what one build needs and no more. The entry a no-op rebuild
+needs (``first``) is the file's second line, read without the rest of it.
 """
 
 from __future__ import annotations
@@ -39,7 +40,9 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, BinaryIO
+
+from .resources import PACKAGE, templates_dir
 
 CACHE_DIR = ".skillc-cache"
 MEMO = "memo.jsonl"
@@ -150,15 +153,20 @@ class Memo:
     made by this user's skillc, and is ignored with a warning."""
 
     def __init__(
-        self, folder: Path | None, secret: bytes | None, salt: str, codec: Codec
+        self,
+        folder: Path | None,
+        secret: bytes | None,
+        salt: str,
+        codec: Codec,
+        first: str = "",
     ) -> None:
         self.folder = folder if secret is not None else None
         self._secret = secret or b""
         self._salt = salt
         self._codec = codec
+        self._first = first  # the key saved on the file's second line
         self._stored: dict[str, tuple[str, str]] = {}  # key -> (mac, JSON), unread
-        self._unsplit = b""  # the file's entries, until a second look-up splits them
-        self._looked = False
+        self._rest: BinaryIO | None = None  # the file, past the entries read
         self._used: dict[str, tuple[str, str]] = {}  # key -> (MAC, JSON), for save
         self._values: dict[str, Any] = {}
         self._changed = False
@@ -187,31 +195,31 @@ class Memo:
         return value
 
     def _take(self, key: str) -> tuple[str, str] | None:
-        """The stored (MAC, JSON) of ``key``. The first look-up searches the file's text:
-        a no-op rebuild asks for one entry. At tests/bench.py's 1,000 skills (a 3.4 MB
-        memo) splitting every line took 0.029 s of CPU, the search 0.002 s, of a no-op
-        rebuild's 0.4 s."""
-        data = self._unsplit
-        if data and not self._looked:
-            self._looked = True
-            at = data.find(f"\n{key}\t".encode())
-            if at < 0:
-                return None
-            end = data.find(b"\n", at + 1)
-            line = data[at + 1 : len(data) if end < 0 else end]
-            entry = line.decode("utf-8", "replace").split("\t", 2)
-            return (entry[1], entry[2]) if len(entry) == 3 else None
-        self._split()
+        """The stored (MAC, JSON) of ``key``; the rest of the file is read for a key
+        not read yet. A no-op asks for ``first`` alone: reading the whole memo (5.4 MB,
+        the wshobson-agents marketplace) took 0.011 to 0.021 s, its second line 0.003
+        s, of a 0.2 s no-op (least of 7 runs; the bench is in digests.unchanged)."""
+        if key not in self._stored:
+            self._split()
         return self._stored.pop(key, None)
 
     def _split(self) -> None:
         """Every entry of the file, by key (what a look-up already found stays)."""
-        text = self._unsplit.decode("utf-8", "replace")
-        self._unsplit = b""
-        for line in text.splitlines():
-            entry = line.split("\t", 2)
-            if len(entry) == 3 and entry[0] not in self._used:
-                self._stored[entry[0]] = entry[1], entry[2]
+        if self._rest is None:
+            return
+        with self._rest as handle:
+            try:
+                text = handle.read().decode("utf-8", "replace")
+            except OSError:
+                text = ""
+        self._rest = None
+        for line in text.split("\n"):  # not splitlines: JSON may hold U+2028
+            self._add(line)
+
+    def _add(self, line: str) -> None:
+        entry = line.split("\t", 2)
+        if len(entry) == 3 and entry[0] not in self._used:
+            self._stored[entry[0]] = entry[1], entry[2]
 
     def put(self, key: str, value: object) -> None:
         """Keep ``value`` (unless it cannot be encoded exactly: then it is not kept)."""
@@ -230,6 +238,9 @@ class Memo:
             self._split()
             self._used, self._stored = self._stored | self._used, {}
             self.save()
+        elif self._rest is not None:
+            self._rest.close()
+            self._rest = None
 
     def save(self) -> None:
         """Write the entries this build used, and remove what else the folder holds;
@@ -240,7 +251,10 @@ class Memo:
             return
         lines = [f"{HEADER}\t{self._salt}\t{self._mac(HEADER, self._salt)}\n"]
         lines += [
-            f"{key}\t{mac}\t{text}\n" for key, (mac, text) in sorted(self._used.items())
+            f"{key}\t{mac}\t{text}\n"
+            for key, (mac, text) in sorted(
+                self._used.items(), key=lambda item: (item[0] != self._first, item[0])
+            )
         ]
         with contextlib.suppress(OSError):
             folder.mkdir(exist_ok=True)
@@ -269,23 +283,27 @@ class Memo:
         for name in sorted(os.listdir(folder)):
             if name not in KNOWN:
                 self._ignore(name)
-        read = _read_regular(folder / MEMO)
-        if read is None:
+        handle = _open_regular(folder / MEMO)
+        if handle is None:
             return
-        data, self.written_ns = read
-        end = data.find(b"\n")
-        head = data[: len(data) if end < 0 else end].decode("utf-8", "replace")
-        parts = head.split("\t")
-        if (
-            len(parts) != 3
-            or parts[0] != HEADER
-            or not hmac.compare_digest(parts[2], self._mac(HEADER, parts[1]))
-        ):
-            self._ignore(MEMO)
-            return
-        if parts[1] != self._salt:  # made by another skillc, or other dependencies
-            return
-        self._unsplit = data[end:] if end >= 0 else b""
+        self.written_ns = os.fstat(handle.fileno()).st_mtime_ns
+        try:
+            head = handle.readline().decode("utf-8", "replace").rstrip("\n")
+            parts = head.split("\t")
+            if (
+                len(parts) != 3
+                or parts[0] != HEADER
+                or not hmac.compare_digest(parts[2], self._mac(HEADER, parts[1]))
+            ):
+                self._ignore(MEMO)
+            elif parts[1] == self._salt:  # else made by another skillc, or other deps
+                self._add(handle.readline().decode("utf-8", "replace").rstrip("\n"))
+                self._rest, handle = handle, None
+        except OSError:
+            pass
+        finally:
+            if handle is not None:
+                handle.close()
 
     def _ignore(self, what: str) -> None:
         if what not in self.ignored:
@@ -300,21 +318,18 @@ def _real_folder(path: Path) -> bool:
         return False
 
 
-def _read_regular(path: Path) -> tuple[bytes, int] | None:
-    """A regular file's bytes and mtime (not through a link, never blocking on a
-    FIFO)."""
+def _open_regular(path: Path) -> BinaryIO | None:
+    """A regular file, open to read (not through a link, never blocking on a FIFO)."""
     try:
-        handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:
         return None
-    with open(handle, "rb") as file:
-        found = os.fstat(file.fileno())
-        if not stat.S_ISREG(found.st_mode) or found.st_size > MOST_BYTES:
-            return None
-        try:
-            return file.read(), found.st_mtime_ns
-        except OSError:
-            return None
+    handle = open(descriptor, "rb")
+    found = os.fstat(descriptor)
+    if stat.S_ISREG(found.st_mode) and found.st_size <= MOST_BYTES:
+        return handle
+    handle.close()
+    return None
 
 
 def _write_new(path: Path, text: str) -> None:
@@ -329,6 +344,22 @@ def _remove(path: Path) -> None:
         shutil.rmtree(path)
     else:
         os.unlink(path)
+
+
+def project_memo(
+    project: Path | None, first: str, types: dict[str, str], dependencies: Iterable[str]
+) -> Memo:
+    """The memo of the folder ``project`` (in memory only without it or a user key),
+    salted with skillc's own files and the versions of ``dependencies``; ``first``: the
+    key a no-op rebuild looks up; ``types``: the classes it may hold (see Codec)."""
+    if project is None:
+        return Memo(None, None, "", Codec(types))
+    # Every file of skillc but the token table (MB) in embed/: its MODEL names it, and
+    # encoders.py has the fusion weights model mode writes.
+    embed = [PACKAGE / "embed" / name for name in ("MODEL", "encoders.py")]
+    tops = (PACKAGE, templates_dir())
+    salt = fingerprint(tops, {"__pycache__", "embed"}, embed, dependencies)
+    return Memo(project / CACHE_DIR, secret(), salt, Codec(types), first)
 
 
 def secret() -> bytes | None:

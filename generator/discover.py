@@ -36,7 +36,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from .diagnostics import Report
-from .discovered import Hook, Kind, McpServer, NotCompiled
+from .discovered import Found as Found
+from .discovered import Hook, Kind, McpServer, NotCompiled, Seen, stat_of
 
 if TYPE_CHECKING:  # imported when a discovery starts: it imports this module
     from .discover_plugins import PluginFolder
@@ -67,18 +68,6 @@ SCRIPT_SUFFIXES = (".py", ".sh", ".bash", ".js", ".mjs")
 
 
 @dataclass(frozen=True, slots=True)
-class Found:
-    kind: Kind
-    path: Path  # SKILL.md or the subagent file
-    root: int
-    plugin: Path | None  # the plugin.json of the enclosing plugin
-    files: tuple[str, ...] = ()  # a skill's bundled files, relative to its folder
-    # A tool manifest's format: "tool-manifest", "ai-tool" or "tools".
-    manifest: str = ""
-    subfolders: tuple[str, ...] = ()  # a plugin subagent's folders below agents/
-
-
-@dataclass(frozen=True, slots=True)
 class Discovery:
     found: tuple[Found, ...]
     inputs: tuple[str, ...]  # every file the loaders will read, sorted
@@ -87,6 +76,8 @@ class Discovery:
     not_compiled: tuple[NotCompiled, ...] = ()
     hooks: tuple[Hook, ...] = ()
     mcp_servers: tuple[McpServer, ...] = ()
+    # The stats of the roots, folders and links the walk saw: see digests.unchanged.
+    seen: Seen = field(default_factory=dict, repr=False, compare=False)
 
 
 def relative(path: Path | str, project: Path | str) -> str:
@@ -100,16 +91,19 @@ def relative(path: Path | str, project: Path | str) -> str:
 def discover(
     roots: list[Path],
     project: Path,
-    skip: Path,
+    skip: tuple[Path, ...],
     report: Report,
     exclude: tuple[str, ...] = (),
     max_bytes: int = 1 << 20,
 ) -> Discovery:
-    """``exclude``: globs (fnmatch, ``*`` crosses ``/``) of project-relative paths; a
+    """``skip``: folders builds write (the output, the cache), never walked nor seen;
+    ``exclude``: globs (fnmatch, ``*`` crosses ``/``) of project-relative paths; a
     file is left out when its path or a folder above it matches one."""
-    walker = _Walker(os.fspath(project), os.path.realpath(skip), report, max_bytes)
+    skipped = {os.path.realpath(folder) for folder in skip}
+    walker = _Walker(os.fspath(project), skipped, report, max_bytes)
     for index, root in enumerate(roots):
         real = os.path.realpath(root)
+        walker.seen[os.fspath(root)] = stat_of(os.fspath(root))
         before = len(walker.found)
         walker.plugins.marketplace(os.fspath(root))
         walker.walk(os.fspath(root), real, index, None, None, (real,))
@@ -136,6 +130,7 @@ def discover(
         tuple(sorted(plugins.not_compiled, key=lambda n: (n.path, n.name))),
         tuple(plugins.hooks),
         tuple(plugins.servers),
+        walker.seen,
     )
 
 
@@ -153,7 +148,9 @@ class _Skill:
 
 
 class _Walker:
-    def __init__(self, project: str, skip: str, report: Report, max_bytes: int) -> None:
+    def __init__(
+        self, project: str, skip: set[str], report: Report, max_bytes: int
+    ) -> None:
         from .discover_plugins import Plugins
 
         self.project = project
@@ -161,6 +158,7 @@ class _Walker:
         self.report = report
         self.found: list[Found] = []
         self.inputs: set[str] = set()
+        self.seen: Seen = {}
         self.plugins: Plugins = Plugins(project, report, self.inputs, max_bytes)
 
     def walk(
@@ -224,6 +222,8 @@ class _Walker:
                 self._error(entry.path, "file-unreadable", _not_a_file(entry.path))
             elif _is_dir(entry):
                 folders.append(entry)
+            if (entry.is_symlink() or _is_dir(entry)) and entry.path not in self.skip:
+                self.seen[entry.path] = stat_of(entry.path)  # see Discovery.seen
         return entries, files, folders
 
     def _readable_name(self, entry: os.DirEntry[str]) -> bool:
@@ -291,7 +291,7 @@ class _Walker:
                     "a symbolic link loops back into a folder being scanned; skipped",
                 )
                 continue
-            if child != self.skip:
+            if child not in self.skip:
                 yield entry, child
 
     def _manifests(

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import os
+from pathlib import Path
 
 
 class Kind(enum.Enum):
@@ -20,6 +22,37 @@ class Kind(enum.Enum):
 
 
 UNREADABLE = "unreadable"  # the lock's digest of an input that could not be read
+
+# A file's or folder's size, mtime, ctime and inode, as the no-op check compares them
+# (writing to a file, or to a folder's entries, changes its ctime), by path.
+Stat = list[int]
+Seen = dict[str, Stat | None]
+
+
+def stat_of(path: str) -> Stat | None:
+    """The stat of ``path`` (through links), or None when it has none."""
+    try:
+        return stats(os.stat(path))
+    except OSError:
+        return None
+
+
+def stats(info: os.stat_result) -> Stat:
+    return [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Found:
+    """An input a discovery found (discover.py)."""
+
+    kind: Kind
+    path: Path  # SKILL.md or the subagent file
+    root: int
+    plugin: Path | None  # the plugin.json of the enclosing plugin
+    files: tuple[str, ...] = ()  # a skill's bundled files, relative to its folder
+    # A tool manifest's format: "tool-manifest", "ai-tool" or "tools".
+    manifest: str = ""
+    subfolders: tuple[str, ...] = ()  # a plugin subagent's folders below agents/
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ import functools
 import hashlib
 import importlib
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +23,7 @@ from . import __version__, cache, digests, discover, tokens
 from .config import Config
 from .diagnostics import Diagnostic, Report, Severity
 from .discovered import Kind
-from .resources import BUILTINS, PACKAGE, table_key, templates_dir
+from .resources import BUILTINS, table_key
 
 if TYPE_CHECKING:  # the model is imported when a build has something to do
     from .ir import Definition, Function, Invalid, Model
@@ -83,34 +84,32 @@ def run(
     """Compile the project. ``cached``: read the cache; ``writing``: the output is
     about to be written (the cache may say it is up to date, and ``remember`` keeps
     the cache); ``emit``: False stops after the model (validate)."""
+    started = time.time_ns()
     project = config.root.resolve()
-    memo = _memo(project) if cached else _memo(None)
-    walk = Report(strict=config.strict, ignore=frozenset(config.ignore))
-    found = discover.discover(
-        config.source_dirs(),
-        project,
-        config.out_dir,
-        walk,
-        config.exclude,
-        config.max_file_bytes,
-    )
-    report.extend(walk.items)
-    folders: dict[str, str] = {}
-    inputs = {path: digests.read(path, folders) for path in found.inputs}
     settings = [config.as_json(), table_key(config.find_tool), GENERATOR]
     if config.find_tool == "model":  # an encoder installed or removed since
         from .embed import encoders
 
         settings.append(encoders.encoder_key(config))
+    sources = config.source_dirs()
+    where = cache.key("last", settings, os.fspath(project), [str(s) for s in sources])
+    memo = cache.project_memo(project if cached else None, where, CACHED, DEPENDENCIES)
+    last = memo.get(where) if writing and emit else None
+    if last and digests.unchanged(last["seen"], last["started"]):
+        if done := _done(config, report, memo, where, last):
+            return done
+    walk = Report(strict=config.strict, ignore=frozenset(config.ignore))
+    skip = (config.out_dir, project / CACHE_DIR)
+    found = discover.discover(
+        sources, project, skip, walk, config.exclude, config.max_file_bytes
+    )
+    report.extend(walk.items)
+    inputs = digests.read_all(found.inputs, found.seen)
     key = cache.key("build", settings, repr(found), walk.items, inputs)
-    if writing and emit:
-        done = memo.get(key)
-        held = done and digests.holds(config.out_dir, done["outputs"], memo.written_ns)
-        if held:  # the output folder holds what that build wrote
-            report.extend(done["diagnostics"])
-            if held[1]:  # files were read: keep their stats
-                memo.put(key, done | {"outputs": held[0]})
-            return Build({}, notes=tuple(memo.ignored), remember=memo.keep)
+    witness = {"key": key, "seen": found.seen, "started": started}
+    if last and last["key"] == key:  # a folder or file touched, nothing changed
+        if done := _done(config, report, memo, where, last | witness):
+            return done
     model = _model(config, report, found, inputs, memo)
     if not emit:
         return Build({}, model, tuple(memo.ignored))
@@ -119,26 +118,27 @@ def run(
     def remember() -> None:
         if not report.has_errors:
             outputs = digests.kept(config.out_dir, files)
-            memo.put(key, {"outputs": outputs, "diagnostics": report.items})
+            memo.put(where, witness | {"outputs": outputs, "diagnostics": report.items})
         memo.save()
 
     notes = tuple(memo.ignored)  # what the look-ups met too
     return Build(files, model, notes, remember if writing else lambda: None)
 
 
+def _done(
+    config: Config, report: Report, memo: cache.Memo, where: str, last: Any
+) -> Build | None:
+    """Nothing to do when the output folder holds what the last build of these
+    settings wrote (``last``: what it saw, wrote and said, kept under ``where``)."""
+    if not (held := digests.holds(config.out_dir, last["outputs"], memo.written_ns)):
+        return None
+    report.extend(last["diagnostics"])
+    if held[1] or memo.get(where) != last:  # files were read, or the witness is new
+        memo.put(where, last | {"outputs": held[0]})
+    return Build({}, notes=tuple(memo.ignored), remember=memo.keep)
+
+
 # ----------------------------------------------------------------------------- cache
-
-
-def _memo(project: Path | None) -> cache.Memo:
-    """The project's memo (in memory only without ``project`` or a user key)."""
-    if project is None:
-        return cache.Memo(None, None, "", cache.Codec(CACHED))
-    # Every file of skillc but the token table (MB) in embed/: its MODEL names it, and
-    # encoders.py has the fusion weights model mode writes.
-    embed = [PACKAGE / "embed" / name for name in ("MODEL", "encoders.py")]
-    tops = (PACKAGE, templates_dir())
-    salt = cache.fingerprint(tops, {"__pycache__", "embed"}, embed, DEPENDENCIES)
-    return cache.Memo(project / CACHE_DIR, cache.secret(), salt, cache.Codec(CACHED))
 
 
 T = TypeVar("T")

@@ -284,3 +284,18 @@ def test_every_memoised_part_equals_a_fresh_one(
             build(capsys, folder, "--keep-going")
     kinds = {"vector", "tokens", "typing"}
     assert kinds <= taken, taken
+
+
+def test_an_entry_holding_a_line_separator_is_read_back(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """JSON keeps U+2028 as it is: the memo's lines are split at newlines only, so
+    a rebuild after one change finds every entry (and warns about none)."""
+    text = '---\nname: a\ndescription: "Does a.\u2028Then b."\n---\nBody.\n'
+    write_skill(skills_project / "skills", "a", text)
+    write_skill(skills_project / "skills", "b", OK.format(name="b"))
+    build(capsys, skills_project)
+    assert "\u2028" in (skills_project / ".skillc-cache" / "memo.jsonl").read_text()
+    write_skill(skills_project / "skills", "b", OK.format(name="b") + "More.\n")
+    err = build(capsys, skills_project)
+    assert "ignored" not in err and "wrote " in err

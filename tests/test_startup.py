@@ -219,14 +219,17 @@ def test_a_no_op_build_imports_no_loader_nor_emitter(
 def test_a_no_op_build_of_a_plugin_reads_its_manifest_without_yaml_nor_the_model(
     skills_project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Discovery reads plugin manifests (JSON) on every build, a no-op too: that
-    imports the plugin loader, but neither PyYAML nor the model (skillc.ir), nor any
-    loader of the files it finds."""
+    """Discovery reads plugin manifests (JSON) on every build that walks, a no-op too
+    (here a folder was touched since the last build): that imports the plugin loader,
+    but neither PyYAML nor the model (skillc.ir), nor any loader of the files it
+    finds."""
     plugin = skills_project / "skills" / "p"
     (plugin / ".claude-plugin").mkdir(parents=True)
     (plugin / ".claude-plugin" / "plugin.json").write_text('{"name": "p"}')
     write_skill(plugin / "skills", "a", "---\nname: a\ndescription: Does a.\n---\n")
     assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
+    (skills_project / "skills" / "scratch").mkdir()  # the folder's stat changes
+    (skills_project / "skills" / "scratch").rmdir()
     done = run_python(NO_OP, skills_project, str(skills_project))
     assert done.returncode == 0, done.stderr
     assert "generated/ is up to date" in done.stderr
