@@ -17,6 +17,7 @@ import io
 import json
 import zipfile
 from collections.abc import Callable
+from pathlib import Path
 
 from ..diagnostics import Report
 from ..emitters.skill_files import SKILL_FILE, Published
@@ -28,6 +29,20 @@ EPOCH = (1980, 1, 1, 0, 0, 0)
 
 # A source file's bytes, by its project-relative path and the sha256 it was hashed to.
 Read = Callable[[str, str], bytes]
+
+
+def reader(project: Path) -> Read:
+    """What reads a source file's bytes for the artifacts: OSError when they are not
+    those the build hashed."""
+    project = project.resolve()
+
+    def read(path: str, sha256: str) -> bytes:
+        data = (project / path).read_bytes()
+        if hashlib.sha256(data).hexdigest() != sha256:
+            raise OSError(f"{path} changed during the build; build again")
+        return data
+
+    return read
 
 
 def emit(skills: list[Published], read: Read, report: Report) -> dict[str, bytes]:
