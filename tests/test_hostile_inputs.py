@@ -5,6 +5,7 @@ process), and the previous output untouched; a build that exits 0 imports."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -233,11 +234,23 @@ def place(root: Path, files: dict[str, str | bytes]) -> None:
             path.write_text(content, encoding="utf-8")
 
 
+@pytest.fixture(scope="module")
+def good_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A project of one good skill, built once in a fresh process."""
+    project = tmp_path_factory.mktemp("good")
+    (project / "pyproject.toml").write_text('[tool.skillc]\nsources = ["skills"]\n')
+    write_skill(project / "skills", "good", GOOD)
+    assert skillc(project).returncode == 0
+    return project
+
+
 @pytest.fixture
-def built(skills_project: Path) -> tuple[Path, dict[str, bytes]]:
-    write_skill(skills_project / "skills", "good", GOOD)
-    assert skillc(skills_project).returncode == 0
-    return skills_project, tree(skills_project / "generated")
+def built(good_build: Path, tmp_path: Path) -> tuple[Path, dict[str, bytes]]:
+    """A copy of the good build (output, lock and cache as that build left them): each
+    hostile input meets a good previous build without a build of its own first."""
+    project = tmp_path / "project"
+    shutil.copytree(good_build, project, symlinks=True)
+    return project, tree(project / "generated")
 
 
 @pytest.mark.parametrize(

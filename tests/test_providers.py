@@ -19,35 +19,40 @@ import pytest
 from conftest import FIXTURES, REPO
 from skillc import cli
 
-if not os.environ.get(
-    "CI"
-):  # CI installs them (noxfile.PROVIDER_SDKS): never skip there
-    for sdk in ("anthropic", "openai", "google.genai", "mcp", "botocore", "pydantic"):
-        pytest.importorskip(sdk)
-import botocore.session as botocore_session  # noqa: E402
-import google.genai.types as genai_types  # noqa: E402
-import mcp.types as mcp_types  # noqa: E402
-import pydantic  # noqa: E402
+SDKS = ("anthropic", "openai", "google.genai", "mcp", "botocore", "pydantic")
 
-from anthropic.types import (  # noqa: E402
-    ToolParam,
-    ToolResultBlockParam,
-    ToolSearchToolBm25_20251119Param,
-    ToolUseBlock,
-)
-from botocore.validate import ParamValidator  # noqa: E402
-from openai.types.chat import (  # noqa: E402
-    ChatCompletionFunctionToolParam,
-    ChatCompletionMessageFunctionToolCall,
-    ChatCompletionToolMessageParam,
-)
-from openai.types.responses import (
-    FunctionToolParam,
-    ResponseFunctionToolCall,
-)  # noqa: E402
-from openai.types.responses.response_input_item_param import (
-    FunctionCallOutput,
-)  # noqa: E402
+
+@pytest.fixture(scope="module", autouse=True)
+def _sdk_types() -> None:
+    """The SDKs' types, imported when this file's tests run rather than when the suite is
+    collected: every pytest-xdist worker collects every file, and these imports (several
+    seconds) were paid by both workers, though one runs the file."""
+    global botocore_session, genai_types, mcp_types, ParamValidator
+    global ToolParam, ToolResultBlockParam, ToolSearchToolBm25_20251119Param
+    global ToolUseBlock, ChatCompletionFunctionToolParam
+    global ChatCompletionMessageFunctionToolCall, ChatCompletionToolMessageParam
+    global FunctionToolParam, ResponseFunctionToolCall, FunctionCallOutput
+    if not os.environ.get("CI"):  # CI installs them (noxfile.PROVIDER_SDKS): never skip
+        for sdk in SDKS:
+            pytest.importorskip(sdk)
+    import botocore.session as botocore_session
+    import google.genai.types as genai_types
+    import mcp.types as mcp_types
+    from anthropic.types import (
+        ToolParam,
+        ToolResultBlockParam,
+        ToolSearchToolBm25_20251119Param,
+        ToolUseBlock,
+    )
+    from botocore.validate import ParamValidator
+    from openai.types.chat import (
+        ChatCompletionFunctionToolParam,
+        ChatCompletionMessageFunctionToolCall,
+        ChatCompletionToolMessageParam,
+    )
+    from openai.types.responses import FunctionToolParam, ResponseFunctionToolCall
+    from openai.types.responses.response_input_item_param import FunctionCallOutput
+
 
 NO_DOTS = re.compile(
     r"^[a-zA-Z0-9_-]{1,64}$"
@@ -57,7 +62,10 @@ MCP = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
 
 
 def typed_dict(kind: Any, value: dict[str, Any]) -> None:
-    """Valid for the SDK's TypedDict, and no key the SDK does not define."""
+    """Valid for the SDK's TypedDict, and no key the SDK does not define (imports its
+    own pydantic: test_providers_fields uses it without this file's fixture)."""
+    import pydantic
+
     pydantic.TypeAdapter(kind).validate_python(value)
     assert set(value) <= set(get_type_hints(kind)), set(value) - set(
         get_type_hints(kind)

@@ -32,22 +32,6 @@ def _corpus_schemas(tmp: Path) -> list[dict[str, Any]]:
     return schemas
 
 
-@pytest.mark.skipif(
-    not corpus_rates.CORPUS.is_dir(),
-    reason="../shared/corpus is not beside the checkout",
-)
-def test_fast_path_matches_codegen_on_the_real_corpora(tmp_path: Path) -> None:
-    schemas = {
-        cache.key(s): s for s in _corpus_schemas(tmp_path) if s.get("properties")
-    }
-    # Every real input schema is in the fast path's grammar: a cold build of the
-    # corpora never pays datamodel-code-generator's import.
-    declined = [s for s in schemas.values() if pytypes_simple.annotate(s) is None]
-    assert declined == []
-    for schema in schemas.values():
-        _assert_as_codegen(schema)
-
-
 def _assert_as_codegen(schema: dict[str, Any]) -> None:
     fast = pytypes_simple.annotate(schema)
     assert fast is not None, schema
@@ -57,31 +41,6 @@ def _assert_as_codegen(schema: dict[str, Any]) -> None:
         expected.typing_names,
         dict(expected.annotations),
     ), schema
-
-
-@pytest.mark.skipif(
-    not corpus_rates.CORPUS.is_dir(),
-    reason="../shared/corpus is not beside the checkout",
-)
-def test_a_cold_build_of_the_corpora_imports_no_codegen(tmp_path: Path) -> None:
-    """Neither datamodel-code-generator nor pydantic (half a second of imports)."""
-    from conftest import run_python
-
-    for source in corpus_rates.FUNCTION_SOURCES:
-        corpus_rates.write_function_manifests(tmp_path / "corpus", source)
-    (tmp_path / "pyproject.toml").write_text('[tool.skillc]\nsources = ["corpus"]\n')
-    code = (
-        "import sys\n"
-        "from skillc import cli\n"
-        "assert cli.main(['build', '--no-cache']) == 0\n"
-        "print(sorted({m.split('.')[0] for m in sys.modules}))\n"
-    )
-    done = run_python(code, tmp_path)
-    assert done.returncode == 0, done.stderr
-    imported = done.stdout.split("[", 1)[1]
-    assert "'skillc'" in imported
-    assert "datamodel_code_generator" not in imported
-    assert "pydantic" not in imported
 
 
 OBJECT = {"type": "object", "properties": {"a": {"type": "string"}}}
@@ -296,38 +255,88 @@ def test_simple_schemas_do_not_import_codegen() -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+COLD_BUILD = """
+import sys
+from skillc import cli
+assert cli.main(["build", "--no-cache"]) == 0
+print(sorted({m.split(".")[0] for m in sys.modules}))
+"""
+
+
 @pytest.mark.skipif(
     not corpus_rates.CORPUS.is_dir(),
     reason="../shared/corpus is not beside the checkout",
 )
-def test_a_build_of_the_corpora_is_byte_identical_without_the_fast_path(
+def test_the_corpora_build_byte_identical_without_the_fast_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The whole output, not only the annotations: every real function definition built
-    with the fast path and with datamodel-code-generator alone."""
+    """Every real function definition built twice, cold: with the fast path in a fresh
+    process, and with datamodel-code-generator alone in this one.
+
+    - The fast build imports neither datamodel-code-generator nor pydantic (half a
+      second of imports).
+    - The whole output is byte-identical, not only the annotations.
+    - Every real input schema is in the fast path's grammar (a cold build of the corpora
+      never pays datamodel-code-generator's import), and the fast path types each one
+      exactly as datamodel-code-generator did in the second build (its answers recorded
+      there, so each schema goes through datamodel-code-generator once, not twice)."""
     import contextlib
     import io
 
-    from conftest import tree
+    from conftest import run_python, tree
     from skillc import cli
 
-    outputs = []
-    for fast in (True, False):
-        project = tmp_path / ("fast" if fast else "codegen")
+    projects = {}
+    for name in ("fast", "codegen"):
+        project = projects[name] = tmp_path / name
         for source in corpus_rates.FUNCTION_SOURCES:
             corpus_rates.write_function_manifests(project / "corpus", source)
         (project / "pyproject.toml").write_text(
             '[tool.skillc]\nsources = ["corpus"]\n', encoding="utf-8"
         )
-        if not fast:
-            monkeypatch.setattr(pytypes_simple, "annotate", lambda schema: None)
-        with contextlib.redirect_stderr(io.StringIO()) as err:
-            status = cli.main(["-C", str(project), "build", "--no-cache"])
-        assert status == 0, err.getvalue()
-        outputs.append(tree(project / "generated"))
+
+    done = run_python(COLD_BUILD, projects["fast"])
+    assert done.returncode == 0, done.stderr
+    imported = done.stdout.split("[", 1)[1]
+    assert "'skillc'" in imported
+    assert "datamodel_code_generator" not in imported
+    assert "pydantic" not in imported
+
+    by_codegen: dict[str, pytypes.Typed] = {}
+    original = pytypes._type_by_codegen
+
+    def recording(schema: dict[str, Any]) -> pytypes.Typed:
+        typed = by_codegen[cache.key(schema)] = original(schema)
+        return typed
+
+    monkeypatch.setattr(pytypes_simple, "annotate", lambda schema: None)
+    monkeypatch.setattr(pytypes, "_type_by_codegen", recording)
+    with contextlib.redirect_stderr(io.StringIO()) as err:
+        status = cli.main(["-C", str(projects["codegen"]), "build", "--no-cache"])
+    assert status == 0, err.getvalue()
+    monkeypatch.undo()
+
+    outputs = [tree(project / "generated") for project in projects.values()]
     assert outputs[0].keys() == outputs[1].keys()
     differ = [path for path in outputs[0] if outputs[0][path] != outputs[1][path]]
     assert differ == []
+
+    schemas = {
+        cache.key(s): s
+        for s in _corpus_schemas(tmp_path / "schemas")
+        if s.get("properties")
+    }
+    declined = [s for s in schemas.values() if pytypes_simple.annotate(s) is None]
+    assert declined == []
+    for key, schema in schemas.items():
+        fast = pytypes_simple.annotate(schema)
+        assert fast is not None and key in by_codegen, schema
+        expected = by_codegen[key]
+        assert (fast[2], fast[1], fast[0]) == (
+            expected.models,
+            expected.typing_names,
+            dict(expected.annotations),
+        ), schema
 
 
 def _schemas() -> Any:

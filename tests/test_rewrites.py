@@ -59,6 +59,17 @@ def _snapshot(out: Path) -> dict[str, tuple[int, int, bytes]]:
     }
 
 
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tools fixture built once, cold, in a fresh process; each case changes a copy
+    (copytree keeps mtimes, not inodes: the rebuild hashes what its stat check cannot
+    trust, as after a checkout, and must still rewrite only what changed)."""
+    project = tmp_path_factory.mktemp("rewrites") / "tools"
+    shutil.copytree(FIXTURES / "tools", project)
+    _build(project)
+    return project
+
+
 @pytest.mark.parametrize(
     ("source", "old", "new", "own"),
     [
@@ -90,11 +101,10 @@ def _snapshot(out: Path) -> dict[str, tuple[int, int, bytes]]:
     ids=["one skill", "one skill's description", "one manifest tool", "another tool"],
 )
 def test_a_change_rewrites_only_what_depends_on_it(
-    tmp_path: Path, source: str, old: str, new: str, own: str
+    built: Path, tmp_path: Path, source: str, old: str, new: str, own: str
 ) -> None:
     project = tmp_path / "tools"
-    shutil.copytree(FIXTURES / "tools", project)
-    _build(project)
+    shutil.copytree(built, project, symlinks=True)
     out = project / "out"
     before = _snapshot(out)
     assert own in before
