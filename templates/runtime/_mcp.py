@@ -46,6 +46,7 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, check_circular=False)
 # arguments past 64 levels with its own answer; Python's parser stops near 1,000).
 MAX_LINE_DEPTH = 128
 TOO_DEEP = "skillc:nested-too-deep"  # the marker that replaces such a line's params
+TOO_DEEP_TEXT = f"arguments nested deeper than {MAX_LINE_DEPTH} levels"
 # JSON-RPC's error codes for what a handler refuses.
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
@@ -229,16 +230,17 @@ class Handlers:
         name = self._name(params, "tool", self.schemas)
         arguments = param(params, "arguments", dict, False) or {}
         if TOO_DEEP in arguments:
-            text = f"arguments nested deeper than {MAX_LINE_DEPTH} levels"
-            return {"content": [{"type": "text", "text": text}], "isError": True}
+            return {
+                "content": [{"type": "text", "text": TOO_DEEP_TEXT}],
+                "isError": True,
+            }
         return call({"name": name, "arguments": arguments}, self.confirm)
 
     def get_prompt(self, params: Mapping[str, Any]) -> dict[str, Any]:
         name = self._name(params, "prompt", self.prompts)
         arguments = param(params, "arguments", dict, False)
         if TOO_DEEP in (arguments or {}):
-            text = f"arguments nested deeper than {MAX_LINE_DEPTH} levels"
-            raise RpcError(INVALID_PARAMS, text)
+            raise RpcError(INVALID_PARAMS, TOO_DEEP_TEXT)
         if any(not isinstance(value, str) for value in (arguments or {}).values()):
             raise bad_params()
         answer = call({"name": name, "arguments": arguments}, None)

@@ -156,7 +156,7 @@ class Connection:
         elif "id" not in message:
             self.notified(method, params)
         elif params is not None and not isinstance(params, dict):
-            self.send(ident, error=bad_params_error())
+            self.send(ident, error=_refused(bad_params()))
         else:
             assert ident is not None
             self.request(ident, method, params or {})
@@ -178,7 +178,7 @@ class Connection:
             else:
                 result = self.handshake(method, params)
         except RpcError as exc:
-            self.send(ident, error=_error(exc.code, exc.message, exc.data))
+            self.send(ident, error=_refused(exc))
             return
         except Exception:  # one bad request never takes the server down
             self.send(ident, error=_error(INTERNAL_ERROR, "Internal error"))
@@ -293,7 +293,7 @@ class Connection:
         try:
             result = self.shaped(method, self.handlers.methods[method](params))
         except RpcError as exc:
-            error = _error(exc.code, exc.message, exc.data)
+            error = _refused(exc)
         except Exception:  # never the handler's text: it may hold anything
             error = _error(INTERNAL_ERROR, "Internal error")
         with self.lock:
@@ -334,8 +334,8 @@ def _ident(value: Any) -> str | int | None:
     return None
 
 
-def bad_params_error() -> dict[str, Any]:
-    exc = bad_params()
+def _refused(exc: RpcError) -> dict[str, Any]:
+    """The error member of an answer that refuses as ``exc`` says."""
     return _error(exc.code, exc.message, exc.data)
 
 
