@@ -26,7 +26,6 @@ needs (``first``) is the file's second line, read without the rest of it.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import enum
 import hashlib
 import hmac
@@ -68,6 +67,8 @@ class Codec:
         self._types: dict[str, type[Any]] = {}
 
     def _type(self, name: str) -> type[Any] | None:
+        import dataclasses  # as in _plain and _object: not for a no-op (Build)
+
         kind = self._types.get(name)
         if kind is None and name in self._modules:
             found = getattr(importlib.import_module(self._modules[name]), name, None)
@@ -100,6 +101,8 @@ class Codec:
             raise TypeError(f"not kept in the build cache: {kind.__name__}")
         if isinstance(value, enum.Enum):
             return {TAG: kind.__name__, "v": value.value}
+        import dataclasses
+
         assert dataclasses.is_dataclass(value)
         fields = {
             f.name: self._plain(getattr(value, f.name))
@@ -134,6 +137,8 @@ class Codec:
             raise ValueError(f"an unknown type in the build cache: {tag!r}")
         if issubclass(kind, enum.Enum):
             return kind(value)
+        import dataclasses
+
         names = {f.name for f in dataclasses.fields(kind)}
         if not isinstance(value, dict) or set(value) != names:
             raise ValueError(f"{tag}: not its fields")

@@ -12,10 +12,13 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple, TextIO
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 from . import writer
-from .diagnostics import CODES, Diagnostic, Severity, make
+from .diagnostics import CODES, Severity, make
+
+if TYPE_CHECKING:
+    from .diagnostic import Diagnostic
 
 FORMATS = ("text", "github", "json")
 # Warnings of one code past this many are shown as a count and the first few: a

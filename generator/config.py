@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import Field, dataclass, field, fields
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from .diagnostics import did_you_mean
 from .names import DEFAULT_PROVIDER_NAME_LIMIT
@@ -46,8 +45,7 @@ _PROFILE_KEYS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Profile:
+class Profile(NamedTuple):
     """Which tools one consumer sees (seed 002). CLI agents (claude_code, codex) drop the
     ``file_ops`` and ``shell`` categories by default: they have native file tools and a
     shell."""
@@ -60,8 +58,7 @@ class Profile:
     always_loaded: tuple[str, ...] = ()  # never deferred behind a tool search
 
 
-@dataclass(frozen=True, slots=True)
-class Conflict:
+class Conflict(NamedTuple):
     """Two tools (a generated one or a CLI agent's native one) declared to clash."""
 
     tools: tuple[str, str]
@@ -230,15 +227,30 @@ def setting(
     meta = {"doc": doc, "read": read, "key": key, "shown": shown, "output": output}
     if isinstance(default, (list, dict)):
         raise TypeError("a setting's default is immutable")
-    if isinstance(default, Mapping):  # a read-only table: not hashable, not compared
-        return field(default_factory=lambda: default, metadata=meta, compare=False)
-    return field(default=default, metadata=meta)
+    return Setting(default, meta)
 
 
-@dataclass(frozen=True, slots=True)
+class Setting:
+    """A setting's declaration (``setting``): the name of its attribute of ``Config``,
+    its default, and the rest (``metadata``)."""
+
+    __slots__ = ("name", "default", "metadata")
+
+    def __init__(self, default: Any, metadata: dict[str, Any]) -> None:
+        self.name = ""
+        self.default = default
+        self.metadata = metadata
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+
 class Config:
     """The project's configuration: its folder, then every ``[tool.skillc]`` setting
-    (see ``setting``), then what is worked out from them."""
+    (see ``setting``), then what is worked out from them. Read-only.
+
+    A plain class, not a dataclass: a build with nothing to do imports no dataclasses
+    (see pipeline.Build)."""
 
     root: Path  # the project folder; every path in output is relative to it
     sources: tuple[str, ...] = setting(
@@ -368,6 +380,15 @@ class Config:
     module: str = DEFAULT_OUT
     import_root: str = "."
 
+    def __init__(self, root: Path, **values: Any) -> None:
+        unknown = values.keys() - _DEFAULTS.keys()
+        if unknown:
+            raise TypeError(f"Config has no {', '.join(sorted(unknown))}")
+        self.__dict__.update(_DEFAULTS, root=root, **values)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"Config is read-only: {name}")
+
     @property
     def out_dir(self) -> Path:
         return (self.root / self.out).resolve()
@@ -387,24 +408,32 @@ class Config:
         return data | {"module": self.module, "import-root": self.import_root}
 
 
-def settings() -> list[Field[Any]]:
+# Each attribute's value when none is given: the settings' defaults, then the rest.
+_DEFAULTS = {
+    name: value.default if isinstance(value, Setting) else value
+    for name, value in vars(Config).items()
+    if name in Config.__annotations__
+}
+
+
+def settings() -> list[Setting]:
     """Every ``[tool.skillc]`` setting, in the order they are declared."""
-    return [f for f in fields(Config) if f.metadata]
+    return [value for value in vars(Config).values() if isinstance(value, Setting)]
 
 
-def key_of(setting: Field[Any]) -> str:
+def key_of(setting: Setting) -> str:
     return str(setting.metadata["key"] or setting.name.replace("_", "-"))
 
 
 def _json(value: Any) -> Any:
     """A setting's value as the lock records it (lists, and tables by key)."""
-    if isinstance(value, tuple):
-        return [_json(item) for item in value]
     if isinstance(value, (Profile, Conflict)):
         return {
-            f.name.replace("_", "-"): _json(getattr(value, f.name))
-            for f in fields(value)
+            name.replace("_", "-"): _json(item)
+            for name, item in zip(value._fields, value)
         }
+    if isinstance(value, tuple):
+        return [_json(item) for item in value]
     return value
 
 

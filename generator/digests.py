@@ -9,7 +9,7 @@ import stat
 from pathlib import Path
 
 from . import writer
-from .discovered import UNREADABLE, Seen, stat_of, stats
+from .filestat import UNREADABLE, Seen, stat_of, stats
 
 
 def read_all(paths: tuple[str, ...], seen: Seen) -> dict[str, tuple[str, str, int]]:

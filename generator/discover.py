@@ -37,7 +37,8 @@ from typing import TYPE_CHECKING
 
 from .diagnostics import Report
 from .discovered import Found as Found
-from .discovered import Hook, Kind, McpServer, NotCompiled, Seen, stat_of
+from .discovered import Hook, Kind, McpServer, NotCompiled
+from .filestat import Seen, stat_of
 
 if TYPE_CHECKING:  # imported when a discovery starts: it imports this module
     from .discover_plugins import PluginFolder

@@ -8,35 +8,35 @@ of what they depend on, and what the last build wrote, for the no-op check (``di
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import hashlib
 import importlib
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
-from . import __version__, cache, digests, discover, tokens
+from . import __version__, cache, digests, tokens
 from .config import Config
-from .diagnostics import Diagnostic, Report, Severity
-from .discovered import Kind
+from .diagnostics import Report, Severity
 from .resources import BUILTINS, table_key
 
-if TYPE_CHECKING:  # the model is imported when a build has something to do
+if TYPE_CHECKING:  # imported when a build has something to do (see Build)
+    from . import discover
+    from .diagnostic import Diagnostic
     from .ir import Definition, Function, Invalid, Model
 
 # This package's own import name (skillc, installed from the folder generator/).
 _ROOT = __name__.partition(".")[0]
 
 GENERATOR = f"skillc {__version__}"
-# Each Markdown kind's and manifest format's loader (imported when a project has one).
+# Each Markdown kind's (by its Kind's value) and manifest format's loader (imported
+# when a project has one).
 MARKDOWN = {
-    Kind.SKILL: f"{_ROOT}.loaders.skill",
-    Kind.AGENT: f"{_ROOT}.loaders.agent",
-    Kind.COMMAND: f"{_ROOT}.loaders.command",
+    "skill": f"{_ROOT}.loaders.skill",
+    "agent": f"{_ROOT}.loaders.agent",
+    "command": f"{_ROOT}.loaders.command",
 }
 MANIFESTS = {
     "tools": f"{_ROOT}.loaders.tools_file",
@@ -57,14 +57,16 @@ CACHED = dict.fromkeys(
 ) | {
     "Loaded": f"{_ROOT}.loaders",
     "Typed": f"{_ROOT}.views.pytypes",
-    "Diagnostic": f"{_ROOT}.diagnostics",
+    "Diagnostic": f"{_ROOT}.diagnostic",
     "Severity": f"{_ROOT}.diagnostics",
 }
 CACHE_DIR = cache.CACHE_DIR
 
 
-@dataclass(frozen=True, slots=True)
-class Build:
+class Build(NamedTuple):
+    """What ``run`` made. Not a dataclass, nor is anything a build with nothing to do
+    imports (discover, the model, the loaders: imported where they are used): XXX."""
+
     files: dict[str, bytes]  # the output, by path relative to the output folder
     model: Model | None = None  # None: the output folder is up to date
     notes: tuple[str, ...] = ()  # cache files found and not trusted, to warn about
@@ -96,6 +98,8 @@ def run(
     if last and digests.unchanged(last["seen"], last["started"]):
         if done := _done(config, report, memo, where, last):
             return done
+    from . import discover
+
     walk = Report(strict=config.strict, ignore=frozenset(config.ignore))
     skip = (config.out_dir, project / CACHE_DIR)
     found = discover.discover(
@@ -166,7 +170,7 @@ def _memoised(
 
 
 Inputs = dict[str, tuple[str, str, int]]  # path -> (sha256, real path, size)
-LoaderResult = tuple[Any, list[Diagnostic]]  # a loader's result, and what it reported
+LoaderResult = tuple[Any, list["Diagnostic"]]  # a loader's result, and what it reported
 
 
 def _model(
@@ -177,6 +181,10 @@ def _model(
     memo: cache.Memo,
 ) -> Model:
     """Load every input (through the memo) and resolve them into the model."""
+    from dataclasses import replace
+
+    from . import discover
+    from .discovered import Kind
     from .ir import SourceFile
     from .loaders.plugin import load_plugin
     from .resolve import resolve
@@ -220,13 +228,11 @@ def _model(
             if plugin is None:
                 continue  # an invalid plugin: reported where it was read
         owner = plugin.name if plugin else None
-        markdown = MARKDOWN[item.kind]
+        markdown = MARKDOWN[item.kind.value]
         loaded = load(item, markdown, owner)
         if loaded.definition is not None:
             folder = plugin.folder if plugin else None
-            definitions.append(
-                dataclasses.replace(loaded.definition, plugin_dir=folder)
-            )
+            definitions.append(replace(loaded.definition, plugin_dir=folder))
     summaries |= {p.name: p.description for p in plugins.values() if p is not None}
     base = os.fspath(project) + os.sep
     sources = tuple(
@@ -247,7 +253,7 @@ def _model(
         config.max_depth,
         config.provider_name_limit,
     )
-    return dataclasses.replace(
+    return replace(
         model,
         invalid=_invalid(report),
         not_compiled=found.not_compiled,
@@ -270,7 +276,7 @@ def _load(
     it belongs to), from the memo when every file it reads is as it was. ``folders``:
     real paths of folders met before (``digests.read``: 1,000 skills checked in 0.03 s
     of CPU, not 0.06)."""
-    from . import loaders
+    from . import discover, loaders
 
     read = _files_read(item, module, inputs)
     settings = (config.strict, sorted(config.ignore), config.max_file_bytes)
@@ -300,6 +306,9 @@ def _load(
 def _files_read(item: discover.Found, module: str, inputs: Inputs) -> list[str]:
     """The input files the loader reads: the item's, and a skill's metadata.yaml; a
     skill's tool-manifest.yaml and scripts for its tools."""
+    from . import discover
+    from .discovered import Kind
+
     path = os.fspath(item.path)
     folder = os.path.dirname(path)
     if module == MANIFESTS["skill-tools"]:
@@ -340,6 +349,7 @@ def _builtin(name: str, memo: cache.Memo) -> Any:
     """A built-in namespace, from the manifest shipped inside skillc."""
 
     def load(name: str) -> Any:
+        from . import discover
         from .loaders import Loaded, tools_file
         from .resolve import BUILTIN_ROOT
 

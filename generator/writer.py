@@ -19,8 +19,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import contextlib
 import errno
 import functools
@@ -30,9 +28,9 @@ import os
 import shutil
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from stat import S_ISDIR
+from typing import NamedTuple
 
 LOCK = "skillc.lock.json"  # the output folder's lock, which marks it as skillc's
 IGNORED_DIRS = frozenset({"__pycache__", ".mypy_cache"})  # kept across a swap
@@ -48,8 +46,7 @@ class WriteFailed(Exception):
     the old tree intact."""
 
 
-@dataclass(frozen=True, slots=True)
-class Plan:
+class Plan(NamedTuple):
     created: tuple[str, ...]
     changed: tuple[str, ...]
     unchanged: tuple[str, ...]

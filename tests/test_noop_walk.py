@@ -17,7 +17,7 @@ import pytest
 
 from conftest import run_python, run_skillc, tree, write_skill
 from skillc import digests, discover
-from skillc.discovered import stat_of
+from skillc.filestat import stat_of
 
 OK = "---\nname: {name}\ndescription: Does {name}.\n---\nBody of {name}.\n"
 

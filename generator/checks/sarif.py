@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import __version__
-from ..diagnostics import CODES, Diagnostic, Severity
+from ..diagnostic import Diagnostic
+from ..diagnostics import CODES, Severity
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 STALE = "stale-output"

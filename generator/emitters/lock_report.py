@@ -11,7 +11,8 @@ import hashlib
 import json
 from typing import Any
 
-from ..diagnostics import Diagnostic, Severity
+from ..diagnostic import Diagnostic
+from ..diagnostics import Severity
 from ..emitters import interfaces
 from ..emitters.providers.schemas import Notes
 from ..ir import to_json
