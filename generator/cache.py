@@ -163,13 +163,14 @@ class Memo:
         secret: bytes | None,
         salt: str,
         codec: Codec,
-        first: str = "",
     ) -> None:
         self.folder = folder if secret is not None else None
         self._secret = secret or b""
         self._salt = salt
         self._codec = codec
-        self._first = first  # the key saved on the file's second line
+        # The key of the entry on the file's second line, read with the first (the
+        # pipeline sets the one a no-op rebuild will look up there).
+        self.first = ""
         self._stored: dict[str, tuple[str, str]] = {}  # key -> (mac, JSON), unread
         self._rest: BinaryIO | None = None  # the file, past the entries read
         self._used: dict[str, tuple[str, str]] = {}  # key -> (MAC, JSON), for save
@@ -258,7 +259,7 @@ class Memo:
         lines += [
             f"{key}\t{mac}\t{text}\n"
             for key, (mac, text) in sorted(
-                self._used.items(), key=lambda item: (item[0] != self._first, item[0])
+                self._used.items(), key=lambda item: (item[0] != self.first, item[0])
             )
         ]
         with contextlib.suppress(OSError):
@@ -302,7 +303,9 @@ class Memo:
             ):
                 self._ignore(MEMO)
             elif parts[1] == self._salt:  # else made by another skillc, or other deps
-                self._add(handle.readline().decode("utf-8", "replace").rstrip("\n"))
+                line = handle.readline().decode("utf-8", "replace").rstrip("\n")
+                self._add(line)
+                self.first = line.partition("\t")[0] if self._stored else ""
                 self._rest, handle = handle, None
         except OSError:
             pass
@@ -352,11 +355,11 @@ def _remove(path: Path) -> None:
 
 
 def project_memo(
-    project: Path | None, first: str, types: dict[str, str], dependencies: Iterable[str]
+    project: Path | None, types: dict[str, str], dependencies: Iterable[str]
 ) -> Memo:
     """The memo of the folder ``project`` (in memory only without it or a user key),
-    salted with skillc's own files and the versions of ``dependencies``; ``first``: the
-    key a no-op rebuild looks up; ``types``: the classes it may hold (see Codec)."""
+    salted with skillc's own files and the versions of ``dependencies``; ``types``: the
+    classes it may hold (see Codec)."""
     if project is None:
         return Memo(None, None, "", Codec(types))
     # Every file of skillc but the token table (MB) in embed/: its MODEL names it, and
@@ -364,7 +367,7 @@ def project_memo(
     embed = [PACKAGE / "embed" / name for name in ("MODEL", "encoders.py")]
     tops = (PACKAGE, templates_dir())
     salt = fingerprint(tops, {"__pycache__", "embed"}, embed, dependencies)
-    return Memo(project / CACHE_DIR, secret(), salt, Codec(types), first)
+    return Memo(project / CACHE_DIR, secret(), salt, Codec(types))
 
 
 def secret() -> bytes | None:

@@ -10,6 +10,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from . import __version__, cli_check, cli_report, config, pipeline, writer
 from .diagnostics import Report, Severity
@@ -150,19 +151,21 @@ def _run(args: argparse.Namespace) -> int:
         from . import init
 
         return init.main(Path(args.project or args.top_project or ".").resolve())
-    cfg = _config(args)
-    if args.command == "find":
-        return _find(cfg, " ".join(args.purpose), args.k)
-    if args.command == "budget":
-        return _budget(cfg)
-    if args.command == "check":
+    if args.command not in ("build", "validate"):
+        cfg = _config(args)
+        if args.command == "find":
+            return _find(cfg, " ".join(args.purpose), args.k)
+        if args.command == "budget":
+            return _budget(cfg)
         return cli_check.main(args, cfg)
+    root, flags = _project(args)
+    cfg, memo = pipeline.configure(root, not getattr(args, "no_cache", False), **flags)
     _check_dump_ir(cfg, getattr(args, "dump_ir", None))
     if args.command == "build" and not args.check:
         with writer.exclusive(cfg.root.resolve(), cfg.lock_wait_sec):
             writer.recover(cfg.out_dir)
-            return _compile(args, cfg)
-    return _compile(args, cfg)
+            return _compile(args, cfg, memo)
+    return _compile(args, cfg, memo)
 
 
 def _check_dump_ir(cfg: config.Config, dump_ir: str | None) -> None:
@@ -177,15 +180,16 @@ def _check_dump_ir(cfg: config.Config, dump_ir: str | None) -> None:
         )
 
 
-def _compile(args: argparse.Namespace, cfg: config.Config) -> int:
+def _compile(args: argparse.Namespace, cfg: config.Config, memo: pipeline.Memo) -> int:
     output = cli_report.Output.of(args)
     with cli_report.progress(output) as shown:
-        return _build(args, cfg, output, shown)
+        return _build(args, cfg, memo, output, shown)
 
 
 def _build(
     args: argparse.Namespace,
     cfg: config.Config,
+    memo: pipeline.Memo,
     output: cli_report.Output,
     shown: cli_report.Progress,
 ) -> int:
@@ -200,7 +204,7 @@ def _build(
     result = pipeline.run(
         cfg,
         report,
-        cached=not getattr(args, "no_cache", False),
+        memo=memo,
         writing=building and not args.check and not args.dump_ir,
         emit=building,
     )
@@ -253,6 +257,12 @@ def _build(
 
 
 def _config(args: argparse.Namespace) -> config.Config:
+    root, flags = _project(args)
+    return config.load(root, **flags)
+
+
+def _project(args: argparse.Namespace) -> tuple[Path, dict[str, Any]]:
+    """The project folder the command line names, and its flags for config.load."""
     chosen = args.project or args.top_project
     if chosen and not Path(chosen).is_dir():
         raise config.ConfigError(f"project folder {chosen!r} does not exist")
@@ -262,13 +272,12 @@ def _config(args: argparse.Namespace) -> config.Config:
     # in (or -C DIR, as git -C does), not to the project found above it.
     sources = getattr(args, "source", None)
     out = getattr(args, "out", None)
-    return config.load(
-        root,
-        sources=[str(here / source) for source in sources] if sources else None,
-        out=str(here / out) if out else None,
-        package=getattr(args, "package", None),
-        strict=getattr(args, "strict", None),
-    )
+    return root, {
+        "sources": [str(here / source) for source in sources] if sources else None,
+        "out": str(here / out) if out else None,
+        "package": getattr(args, "package", None),
+        "strict": getattr(args, "strict", None),
+    }
 
 
 def _built(cfg: config.Config, name: str) -> Path:

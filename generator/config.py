@@ -7,6 +7,7 @@ it). Adding a setting is adding its field, and its line to the README's block.""
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -23,7 +24,8 @@ from .project import (
     check_paths,
     default_sources,
     import_path,
-    read_table,
+    parse_table,
+    read_pyproject,
     relative,
 )
 from .provider_registry import PROVIDERS
@@ -379,6 +381,9 @@ class Config:
     # (see import_path).
     module: str = DEFAULT_OUT
     import_root: str = "."
+    # The sha256 of the pyproject.toml text the settings were read from, and its
+    # [tool.skillc] table (see load).
+    pyproject: tuple[str, Mapping[str, Any]] = ("", MappingProxyType({}))
 
     def __init__(self, root: Path, **values: Any) -> None:
         unknown = values.keys() - _DEFAULTS.keys()
@@ -444,9 +449,18 @@ def load(
     out: str | None = None,
     package: str | None = None,
     strict: bool | None = None,
+    parsed: tuple[str, Mapping[str, Any]] | None = None,
 ) -> Config:
-    """The project's configuration: ``[tool.skillc]``, then the command line's flags."""
-    table = read_table(root)
+    """The project's configuration: ``[tool.skillc]``, then the command line's flags.
+    ``parsed``: the sha256 of a pyproject.toml text and its table, as a build recorded
+    them (pipeline.configure): used when the text is the same, so that a build with
+    nothing to do does not import tomllib: XXX."""
+    text = read_pyproject(root)
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    if parsed is not None and parsed[0] == digest:
+        table = dict(parsed[1])
+    else:
+        table = parse_table(text)
     declared = {key_of(f): f for f in settings()}
     unknown = sorted(set(table) - declared.keys())
     if unknown:
@@ -472,4 +486,10 @@ def load(
     values.setdefault("package", Path(out_dir).name)
     check_package_name(values["package"])
     import_root, module = import_path(root, out_dir, values["package"])
-    return Config(root, **values, import_root=import_root, module=module)
+    return Config(
+        root,
+        **values,
+        import_root=import_root,
+        module=module,
+        pyproject=(digest, MappingProxyType(table)),
+    )

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
-from . import __version__, cache, digests, tokens
+from . import __version__, cache, config as configuration, digests, tokens
 from .config import Config
 from .diagnostics import Report, Severity
 from .resources import BUILTINS, table_key
@@ -61,6 +61,7 @@ CACHED = dict.fromkeys(
     "Severity": f"{_ROOT}.diagnostics",
 }
 CACHE_DIR = cache.CACHE_DIR
+Memo = cache.Memo  # what configure opens, for run (cli.py holds it, never imports it)
 
 
 class Build(NamedTuple):
@@ -73,6 +74,19 @@ class Build(NamedTuple):
     remember: Callable[[], None] = lambda: None  # keep the cache, once written
 
 
+def configure(root: Path, cached: bool, **flags: Any) -> tuple[Config, cache.Memo]:
+    """``config.load`` (``flags``: the command line's), and the project's memo
+    (``cached``: its folder's, else an empty one), opened first: its first entry is
+    what the last build saw, and that includes the settings' table and by what text
+    of pyproject.toml (Config.pyproject)."""
+    memo = cache.project_memo(root.resolve() if cached else None, CACHED, DEPENDENCIES)
+    last = memo.get(memo.first) if memo.first else None
+    parsed = last.get("pyproject") if isinstance(last, dict) else None
+    if not (isinstance(parsed, tuple) and len(parsed) == 2):
+        parsed = None
+    return configuration.load(root, **flags, parsed=parsed), memo
+
+
 def run(
     config: Config,
     report: Report,
@@ -80,10 +94,12 @@ def run(
     cached: bool = True,
     writing: bool = False,
     emit: bool = True,
+    memo: cache.Memo | None = None,
 ) -> Build:
     """Compile the project. ``cached``: read the cache; ``writing``: the output is
     about to be written (the cache may say it is up to date, and ``remember`` keeps
-    the cache); ``emit``: False stops after the model (validate)."""
+    the cache); ``emit``: False stops after the model (validate); ``memo``: the one
+    ``configure`` opened (else the project's is opened, as ``cached`` says)."""
     started = time.time_ns()
     project = config.root.resolve()
     settings = [config.as_json(), table_key(config.find_tool), GENERATOR]
@@ -93,10 +109,13 @@ def run(
         settings.append(encoders.encoder_key(config))
     sources = config.source_dirs()
     where = cache.key("last", settings, os.fspath(project), [str(s) for s in sources])
-    memo = cache.project_memo(project if cached else None, where, CACHED, DEPENDENCIES)
+    if memo is None:
+        memo = cache.project_memo(project if cached else None, CACHED, DEPENDENCIES)
+    memo.first = where
     last = memo.get(where) if writing and emit else None
     if last and digests.unchanged(last["seen"], last["started"]):
-        if done := _done(config, report, memo, where, last):
+        now = last | {"pyproject": config.pyproject}  # a comment edited, say
+        if done := _done(config, report, memo, where, now):
             return done
     from . import discover
 
@@ -108,7 +127,12 @@ def run(
     report.extend(walk.items)
     inputs = digests.read_all(found.inputs, found.seen)
     key = cache.key("build", settings, repr(found), walk.items, inputs)
-    witness = {"key": key, "seen": found.seen, "started": started}
+    witness = {
+        "key": key,
+        "seen": found.seen,
+        "started": started,
+        "pyproject": config.pyproject,
+    }
     if last and last["key"] == key:  # a folder or file touched, nothing changed
         if done := _done(config, report, memo, where, last | witness):
             return done

@@ -5,7 +5,6 @@ home folder or the file system's root)."""
 from __future__ import annotations
 
 import os
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -136,13 +135,22 @@ def import_path(root: Path, out: str, package: str) -> tuple[str, str]:
     return relative, ".".join(parts)
 
 
-def read_table(root: Path) -> dict[str, Any]:
+def read_pyproject(root: Path) -> str:
+    """The project's pyproject.toml ("" when it has none)."""
     pyproject = root / "pyproject.toml"
-    if not pyproject.is_file():
-        return {}
     try:
-        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        return pyproject.read_text(encoding="utf-8") if pyproject.is_file() else ""
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"pyproject.toml: {exc}") from None
+
+
+def parse_table(text: str) -> dict[str, Any]:
+    """The ``[tool.skillc]`` table of a pyproject.toml's text."""
+    import tomllib  # not for a build with nothing to do (see config.load)
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"pyproject.toml: {exc}") from None
     table = data.get("tool", {}).get("skillc", {})
     if not isinstance(table, dict):

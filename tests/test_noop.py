@@ -132,3 +132,38 @@ def test_a_racily_clean_output_is_read(tmp_path: Path) -> None:
     assert digests.holds(out, forged, since=later - 1) is None  # racy: read
     built = digests.kept(out, {"a.txt": b"edited"})
     assert digests.holds(out, built, since=later - 1) == (built, 1)
+
+
+# A build in a fresh process, and which of these modules it imported.
+IMPORTED = """
+import sys
+from skillc import cli
+status = cli.main(["-C", sys.argv[1], "build"])
+print(" ".join(m for m in ("tomllib", "dataclasses", "skillc.discover") if m in sys.modules))
+sys.exit(status)
+"""
+
+
+def test_a_no_op_imports_neither_the_toml_parser_nor_dataclasses(built: Path) -> None:
+    """A build with nothing to do needs the memo's first entry, stats and a MAC: not
+    tomllib (that entry holds the settings' table, with the text it was read from),
+    nor dataclasses or the discovery (the model's)."""
+    done = run_python(IMPORTED, built, str(built))
+    assert done.returncode == 0, done.stderr
+    assert "generated/ is up to date" in done.stderr
+    assert done.stdout.split() == []
+
+
+def test_the_kept_table_is_used_for_its_own_text_only(
+    built: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A comment added to pyproject.toml is still a no-op (the memo then keeps the new
+    text's table); a setting changed after it is built."""
+    pyproject = built / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + "# a comment\n")
+    assert "generated/ is up to date" in _opened(built)[1]
+    pyproject.write_text(pyproject.read_text() + 'regenerate = "make tools"\n')
+    status, err = run_skillc(capsys, "-C", str(built), "build")
+    assert status == 0 and "is up to date" not in err, err
+    assert "make tools" in (built / "generated" / "AGENTS.md").read_text()
+    assert "generated/ is up to date" in _opened(built)[1]
