@@ -65,17 +65,19 @@ class Codec:
     def __init__(self, types: dict[str, str]) -> None:
         self._modules = types
         self._types: dict[str, type[Any]] = {}
+        self._fields: dict[type[Any], tuple[str, ...]] = {}  # a dataclass's, by name
 
     def _type(self, name: str) -> type[Any] | None:
-        import dataclasses  # as in _plain and _object: not for a no-op (Build)
+        import dataclasses  # only here: a no-op meets no dataclass (pipeline.Build)
 
         kind = self._types.get(name)
         if kind is None and name in self._modules:
             found = getattr(importlib.import_module(self._modules[name]), name, None)
-            if isinstance(found, type) and (
-                issubclass(found, enum.Enum) or dataclasses.is_dataclass(found)
-            ):
+            if isinstance(found, type) and issubclass(found, enum.Enum):
                 kind = self._types[name] = found
+            elif isinstance(found, type) and dataclasses.is_dataclass(found):
+                kind = self._types[name] = found
+                self._fields[kind] = tuple(f.name for f in dataclasses.fields(kind))
         return kind
 
     def encode(self, value: object) -> str:
@@ -101,12 +103,8 @@ class Codec:
             raise TypeError(f"not kept in the build cache: {kind.__name__}")
         if isinstance(value, enum.Enum):
             return {TAG: kind.__name__, "v": value.value}
-        import dataclasses
-
-        assert dataclasses.is_dataclass(value)
         fields = {
-            f.name: self._plain(getattr(value, f.name))
-            for f in dataclasses.fields(value)
+            name: self._plain(getattr(value, name)) for name in self._fields[kind]
         }
         return {TAG: kind.__name__, "v": fields}
 
@@ -137,10 +135,7 @@ class Codec:
             raise ValueError(f"an unknown type in the build cache: {tag!r}")
         if issubclass(kind, enum.Enum):
             return kind(value)
-        import dataclasses
-
-        names = {f.name for f in dataclasses.fields(kind)}
-        if not isinstance(value, dict) or set(value) != names:
+        if not isinstance(value, dict) or set(value) != set(self._fields[kind]):
             raise ValueError(f"{tag}: not its fields")
         return kind(**value)
 
@@ -165,12 +160,8 @@ class Memo:
         codec: Codec,
     ) -> None:
         self.folder = folder if secret is not None else None
-        self._secret = secret or b""
-        self._salt = salt
-        self._codec = codec
-        # The key of the entry on the file's second line, read with the first (the
-        # pipeline sets the one a no-op rebuild will look up there).
-        self.first = ""
+        self._secret, self._salt, self._codec = secret or b"", salt, codec
+        self.first = ""  # the key of the second line's entry (see _take)
         self._stored: dict[str, tuple[str, str]] = {}  # key -> (mac, JSON), unread
         self._rest: BinaryIO | None = None  # the file, past the entries read
         self._used: dict[str, tuple[str, str]] = {}  # key -> (MAC, JSON), for save

@@ -8,12 +8,28 @@ it). Adding a setting is adding its field, and its line to the README's block.""
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any
 
+from .config_values import CLI_EXCLUDED as CLI_EXCLUDED
+from .config_values import CLI_PROVIDERS as CLI_PROVIDERS
+from .config_values import Conflict as Conflict
+from .config_values import Profile as Profile
+from .config_values import (
+    read_choice,
+    read_codes,
+    read_conflicts,
+    read_encoder,
+    read_flag,
+    read_positive,
+    read_profiles,
+    read_roots,
+    read_string,
+    read_strings,
+    read_table,
+)
 from .diagnostics import did_you_mean
 from .names import DEFAULT_PROVIDER_NAME_LIMIT
 from .project import ConfigError as ConfigError
@@ -28,102 +44,19 @@ from .project import (
     read_pyproject,
     relative,
 )
-from .provider_registry import PROVIDERS
 
 DEFAULT_OUT = "generated"
 BUILTINS = ("file", "batch", "db")
 
 TOKEN_COUNTERS = ("estimate", "o200k_base")
 FIND_TOOL_METHODS = ("hybrid", "lexical", "model")
-CLI_PROVIDERS = ("claude_code", "codex")
-# What CLI agents have natively (seed 002): their own file tools and shell.
-CLI_EXCLUDED = ("file_ops", "shell")
-_PROFILE_KEYS = {
-    "provider",
-    "exclude-categories",
-    "include",
-    "exclude",
-    "always-loaded",
-}
-
-
-class Profile(NamedTuple):
-    """Which tools one consumer sees (seed 002). CLI agents (claude_code, codex) drop the
-    ``file_ops`` and ``shell`` categories by default: they have native file tools and a
-    shell."""
-
-    name: str
-    provider: str
-    exclude_categories: tuple[str, ...] = ()
-    include: tuple[str, ...] = ()  # dotted-name globs; empty: every tool
-    exclude: tuple[str, ...] = ()
-    always_loaded: tuple[str, ...] = ()  # never deferred behind a tool search
-
-
-class Conflict(NamedTuple):
-    """Two tools (a generated one or a CLI agent's native one) declared to clash."""
-
-    tools: tuple[str, str]
-    kind: str  # "equivalent" or "incompatible"
-    hint: str = ""
 
 
 # ------------------------------------------------------------------ reading values
 
 
-def _flag(key: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise ConfigError(f"[tool.skillc] {key} must be true or false")
-    return value
-
-
-def _positive(key: str, value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise ConfigError(f"[tool.skillc] {key} must be a positive integer")
-    return value
-
-
-def _string(key: str, value: Any) -> str:
-    if not isinstance(value, str) or not value:
-        raise ConfigError(f"[tool.skillc] {key} must be a non-empty string")
-    return value
-
-
-def _strings(key: str, value: Any) -> tuple[str, ...]:
-    if not isinstance(value, list):
-        raise ConfigError(f"[tool.skillc] {key} must be a list of strings")
-    return tuple(_string(key, item) for item in value)
-
-
-def _roots(key: str, value: Any) -> tuple[str, ...]:
-    found = _strings(key, value)
-    if not found:
-        raise ConfigError(f"[tool.skillc] {key} must be a non-empty list of strings")
-    return found
-
-
-def _choice(choices: tuple[str, ...]) -> Callable[[str, Any], str]:
-    def read(key: str, value: Any) -> str:
-        if value not in choices:
-            raise ConfigError(
-                f"[tool.skillc] {key} must be one of {', '.join(choices)}"
-            )
-        return str(value)
-
-    return read
-
-
-def _encoder(key: str, value: Any) -> str:
-    if not isinstance(value, str) or not re.fullmatch(r"[a-z0-9][a-z0-9.-]*", value):
-        raise ConfigError(
-            f"[tool.skillc] {key} must be an encoder's name"
-            " (lowercase letters, digits, '.' and '-')"
-        )
-    return value
-
-
 def _builtins(key: str, value: Any) -> tuple[str, ...]:
-    names = _strings(key, value)
+    names = read_strings(key, value)
     unknown = sorted(set(names) - set(BUILTINS))
     if unknown:
         raise ConfigError(
@@ -131,82 +64,6 @@ def _builtins(key: str, value: Any) -> tuple[str, ...]:
             f"choose from {', '.join(BUILTINS)}"
         )
     return tuple(b for b in BUILTINS if b in names)
-
-
-def _codes(key: str, value: Any) -> tuple[str, ...]:
-    from .diagnostics import CODES, RETIRED
-
-    codes = _strings(key, value)
-    unknown = sorted(set(codes) - set(CODES) - RETIRED)
-    if unknown:
-        raise ConfigError(
-            "[tool.skillc] ignore: unknown diagnostic code(s) "
-            + ", ".join(code + did_you_mean(code, CODES) for code in unknown)
-        )
-    return tuple(sorted(set(codes)))
-
-
-def _table(key: str, value: Any) -> Mapping[str, Any]:
-    if not isinstance(value, dict):
-        raise ConfigError(f"[tool.skillc.{key}] must be a table")
-    return MappingProxyType(value)
-
-
-def _profiles(key: str, value: Any) -> tuple[Profile, ...]:
-    if not isinstance(value, dict):
-        raise ConfigError("[tool.skillc.profiles] must be a table of profiles")
-    result = []
-    for name, table in sorted(value.items()):
-        where = f"profiles.{name}"
-        if not isinstance(table, dict):
-            raise ConfigError(f"[tool.skillc.{where}] must be a table")
-        unknown = sorted(set(table) - _PROFILE_KEYS)
-        if unknown:
-            raise ConfigError(
-                f"[tool.skillc.{where}] unknown key(s): "
-                + ", ".join(key + did_you_mean(key, _PROFILE_KEYS) for key in unknown)
-            )
-        provider = table.get("provider", name)
-        known = (*PROVIDERS, *CLI_PROVIDERS)
-        if provider not in known:
-            raise ConfigError(
-                f"[tool.skillc.{where}] provider {provider!r} is not one of "
-                f"{', '.join(known)}"
-            )
-        excluded = list(CLI_EXCLUDED) if provider in CLI_PROVIDERS else []
-        lists = [
-            _strings(f"{where}.{item}", table.get(item, default))
-            for item, default in (
-                ("exclude-categories", excluded),
-                ("include", []),
-                ("exclude", []),
-                ("always-loaded", []),
-            )
-        ]
-        result.append(Profile(name, provider, *lists))
-    return tuple(result)
-
-
-def _conflicts(key: str, value: Any) -> tuple[Conflict, ...]:
-    if not isinstance(value, list):
-        raise ConfigError("[[tool.skillc.conflicts]] must be an array of tables")
-    result = []
-    for item in value:
-        tools = item.get("tools") if isinstance(item, dict) else None
-        kind = item.get("kind") if isinstance(item, dict) else None
-        if (
-            not isinstance(tools, list)
-            or len(tools) != 2
-            or not all(isinstance(t, str) for t in tools)
-            or kind not in ("equivalent", "incompatible")
-        ):
-            raise ConfigError(
-                '[[tool.skillc.conflicts]] needs tools = ["a", "b"] and '
-                'kind = "equivalent" or "incompatible"'
-            )
-        hint = item.get("hint", "")
-        result.append(Conflict((tools[0], tools[1]), kind, str(hint)))
-    return tuple(result)
 
 
 # ------------------------------------------------------------------ the settings
@@ -258,35 +115,35 @@ class Config:
     sources: tuple[str, ...] = setting(
         (),
         "source roots, lowest precedence first (default below)",
-        _roots,
+        read_roots,
         shown='[".claude/skills", "skills"]',
     )
-    out: str = setting(DEFAULT_OUT, "the output folder (skillc owns it)", _string)
+    out: str = setting(DEFAULT_OUT, "the output folder (skillc owns it)", read_string)
     package: str = setting(
         "",
         "the import name; default: the out folder's name",
-        _string,
+        read_string,
         shown='"generated"',
     )
     strict: bool = setting(
-        False, "true: Claude Code's tolerated deviations are errors", _flag
+        False, "true: Claude Code's tolerated deviations are errors", read_flag
     )
     exclude: tuple[str, ...] = setting(
         (),
         "project-relative paths (fnmatch globs) left out",
-        _strings,
+        read_strings,
         shown='["vendor/**"]',
     )
     ignore: tuple[str, ...] = setting(
-        (), "warning codes not reported", _codes, shown='["non-spec-key"]'
+        (), "warning codes not reported", read_codes, shown='["non-spec-key"]'
     )
     warnings_as_errors: bool = setting(
-        False, "true: every warning fails the build", _flag
+        False, "true: every warning fails the build", read_flag
     )
     max_file_bytes: int = setting(
         1024 * 1024,
         "larger SKILL.md and manifest files are rejected",
-        _positive,
+        read_positive,
     )
     builtins: tuple[str, ...] = setting(
         (), 'built-in namespaces: "file", "batch", "db"', _builtins
@@ -294,89 +151,91 @@ class Config:
     max_depth: int = setting(
         4,  # seed 000's own api.github.repo.get has four levels
         "dotted levels of a tool name: api.github.repo.get",
-        _positive,
+        read_positive,
         key="max-namespace-depth",
     )
     install_allowlist: tuple[str, ...] = setting(
-        ("pypi:*",), "where ai-tool.yaml install.pip may point", _strings
+        ("pypi:*",), "where ai-tool.yaml install.pip may point", read_strings
     )
     file_root: str = setting(
-        ".", "the folder the file and batch tools stay inside", _string
+        ".", "the folder the file and batch tools stay inside", read_string
     )
-    db_path: str = setting("data.sqlite", "the db tools' SQLite database", _string)
+    db_path: str = setting("data.sqlite", "the db tools' SQLite database", read_string)
     max_read_bytes: int = setting(
-        1024 * 1024, "file.read and file.grep skip larger files", _positive
+        1024 * 1024, "file.read and file.grep skip larger files", read_positive
     )
     max_write_bytes: int = setting(
-        1024 * 1024, "file.write and file.edit refuse to write more", _positive
+        1024 * 1024, "file.write and file.edit refuse to write more", read_positive
     )
     default_timeout_sec: int = setting(
-        30, "a call's timeout when its manifest sets none", _positive
+        30, "a call's timeout when its manifest sets none", read_positive
     )
     max_output_bytes: int = setting(
         256 * 1024,
         "script, command and HTTP output is cut here",
-        _positive,
+        read_positive,
     )
     token_counter: str = setting(
         "estimate",
         "or \"o200k_base\" (pip install 'skillc[tokens]')",
-        _choice(TOKEN_COUNTERS),
+        read_choice(TOKEN_COUNTERS),
     )
     provider_name_limit: int = setting(
         DEFAULT_PROVIDER_NAME_LIMIT,
         "longest provider tool name (see below)",
-        _positive,
+        read_positive,
     )
     always_loaded: tuple[str, ...] = setting(
-        (), "tools never deferred in the *.deferred.json files", _strings
+        (), "tools never deferred in the *.deferred.json files", read_strings
     )
     lock_wait_sec: int = setting(
         60,
         "how long a build waits for another one to end",
-        _positive,
+        read_positive,
         output=False,
     )
     discard_unowned: bool = setting(
         False,
         'true: like --force (see "Command line")',
-        _flag,
+        read_flag,
         key="discard-unowned-files",
         output=False,
     )
     keep_going: bool = setting(
         False,
         "true: like --keep-going, for sources you cannot fix",
-        _flag,
+        read_flag,
         output=False,
     )
     out_outside_project: bool = setting(
-        False, "true: out may be outside the project folder", _flag, output=False
+        False, "true: out may be outside the project folder", read_flag, output=False
     )
     regenerate: str = setting(
         "skillc build",
         "the rebuild command CLAUDE.md and AGENTS.md give",
-        _string,
+        read_string,
     )
     find_tool: str = setting(
         "hybrid",
         'or "lexical" (BM25F only), or "model" (see find_tool)',
-        _choice(FIND_TOOL_METHODS),
+        read_choice(FIND_TOOL_METHODS),
     )
     # model mode's encoder: the licence-clean one unless another is named
     # (generator/embed/encoders.py lists them).
     find_tool_encoder: str = setting(
-        "all-mpnet-base-v2", "model mode's encoder (see find_tool)", _encoder
+        "all-mpnet-base-v2", "model mode's encoder (see find_tool)", read_encoder
     )
     well_known_index: bool = setting(
         False,
         "true: also write .well-known/agent-skills/ (see below)",
-        _flag,
+        read_flag,
     )
-    profiles: tuple[Profile, ...] = setting((), "", _profiles)
-    conflicts: tuple[Conflict, ...] = setting((), "", _conflicts)
+    profiles: tuple[Profile, ...] = setting((), "", read_profiles)
+    conflicts: tuple[Conflict, ...] = setting((), "", read_conflicts)
     # skillc check's settings, read by generator.checks.settings; no output depends on them
-    check: Mapping[str, Any] = setting(MappingProxyType({}), "", _table, output=False)
+    check: Mapping[str, Any] = setting(
+        MappingProxyType({}), "", read_table, output=False
+    )
     # Worked out: the output's real import path and the folder it is imported from
     # (see import_path).
     module: str = DEFAULT_OUT

@@ -31,13 +31,9 @@ if TYPE_CHECKING:  # imported when a build has something to do (see Build)
 _ROOT = __name__.partition(".")[0]
 
 GENERATOR = f"skillc {__version__}"
-# Each Markdown kind's (by its Kind's value) and manifest format's loader (imported
-# when a project has one).
-MARKDOWN = {
-    "skill": f"{_ROOT}.loaders.skill",
-    "agent": f"{_ROOT}.loaders.agent",
-    "command": f"{_ROOT}.loaders.command",
-}
+# Each Markdown kind's loader, by Kind.value, and each manifest format's (imported when
+# a project has one).
+MARKDOWN = {kind: f"{_ROOT}.loaders.{kind}" for kind in ("skill", "agent", "command")}
 MANIFESTS = {
     "tools": f"{_ROOT}.loaders.tools_file",
     "tool-manifest": f"{_ROOT}.loaders.tool_manifest",
@@ -75,15 +71,11 @@ class Build(NamedTuple):
 
 
 def configure(root: Path, cached: bool, **flags: Any) -> tuple[Config, cache.Memo]:
-    """``config.load`` (``flags``: the command line's), and the project's memo
-    (``cached``: its folder's, else an empty one), opened first: its first entry is
-    what the last build saw, and that includes the settings' table and by what text
-    of pyproject.toml (Config.pyproject)."""
+    """The project's memo (``cached``: its folder's), then ``config.load`` (``flags``:
+    the command line's) given the table the memo's first entry, a witness, keeps."""
     memo = cache.project_memo(root.resolve() if cached else None, CACHED, DEPENDENCIES)
     last = memo.get(memo.first) if memo.first else None
     parsed = last.get("pyproject") if isinstance(last, dict) else None
-    if not (isinstance(parsed, tuple) and len(parsed) == 2):
-        parsed = None
     return configuration.load(root, **flags, parsed=parsed), memo
 
 
@@ -96,10 +88,9 @@ def run(
     emit: bool = True,
     memo: cache.Memo | None = None,
 ) -> Build:
-    """Compile the project. ``cached``: read the cache; ``writing``: the output is
-    about to be written (the cache may say it is up to date, and ``remember`` keeps
-    the cache); ``emit``: False stops after the model (validate); ``memo``: the one
-    ``configure`` opened (else the project's is opened, as ``cached`` says)."""
+    """Compile the project. ``cached``: read the cache (``memo``: configure's);
+    ``writing``: the output is about to be written (the cache may say it is up to
+    date, and ``remember`` keeps it); ``emit``: False stops after the model."""
     started = time.time_ns()
     project = config.root.resolve()
     settings = [config.as_json(), table_key(config.find_tool), GENERATOR]
@@ -109,13 +100,12 @@ def run(
         settings.append(encoders.encoder_key(config))
     sources = config.source_dirs()
     where = cache.key("last", settings, os.fspath(project), [str(s) for s in sources])
-    if memo is None:
-        memo = cache.project_memo(project if cached else None, CACHED, DEPENDENCIES)
+    memo = memo or cache.project_memo(project if cached else None, CACHED, DEPENDENCIES)
     memo.first = where
     last = memo.get(where) if writing and emit else None
+    read = {"pyproject": config.pyproject}  # the settings' table, by its text
     if last and digests.unchanged(last["seen"], last["started"]):
-        now = last | {"pyproject": config.pyproject}  # a comment edited, say
-        if done := _done(config, report, memo, where, now):
+        if done := _done(config, report, memo, where, last | read):
             return done
     from . import discover
 
@@ -127,12 +117,7 @@ def run(
     report.extend(walk.items)
     inputs = digests.read_all(found.inputs, found.seen)
     key = cache.key("build", settings, repr(found), walk.items, inputs)
-    witness = {
-        "key": key,
-        "seen": found.seen,
-        "started": started,
-        "pyproject": config.pyproject,
-    }
+    witness = {"key": key, "seen": found.seen, "started": started} | read
     if last and last["key"] == key:  # a folder or file touched, nothing changed
         if done := _done(config, report, memo, where, last | witness):
             return done
@@ -206,7 +191,6 @@ def _model(
 ) -> Model:
     """Load every input (through the memo) and resolve them into the model."""
     from dataclasses import replace
-
     from . import discover
     from .discovered import Kind
     from .ir import SourceFile
@@ -331,7 +315,6 @@ def _files_read(item: discover.Found, module: str, inputs: Inputs) -> list[str]:
     """The input files the loader reads: the item's, and a skill's metadata.yaml; a
     skill's tool-manifest.yaml and scripts for its tools."""
     from . import discover
-    from .discovered import Kind
 
     path = os.fspath(item.path)
     folder = os.path.dirname(path)
@@ -342,7 +325,7 @@ def _files_read(item: discover.Found, module: str, inputs: Inputs) -> list[str]:
             if name == discover.TOOL_MANIFEST or discover.is_script(name)
         ]
         return [p for p in (os.path.join(folder, n) for n in names) if p in inputs]
-    if item.kind is not Kind.SKILL:
+    if item.kind.value != "skill":
         return [path]
     # Beside SKILL.md: its metadata.yaml, and Codex's agents/openai.yaml.
     besides = (discover.METADATA_FILE, os.path.join("agents", "openai.yaml"))
