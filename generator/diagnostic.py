@@ -1,6 +1,6 @@
 """One diagnostic as data (``diagnostics.make`` makes them): a dataclass, as the build
 cache keeps it. Apart from diagnostics.py, so that a build with nothing to do, which
-reports nothing new, never imports dataclasses (and with it inspect): XXX."""
+reports nothing new, never imports dataclasses (nor inspect): see pipeline.Build."""
 
 from __future__ import annotations
 

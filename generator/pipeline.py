@@ -61,8 +61,8 @@ Memo = cache.Memo  # what configure opens, for run (cli.py holds it, never impor
 
 
 class Build(NamedTuple):
-    """What ``run`` made. Not a dataclass, nor is anything a build with nothing to do
-    imports (discover, the model, the loaders: imported where they are used): XXX."""
+    """What ``run`` made. No dataclass: a no-op imports none, nor discover or the model:
+    this repo's no-op 1.84x -> 1.36x its floor (bench.py --only repo --runs 7)."""
 
     files: dict[str, bytes]  # the output, by path relative to the output folder
     model: Model | None = None  # None: the output folder is up to date
