@@ -36,8 +36,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from .diagnostics import Report
-from .discovered import Found as Found
-from .discovered import Hook, Kind, McpServer, NotCompiled
+from .discovered import Found as Found, Hook, Kind, McpServer, NotCompiled
 from .filestat import Seen, stat_of
 
 if TYPE_CHECKING:  # imported when a discovery starts: it imports this module
