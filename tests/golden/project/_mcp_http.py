@@ -126,8 +126,9 @@ def no_delay(**options: Any) -> Any:
     TCP (``proto`` 6); the one uvicorn binds for several workers says ``proto`` 0, so
     each answer's body waited for the client's delayed ACK of its headers: 40 ms per
     call on a kept-alive connection (uvicorn issue 3149). With it, 400 calls from one
-    client to 4 workers take 2 s, not 19 s, and server CPU per call from 8 clients is
-    1.2 times that of 1 worker, not 1.5 (``python tests/bench.py --only runtime``)."""
+    client to 4 workers take 2 s, not 19 s, and the bench's server CPU per call on 4
+    workers / 1 is 1.00 to 1.10, not 1.28 to 1.39 (``python tests/bench.py --only
+    runtime --runs 3``, against the same with the runtime before)."""
     protocol = importlib.import_module("uvicorn.protocols.http.auto").AutoHTTPProtocol
     made = protocol(**options)
     opened = made.connection_made
@@ -158,8 +159,8 @@ def http_app(profile: str | None, confirm: Confirm, stateless: bool, host: str) 
     the CPU per call of the same server with JSON bodies (0.58 to 0.73 times a lean
     peer on the SDK serving events; ``python tests/bench.py --only runtime``)."""
     # A server over HTTP is there to answer calls: their path is imported now, not on
-    # each worker's first call (62 ms of CPU then, 25 after; the tool's own module is
-    # still imported at its first call). The stdio server, whose start counts, waits.
+    # each worker's first call (62 ms of CPU then, 7 to 28 after: the tool's own module
+    # is still imported at its first call). The stdio server, whose start counts, waits.
     for module in ("_dispatch", "_executors"):
         importlib.import_module(f"{PACKAGE}.{module}")
     mcp_server = server(Handlers(profile, confirm))
