@@ -83,9 +83,8 @@ def _certificates(folder: Path) -> tuple[Path, Path, Path]:
             builder = builder.add_extension(usage, False)
         return builder.sign(signer, hashes.SHA256())
 
-    ca_key, key = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(
-        ec.SECP256R1()
-    )
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    key = ec.generate_private_key(ec.SECP256R1())
     ca = made("skillc test CA", ca_key, None, ca_key, True)
     leaf = made("localhost", key, ca.subject, ca_key, False)
     paths = folder / "ca.pem", folder / "cert.pem", folder / "key.pem"
