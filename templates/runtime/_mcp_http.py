@@ -125,7 +125,7 @@ def no_delay(**options: Any) -> Any:
     TCP (``proto`` 6); the one uvicorn binds for several workers says ``proto`` 0, so
     each answer's body waited for the client's delayed ACK of its headers: 40 ms per
     call on a kept-alive connection (uvicorn issue 3149). With it, 400 calls from one
-    client to 4 workers take 2 s, not 19 s, and the bench's server CPU per call on 4
+    client to 4 workers take 1.2 s, not 19 s, and the bench's server CPU per call on 4
     workers / 1 is 1.00 to 1.10, not 1.28 to 1.39 (``python tests/bench.py --only
     runtime --runs 3``, against the same with the runtime before)."""
     protocol = importlib.import_module("uvicorn.protocols.http.auto").AutoHTTPProtocol
