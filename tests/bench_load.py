@@ -1,8 +1,8 @@
 """The bench's load test of ``python -m <package> mcp --http --workers N`` (the
 ``runtime`` section's, at 500 tools), bounded, on loopback, and stopping every process
-it started: for N = 1, 2 and 4, ``LOAD_CALLS`` calls of the last tool from
-``LOAD_CLIENTS`` threads (plain JSON-RPC over streamable HTTP, each client on one
-kept-alive connection) after a warm-up. Its rows: errors + lost calls (== 0), and the
+it started: ``LOAD_CALLS`` calls of the last tool from ``LOAD_CLIENTS`` threads (plain
+JSON-RPC over streamable HTTP, each client on one kept-alive connection) per round, on
+servers of N = 1, 2 and 4 workers. Its rows: errors + lost calls (== 0), and the
 server's CPU per call (summed over all its processes, from /proc) for N workers / 1
 worker (<= 1.25: flat; the machine has 2 cores, so CPU per call, not calls per second).
 Every server serves statelessly (one worker with ``--stateless``, as several always do),
@@ -13,6 +13,19 @@ streamable-HTTP app under uvicorn (``PEER_APP``): skillc's CPU per call over HTT
 peer's, one worker each (<= 0.9, issue 30's per-call target over HTTP); and, for scale,
 the peer's own CPU per call on 4 workers / 1 (no target: what the same stack does on
 this machine).
+
+How, the same for every server, skillc's and the peer's:
+
+- all of them are started side by side, then measured in turn, one round each, ``runs``
+  times over, and each ratio is the median of the rounds' ratios (with their spread):
+  back-to-back rounds on one idle server differ by a quarter on this shared machine,
+  and one round per server gave 4 workers / 1 anywhere from 0.9 to 1.6 in one run;
+- a server is loaded once every process of it has started (``_ready``): uvicorn's
+  supervisor binds the port before its workers start (1.5 s of CPU each), so a server
+  that accepts a connection may still be starting, and that start was counted as calls;
+- it is warmed up by ``WARM_ROUNDS`` rounds, each on fresh connections: which worker
+  accepts a connection is the kernel's choice, and a worker that got none of a single
+  warm-up round's 8 paid its first call in the measured round.
 """
 
 from __future__ import annotations
@@ -23,14 +36,18 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from bench_runtime import CHOOSE, PEER, Line, _cpu_and_rss
 
 LOAD_WORKERS = (1, 2, 4)
-LOAD_CALLS = 400  # per worker count, after a warm-up of 10 calls per client
+LOAD_CALLS = 400  # per round and server
 LOAD_CLIENTS = 8
+WARM_ROUNDS = 3  # of 2 calls per client, each round on fresh connections
 LOAD_PATIENCE = 120  # seconds for a server to answer, or a call to: then it is lost
+# CPU seconds a server may spend in half a second once every process of it has started
+# (idle, 4 workers and their supervisor spend 0.008).
+QUIET = 0.05
 # The stdio peer's handlers as a stateless streamable-HTTP app, for ``uvicorn peer_app:app``.
 PEER_APP = PEER.rpartition("async def main")[0] + (
     "app = server.streamable_http_app(host='127.0.0.1', stateless_http=True)\n"
@@ -180,14 +197,18 @@ def _peer(workers: int) -> Callable[[int], list[str]]:
     return command
 
 
-def _serve_load(
+class _Server(NamedTuple):
+    process: subprocess.Popen[bytes]
+    port: int
+    call: tuple[str, Any]
+
+
+def _start(
     project: Path, command: Callable[[int], list[str]], call: tuple[str, Any]
-) -> tuple[int, int, int, float]:
-    """Start the server ``command`` gives for a free port, warm it up, load it:
-    (answered, errors, lost, server CPU seconds per answered call); the server is
-    stopped either way."""
+) -> _Server:
+    """The server ``command`` gives, started on a free loopback port, to be loaded
+    with ``call`` (not yet ready)."""
     import socket
-    import time
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -196,31 +217,54 @@ def _serve_load(
     process = subprocess.Popen(
         command(port), cwd=project, env=env, stderr=subprocess.DEVNULL
     )
-    try:
-        until = time.monotonic() + LOAD_PATIENCE
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.monotonic() > until or process.poll() is not None:
-                    raise RuntimeError(f"the server {command(port)} did not start")
-                time.sleep(0.2)
-        _load_round(port, call, 10 * LOAD_CLIENTS)  # every worker warm
-        before = _tree_cpu(process.pid)
-        ok, errors, lost = _load_round(port, call, LOAD_CALLS)
-        spent = _tree_cpu(process.pid) - before
-        return ok, errors, lost, spent / max(ok + errors, 1)
-    finally:
-        for pid in reversed(_descendants(process.pid)):  # only the server's own
-            try:
-                os.kill(pid, 9)
-            except OSError:
-                pass
-        process.wait()
+    return _Server(process, port, call)
 
 
-def load(project: Path, Figure: Any) -> list[Line]:
+def _ready(server: _Server) -> None:
+    """Once the server accepts connections and every process of it has started (its
+    CPU time still for half a second), warmed up as the module docstring says."""
+    import socket
+    import time
+
+    until = time.monotonic() + LOAD_PATIENCE
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", server.port), timeout=1).close()
+            break
+        except OSError:
+            if time.monotonic() > until or server.process.poll() is not None:
+                raise RuntimeError(f"the server {server.process.args} did not start")
+            time.sleep(0.2)
+    spent = _tree_cpu(server.process.pid)
+    while True:
+        time.sleep(0.5)
+        spent, before = _tree_cpu(server.process.pid), spent
+        if spent - before < QUIET:
+            break
+        if time.monotonic() > until:
+            raise RuntimeError(f"the server {server.process.args} never went idle")
+    for _ in range(WARM_ROUNDS):
+        _load_round(server.port, server.call, 2 * LOAD_CLIENTS)
+
+
+def _measured(server: _Server) -> tuple[int, int, int, float]:
+    """One round: (answered, errors, lost, server CPU seconds per answered call)."""
+    before = _tree_cpu(server.process.pid)
+    ok, errors, lost = _load_round(server.port, server.call, LOAD_CALLS)
+    spent = _tree_cpu(server.process.pid) - before
+    return ok, errors, lost, spent / max(ok + errors, 1)
+
+
+def _stop(server: _Server) -> None:
+    for pid in reversed(_descendants(server.process.pid)):  # only the server's own
+        try:
+            os.kill(pid, 9)
+        except OSError:
+            pass
+    server.process.wait()
+
+
+def load(project: Path, Figure: Any, runs: int) -> list[Line]:
     """The load test of the module docstring: its rows."""
     chosen = json.loads(
         subprocess.run(
@@ -233,16 +277,36 @@ def load(project: Path, Figure: Any) -> list[Line]:
         ).stdout
     )
     _, _, arguments, name, peer_name = chosen[1]
+    (project / "peer_app.py").write_text(PEER_APP)
+    plan = [("ours", workers, _ours(workers), name) for workers in LOAD_WORKERS]
+    plan += [("peer", workers, _peer(workers), peer_name) for workers in (1, 4)]
+    servers: dict[tuple[str, int], _Server] = {}
+    rounds: dict[tuple[str, int], list[tuple[int, int, int, float]]] = {}
+    try:
+        for who, workers, command, tool in plan:
+            servers[who, workers] = _start(project, command, (tool, arguments))
+        for server in servers.values():
+            _ready(server)
+        for _ in range(max(runs, 1)):
+            for key, server in servers.items():
+                rounds.setdefault(key, []).append(_measured(server))
+    finally:
+        for server in servers.values():
+            _stop(server)
+    for key in (("peer", 1), ("peer", 4)):
+        answered = sum(ok for ok, *_ in rounds[key])
+        if answered != LOAD_CALLS * len(rounds[key]):  # it did other work: no figure
+            raise RuntimeError(f"the HTTP peer answered {answered} of all its calls")
+    per_call = {key: [cpu * 1e6 for *_, cpu in done] for key, done in rounds.items()}
     rows: list[Line] = []
-    per_call: dict[int, float] = {}
     for workers in LOAD_WORKERS:
-        ok, errors, lost, cpu = _serve_load(project, _ours(workers), (name, arguments))
-        per_call[workers] = cpu * 1e6
-        bad = errors + lost + (LOAD_CALLS - ok - errors - lost)
+        done = rounds["ours", workers]
+        bad = sum(errors + lost for _, errors, lost, _ in done)
+        bad += sum(LOAD_CALLS - ok - errors - lost for ok, errors, lost, _ in done)
         rows.append(
             (
                 f"MCP --http load, {workers} worker(s): errors + lost of "
-                f"{LOAD_CALLS}",
+                f"{LOAD_CALLS * len(done)}",
                 float(bad),
                 "calls",
                 None,
@@ -251,30 +315,33 @@ def load(project: Path, Figure: Any) -> list[Line]:
                 "yes" if bad == 0 else "NO",
             )
         )
-    for workers in LOAD_WORKERS[1:]:
-        figure = Figure(
+    ours = {workers: per_call["ours", workers] for workers in LOAD_WORKERS}
+    made = [
+        Figure(
             f"MCP --http CPU per call, {workers} workers / 1 (500 tools)",
-            [per_call[workers]],
-            [per_call[1]],
+            ours[workers],
+            ours[1],
             1.25,
             "us",
         )
-        rows.append(figure.row())
-    (project / "peer_app.py").write_text(PEER_APP)
-    peer: dict[int, float] = {}
-    for workers in (1, 4):
-        ok, _, _, cpu = _serve_load(project, _peer(workers), (peer_name, arguments))
-        if ok != LOAD_CALLS:  # a peer that failed calls did other work: no figure
-            raise RuntimeError(f"the HTTP peer answered {ok} of {LOAD_CALLS} calls")
-        peer[workers] = cpu * 1e6
-    ratio = Figure(
-        "MCP --http CPU per call / peer, 1 worker (500 tools)",
-        [per_call[1]],
-        [peer[1]],
-        0.9,
-        "us",
+        for workers in LOAD_WORKERS[1:]
+    ]
+    made.append(
+        Figure(
+            "MCP --http CPU per call / peer, 1 worker (500 tools)",
+            ours[1],
+            per_call["peer", 1],
+            0.9,
+            "us",
+        )
     )
-    scale = Figure(
-        "  the peer's own, 4 workers / 1 (for scale)", [peer[4]], [peer[1]], None, "us"
+    made.append(
+        Figure(
+            "  the peer's own, 4 workers / 1 (for scale)",
+            per_call["peer", 4],
+            per_call["peer", 1],
+            None,
+            "us",
+        )
     )
-    return [*rows, ratio.row(), scale.row()]
+    return [*rows, *(figure.row() for figure in made)]

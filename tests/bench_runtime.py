@@ -285,7 +285,7 @@ def figures(runs: int, build_env: dict[str, str]) -> list[Line]:
             if count == SIZES[0]:
                 from bench_load import load
 
-                rows += load(project, Figure)
+                rows += load(project, Figure, runs)
     return rows
 
 

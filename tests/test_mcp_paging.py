@@ -313,3 +313,79 @@ def test_one_worker_serves_without_sessions_when_asked(
             status, _, body = _post(url, call)
             assert status == 200, body
             assert json.loads(body)["result"]["structuredContent"] == {"text": "hi"}
+
+
+def test_several_workers_answer_with_nagle_off(
+    small: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker of several serves on the listener uvicorn's supervisor binds for them,
+    which says ``proto`` 0, so asyncio leaves Nagle's algorithm on and each answer's
+    body waits for the client's delayed ACK (40 ms a call on a kept-alive connection,
+    uvicorn issue 3149): every connection the worker accepts has TCP_NODELAY. Run here
+    as the worker runs it, with the options ``serve`` gives uvicorn."""
+    import asyncio
+    import socket
+
+    import uvicorn
+
+    given: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: given.update(kw, app=app))
+    monkeypatch.setenv("SKILLC_MCP_WORKER", "")  # serve sets it; put back after
+    sys.path.insert(0, str(small))
+    try:
+        from kit import _mcp, _mcp_http
+
+        _mcp_http.serve(_mcp.Http(port=_free_port(), workers=2), None, None)
+        assert given.pop("workers") == 2
+        config = uvicorn.Config(**given)
+        listener = config.bind_socket()  # as the supervisor binds it
+        server = uvicorn.Server(config)
+
+        async def accepted() -> int:
+            serving = asyncio.create_task(server.serve(sockets=[listener]))
+            while not server.started:
+                await asyncio.sleep(0.01)
+            _, writer = await asyncio.open_connection("127.0.0.1", config.port)
+            while not server.server_state.connections:
+                await asyncio.sleep(0.01)
+            (connection,) = server.server_state.connections
+            accepted = connection.transport.get_extra_info("socket")
+            option = accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+            writer.close()
+            server.should_exit = True
+            await serving
+            return int(option)
+
+        assert asyncio.run(asyncio.wait_for(accepted(), 120)) != 0
+    finally:
+        sys.path.remove(str(small))
+        for name in [m for m in sys.modules if m.partition(".")[0] == "kit"]:
+            del sys.modules[name]
+
+
+def test_an_http_server_imports_its_call_path_before_the_first_call(
+    small: Path,
+) -> None:
+    """Each HTTP worker imports dispatch and the executors when its app is made, not
+    at its first call (62 ms of CPU, per worker); the stdio server's handlers leave
+    them for the first call, as its start is measured."""
+    probe = (
+        "import sys\n"
+        "from kit import _mcp, _mcp_http\n"
+        "_mcp.Handlers()\n"
+        "print(sorted(set(sys.modules) & {'kit._dispatch', 'kit._executors'}))\n"
+        "_mcp_http.http_app(None, None, True, '127.0.0.1')\n"
+        "print(sorted(set(sys.modules) & {'kit._dispatch', 'kit._executors'}))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=small,
+        env=_env(small),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    stdio, http = done.stdout.splitlines()
+    assert stdio == "[]"
+    assert http == "['kit._dispatch', 'kit._executors']"
