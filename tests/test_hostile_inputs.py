@@ -190,6 +190,18 @@ CASES: list[tuple[str, dict[str, str | bytes], str, int]] = [
         "skills/x/ai-tool.yaml:3:",
         1,
     ),
+    (
+        "example-against-a-catastrophic-pattern",
+        # backtracks for hours in Python's re: the example is checked in bounded time
+        {
+            "t.tools.yaml": tools_yaml(
+                "{type: object, properties: {s: {type: string, pattern: '^(a+)+$'}}}"
+            )
+            + f"    examples: ['t.run(s=\"{'a' * 40}b\")']\n"
+        },
+        "skills/t.tools.yaml:7:",
+        1,
+    ),
 ]
 CODES = {
     "frontmatter-nested-25000-levels": "yaml-too-deep",
@@ -209,6 +221,7 @@ CODES = {
     "yaml-aliases-of-a-long-text": "yaml-alias-bomb",
     "install-pip-direct-url": "install-not-allowed",
     "install-pip-index-url": "install-not-allowed",
+    "example-against-a-catastrophic-pattern": "invalid-example",
 }
 
 

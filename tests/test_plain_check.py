@@ -94,10 +94,7 @@ def test_a_quick_valid_is_jsonschemas_valid(tmp_path: Path) -> None:
                 valid = not list(validator.iter_errors(document))
                 assert quick == valid, (name, document)
             verdicts[quick] += 1
-        # It decides both ways, but for skillc's own format, whose if/then it leaves
-        # to jsonschema.
-        if name != "tools.schema.json":
-            assert verdicts[True] and verdicts[False], (name, verdicts)
+        assert verdicts[True] and verdicts[False], (name, verdicts)  # both ways
 
 
 @pytest.mark.skipif(
@@ -182,6 +179,16 @@ TRICKY: list[tuple[dict[str, Any], Any]] = [
     ({"$ref": "#/$defs/missing"}, 1),
     ({"type": "string", "optional": True}, 1),
     ({"optional": True, "maxLength": 1}, "ab"),
+    ({"anyOf": [{"type": "string"}, {"type": "weird"}]}, "a"),
+    ({"anyOf": [{"type": "string"}, {"type": "weird"}]}, 1),
+    ({"anyOf": [{"minimum": 3}, {"type": "string"}]}, 2),
+    ({"anyOf": []}, 1),
+    ({"allOf": [{"type": "integer"}, {"minimum": 3}]}, 2),
+    ({"allOf": [{"type": "integer"}, {"minimum": 3}]}, 3),
+    ({"if": {"type": "string"}, "then": {"minLength": 2}}, "a"),
+    ({"if": {"type": "string"}, "then": {"minLength": 2}}, 1),
+    ({"if": {"minimum": 2}, "else": {"type": "string"}}, 1),
+    ({"then": {"type": "string"}, "else": {"type": "string"}}, 1),
 ]
 
 
@@ -218,6 +225,23 @@ def test_a_cold_build_of_the_real_corpus_does_not_import_jsonschema(
         corpus_rates.write_function_manifests(project / "corpus", source)
     (project / "pyproject.toml").write_text(
         '[tool.skillc]\nsources = ["corpus"]\n', encoding="utf-8"
+    )
+    done = run_python(COLD_BUILD, tmp_path, str(project))
+    assert done.stdout.split() == ["0", "False"], done.stderr[-2000:]
+
+
+def test_a_cold_build_with_the_built_in_tools_does_not_import_jsonschema(
+    tmp_path: Path,
+) -> None:
+    """The built-in manifests (skillc's own format: allOf, if/then) and their tools'
+    examples (anyOf) are plain enough for the quick check."""
+    project = tmp_path / "project"
+    (project / "skills" / "notes").mkdir(parents=True)
+    (project / "skills" / "notes" / "SKILL.md").write_text(
+        "---\nname: notes\ndescription: Takes notes.\n---\nWrite them down.\n"
+    )
+    (project / "pyproject.toml").write_text(
+        '[tool.skillc]\nbuiltins = ["file", "batch", "db"]\n', encoding="utf-8"
     )
     done = run_python(COLD_BUILD, tmp_path, str(project))
     assert done.stdout.split() == ["0", "False"], done.stderr[-2000:]

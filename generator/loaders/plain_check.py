@@ -1,6 +1,6 @@
 """A quick verdict on a value against a plain JSON Schema, before jsonschema: a
 manifest against its format's schema (``generator/schemas``), a default against the
-schema of its property.
+schema of its property, an example's input against its tool's input schema.
 
 jsonschema's import (about a tenth of a second) and its validation of a manifest of 200
 tools (a few hundredths) are a large share of a one-tool rebuild. Those schemas mostly
@@ -149,6 +149,40 @@ def _ref(
     return _valid(instance, target, root)
 
 
+def _all_of(
+    instance: Any, value: Any, schema: dict[str, Any], root: dict[str, Any]
+) -> bool:
+    if not isinstance(value, list) or not value:
+        raise _Unsure
+    return all(_valid(instance, inner, root) for inner in value)
+
+
+def _any_of(
+    instance: Any, value: Any, schema: dict[str, Any], root: dict[str, Any]
+) -> bool:
+    """Valid under one of them: a sure yes wins over another's doubt."""
+    if not isinstance(value, list) or not value:
+        raise _Unsure
+    unsure = False
+    for inner in value:
+        try:
+            if _valid(instance, inner, root):
+                return True
+        except _Unsure:
+            unsure = True
+    if unsure:
+        raise _Unsure
+    return False
+
+
+def _if(
+    instance: Any, value: Any, schema: dict[str, Any], root: dict[str, Any]
+) -> bool:
+    """``if``, with the ``then`` or ``else`` it picks (neither counts on its own)."""
+    branch = "then" if _valid(instance, value, root) else "else"
+    return _valid(instance, schema.get(branch, True), root)
+
+
 def _enum(
     instance: Any, value: Any, schema: dict[str, Any], root: dict[str, Any]
 ) -> bool:
@@ -187,6 +221,11 @@ _KEYWORDS: dict[str, Check] = {
     "required": _required,
     "items": _items,
     "$ref": _ref,
+    "allOf": _all_of,
+    "anyOf": _any_of,
+    "if": _if,
+    "then": lambda *_: True,
+    "else": lambda *_: True,
     "enum": _enum,
     "const": _const,
     "pattern": _of(str, lambda s, p: bounded_regex.search(p, s)),
