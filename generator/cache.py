@@ -60,15 +60,12 @@ class Codec:
     """JSON for plain data and for the listed dataclasses and enums, exactly: tuples,
     read-only mappings, mappings with other keys than strings, dataclasses and enum
     members are tagged objects. ``types`` names the classes that may be kept, each with
-    the module that defines it (imported only when one is met). Its JSON coders are made
-    once: 1,000 skills' loader results decode in 0.040 s of CPU, not 0.055."""
+    the module that defines it (imported only when one is met)."""
 
     def __init__(self, types: dict[str, str]) -> None:
         self._modules = types
         self._types: dict[str, type[Any]] = {}
         self._fields: dict[type[Any], tuple[str, ...]] = {}  # a dataclass's, by name
-        self._encoder = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
-        self._decoder = json.JSONDecoder(object_hook=self._object)
 
     def _type(self, name: str) -> type[Any] | None:
         import dataclasses  # only here: a no-op meets no dataclass (pipeline.Build)
@@ -85,10 +82,12 @@ class Codec:
 
     def encode(self, value: object) -> str:
         """The value as JSON; TypeError or ValueError when it cannot be kept exactly."""
-        return self._encoder.encode(self._plain(value))
+        return json.dumps(
+            self._plain(value), ensure_ascii=False, allow_nan=False, sort_keys=False
+        )
 
     def decode(self, text: str) -> Any:
-        return self._decoder.decode(text)
+        return json.loads(text, object_hook=self._object)
 
     def _plain(self, value: object) -> object:
         if value is None or isinstance(value, (str, bool, int, float)):
@@ -121,7 +120,7 @@ class Codec:
         tag = data.get(TAG)
         if tag is None:
             return data
-        if len(data) != 2 or "v" not in data:
+        if set(data) != {TAG, "v"}:
             raise ValueError("a tagged value with other keys")
         value = data["v"]
         if tag == "tuple":
@@ -136,7 +135,7 @@ class Codec:
             raise ValueError(f"an unknown type in the build cache: {tag!r}")
         if issubclass(kind, enum.Enum):
             return kind(value)
-        if not isinstance(value, dict) or value.keys() != set(self._fields[kind]):
+        if not isinstance(value, dict) or set(value) != set(self._fields[kind]):
             raise ValueError(f"{tag}: not its fields")
         return kind(**value)
 
@@ -194,9 +193,9 @@ class Memo:
 
     def _take(self, key: str) -> tuple[str, str] | None:
         """The stored (MAC, JSON) of ``key``; the rest of the file is read for a key
-        not read yet. A no-op asks for ``first`` alone: reading the whole memo (5.4 MB,
-        the wshobson-agents marketplace) took 0.011 to 0.021 s, its second line 0.003
-        s, of a 0.2 s no-op (least of 7 runs; the bench is in digests.unchanged)."""
+        not read yet. A no-op asks for ``first`` alone, the second line: the last
+        build's witness, found before the configuration is read (pipeline.configure),
+        whose settings' table spares the no-op tomllib (see config.load)."""
         if key not in self._stored:
             self._split()
         return self._stored.pop(key, None)
