@@ -56,7 +56,6 @@ READ = frozenset(
     {"type", "enum", "const", "properties", "required", "additionalProperties"}
     | {"items", "anyOf", "oneOf", *LOWER, *UPPER}
 )
-TYPES = ("array", "boolean", "integer", "null", "number", "object", "string")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -379,30 +378,11 @@ def run(subject: Subject, report: Report) -> dict[str, Any]:
         where = f" ({change.path})" if change.path else ""
         versions = f"{was.get('version', 'none')} -> {now.get('version', 'none')}"
         message = f"{change.tool}: {change.detail}{where}, {change.kind}"
-        if verdict == "error":
-            report.error(
-                source,
-                1,
-                1,
-                "breaking-change",
-                f"{message}; a breaking change needs a major version bump ({versions}), against {subject.baseline_name}",
-            )
-        elif verdict == "unversioned":
-            report.warning(
-                source,
-                1,
-                1,
-                "breaking-change",
-                f"{message}; the tool has no version to bump (seed 000's version), against {subject.baseline_name}",
-            )
-        elif verdict == "warning":
-            report.warning(
-                source,
-                1,
-                1,
-                "version-not-bumped",
-                f"{message}; an addition needs a minor version bump ({versions}), against {subject.baseline_name}",
-            )
+        if verdict != "ok":
+            say = report.error if verdict == "error" else report.warning
+            code = "version-not-bumped" if verdict == "warning" else "breaking-change"
+            why = f"{_WHY[verdict].format(versions)}, against {subject.baseline_name}"
+            say(source, 1, 1, code, f"{message}; {why}")
         result.append(
             {
                 "tool": change.tool,
@@ -416,6 +396,14 @@ def run(subject: Subject, report: Report) -> dict[str, Any]:
             }
         )
     return {"baseline": subject.baseline_name, "compared": True, "changes": result}
+
+
+# What a verdict other than "ok" says ({}: the versions).
+_WHY = {
+    "error": "a breaking change needs a major version bump ({})",
+    "unversioned": "the tool has no version to bump (seed 000's version)",
+    "warning": "an addition needs a minor version bump ({})",
+}
 
 
 def _verdict(change: Change, level: str | None, old_version: object) -> str:
