@@ -64,12 +64,7 @@ def read(
         | ({"guidance": guidance} if guidance else {}),
     }
     functions: list[Function] = []
-    seen: dict[str, int] = {}
-    for index, command in doc.entries("commands"):
-        at: manifest.JsonPath = ("commands", index)
-        ident = command["id"]
-        if manifest.duplicate(doc, seen, ident, (*at, "id"), "command id", "used"):
-            continue
+    for at, command in doc.entries("commands", "id", "command id", "used"):
         function = _command(doc, command, at, root, shared)
         if function is not None:
             functions.append(function)

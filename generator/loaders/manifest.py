@@ -34,13 +34,26 @@ class Manifest:
     # alone, with its diagnostics, and the others compile.
     bad: frozenset[JsonPath] = frozenset()
 
-    def entries(self, key: str) -> list[tuple[int, Any]]:
-        """The usable entries of the list under ``key``, with their indexes."""
-        return [
-            (index, item)
-            for index, item in enumerate(self.data.get(key) or [])
-            if (key, index) not in self.bad
-        ]
+    def entries(
+        self, key: str, field: str, what: str, verb: str = "defined"
+    ) -> list[tuple[JsonPath, Any]]:
+        """The usable entries of the list under ``key``, with their paths. An entry whose
+        ``field`` repeats an earlier one's is an error naming both lines, and left out.
+        """
+        found: list[tuple[JsonPath, Any]] = []
+        seen: dict[str, int] = {}
+        for index, item in enumerate(self.data.get(key) or []):
+            if (key, index) in self.bad:
+                continue
+            name = item[field]
+            if name in seen:
+                line = self.where((key, seen[name], field))[1]
+                message = f"{what} {name!r} is also {verb} on line {line} of this file"
+                self.error((key, index, field), "duplicate-tool", message)
+                continue
+            seen[name] = index
+            found.append(((key, index), item))
+        return found
 
     def description(self, entry: dict[str, Any], at: JsonPath, name: str) -> str:
         """An entry's description; an empty one (MCP allows it) is a warning, and the
@@ -84,25 +97,6 @@ class Manifest:
 
         result: dict[str, Any] | None = how(schema, complain)
         return result
-
-
-def duplicate(
-    doc: Manifest,
-    seen: dict[str, int],
-    name: str,
-    at: JsonPath,
-    what: str,
-    verb: str = "defined",
-) -> bool:
-    """Whether ``name`` was already used in this list (an error naming both lines);
-    otherwise remember where it stands. ``at`` is (list key, index, field)."""
-    if name in seen:
-        line = doc.where((at[0], seen[name], at[2]))[1]
-        message = f"{what} {name!r} is also {verb} on line {line} of this file"
-        doc.error(at, "duplicate-tool", message)
-        return True
-    seen[name] = int(at[1])
-    return False
 
 
 def _normalise(schema: Any, complain: schema_normalise.Complaint) -> Any:

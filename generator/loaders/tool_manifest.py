@@ -69,12 +69,8 @@ def read(
     runtime = doc.data.get("runtime") or {}
     functions: list[Function] = []
     entries: set[str] = set()
-    seen: dict[str, int] = {}
-    for index, tool in doc.entries("tools"):
-        at: manifest.JsonPath = ("tools", index)
+    for at, tool in doc.entries("tools", "name", "tool"):
         name = tool["name"]
-        if manifest.duplicate(doc, seen, name, (*at, "name"), "tool"):
-            continue
         check_name(doc, name, (*at, "name"))
         if "input_schema" in tool and "parameters" in tool:
             doc.error(

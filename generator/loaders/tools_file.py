@@ -46,12 +46,8 @@ def read(
     folder = posixpath.dirname(rel)
     runtime = doc.data.get("runtime") or {}
     functions: list[Function] = []
-    seen: dict[str, int] = {}
-    for index, tool in doc.entries("tools"):
-        at: manifest.JsonPath = ("tools", index)
+    for at, tool in doc.entries("tools", "name", "tool"):
         name = tool["name"]
-        if manifest.duplicate(doc, seen, name, (*at, "name"), "tool"):
-            continue
         tool_manifest.check_name(doc, name, (*at, "name"))
         author = tool.get("input_schema")
         schema = doc.input_schema(author, (*at, "input_schema"))
