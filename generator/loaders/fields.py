@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from pathlib import Path
@@ -165,29 +166,26 @@ def split_tool_list(text: str) -> tuple[str, ...]:
     if "(" not in text:  # every separator splits: as below, without a look at each char
         parts = text.split(",") if "," in text else text.split()
         return tuple(part.strip() for part in parts if part.strip())
-    separator = "," if _has_top_level_comma(text) else None
+    items = _top_level(text, lambda char: char == ",")
+    if len(items) == 1:  # no comma outside (...): spaces separate
+        items = _top_level(text, str.isspace)
+    return tuple(item.strip() for item in items if item.strip())
+
+
+def _top_level(text: str, is_split: Callable[[str], bool]) -> list[str]:
+    """``text`` split at the characters ``is_split`` picks outside parentheses."""
     items: list[str] = []
     depth = 0
     current: list[str] = []
     for char in text:
         depth += (char == "(") - (char == ")")
-        is_split = char == "," if separator else char.isspace()
-        if is_split and depth <= 0:
+        if is_split(char) and depth <= 0:
             items.append("".join(current))
             current = []
         else:
             current.append(char)
     items.append("".join(current))
-    return tuple(item.strip() for item in items if item.strip())
-
-
-def _has_top_level_comma(text: str) -> bool:
-    depth = 0
-    for char in text:
-        depth += (char == "(") - (char == ")")
-        if char == "," and depth <= 0:
-            return True
-    return False
+    return items
 
 
 def _kind(value: Any) -> str:
