@@ -115,32 +115,21 @@ def _parser() -> argparse.ArgumentParser:
             help="make deviations Claude Code accepts errors",
         )
         cli_report.add_arguments(command)
-    build_cmd.add_argument(
-        "--check",
-        action="store_true",
-        help="write nothing; exit 1 when the output on disk is stale",
-    )
-    build_cmd.add_argument(
-        "--diff", action="store_true", help="with --check: print the full diff"
-    )
-    build_cmd.add_argument(
-        "--keep-going",
-        action="store_true",
-        help="on errors, still write the valid tools (exit status stays 1)",
-    )
-    build_cmd.add_argument(
-        "--no-cache",
-        action="store_true",
-        help="neither read nor write the build cache (.skillc-cache/)",
-    )
-    build_cmd.add_argument(
-        "--dump-ir", metavar="FILE", help="also write the intermediate model as JSON"
-    )
-    build_cmd.add_argument(
-        "--force",
-        action="store_true",
-        help="discard files in the output folder that skillc did not write",
-    )
+    for flag, text in (
+        ("--check", "write nothing; exit 1 when the output on disk is stale"),
+        ("--diff", "with --check: print the full diff"),
+        (
+            "--keep-going",
+            "on errors, still write the valid tools (exit status stays 1)",
+        ),
+        ("--no-cache", "neither read nor write the build cache (.skillc-cache/)"),
+        ("--dump-ir", "also write the intermediate model as JSON"),
+        ("--force", "discard files in the output folder that skillc did not write"),
+    ):
+        kind: dict[str, Any] = (
+            {"metavar": "FILE"} if flag == "--dump-ir" else {"action": "store_true"}
+        )
+        build_cmd.add_argument(flag, help=text, **kind)
     return parser
 
 
