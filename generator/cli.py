@@ -158,15 +158,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _check_dump_ir(cfg: config.Config, dump_ir: str | None) -> None:
-    """--dump-ir may not write into the output folder: it would change output the lock
-    vouches for, behind the build's back."""
-    if dump_ir is None:
-        return
-    target = Path(dump_ir).resolve()
-    if target == cfg.out_dir or cfg.out_dir in target.parents:
-        raise config.ConfigError(
-            f"--dump-ir {dump_ir}: inside the output folder {cfg.out}/, which skillc owns"
-        )
+    if dump_ir is not None:
+        cli_check.outside_out(cfg, Path(dump_ir).resolve(), f"--dump-ir {dump_ir}")
 
 
 def _compile(args: argparse.Namespace, cfg: config.Config, memo: pipeline.Memo) -> int:
@@ -185,11 +178,7 @@ def _build(
     """The build (or its check, or validate); ``shown`` is stopped before anything is
     printed."""
     building = args.command == "build"
-    report = Report(
-        strict=cfg.strict,
-        ignore=frozenset(cfg.ignore),
-        warnings_as_errors=cfg.warnings_as_errors,
-    )
+    report = cli_check.report_of(cfg)
     result = pipeline.run(
         cfg,
         report,
@@ -206,9 +195,9 @@ def _build(
         )
     if result.model is None:
         result.remember()
-        return _finish(report, output, f"{cfg.out}/ is up to date")
+        return cli_report.finish(report, output, f"{cfg.out}/ is up to date")
     if not building:
-        return _finish(report, output, "")
+        return cli_report.finish(report, output, "")
     if args.dump_ir:
         from .ir import to_json
 
@@ -219,7 +208,7 @@ def _build(
     keep_going = args.keep_going or cfg.keep_going
     if report.has_errors and not keep_going:
         result.remember()
-        return _finish(report, output, f"nothing written to {cfg.out}/")
+        return cli_report.finish(report, output, f"nothing written to {cfg.out}/")
     writer.check_owned(cfg.out_dir)
     changes = writer.plan(cfg.out_dir, result.files)
     if args.check:
@@ -242,7 +231,7 @@ def _build(
             f"; {cli_report.counted(len(left_out), 'file')} with errors left out "
             "(keep-going)"
         )
-    return _finish(report, output, summary)
+    return cli_report.finish(report, output, summary)
 
 
 def _config(args: argparse.Namespace) -> config.Config:
@@ -339,10 +328,8 @@ def _check(
     output: cli_report.Output,
 ) -> int:
     if not changes.stale:
-        return _finish(report, output, f"{cfg.out}/ is up to date")
-    for line in cli_report.stale(
-        cfg.out_dir, files, changes, cfg.out, output.error_format, output.diff
-    ):
+        return cli_report.finish(report, output, f"{cfg.out}/ is up to date")
+    for line in cli_report.stale(cfg.out_dir, files, changes, cfg.out, output):
         print(line, file=sys.stderr)
     # What is stale is the error itself: said even under -q, never as "0 errors".
     what = ", ".join(
@@ -355,7 +342,7 @@ def _check(
         if count
     )
     stale = f"{cfg.out}/ is stale; run: skillc build ({what})"
-    _finish(report, output, stale, always=True)
+    cli_report.finish(report, output, stale, always=True)
     return 1
 
 
@@ -363,21 +350,6 @@ def _list_written(out: str, written: tuple[str, ...], removed: tuple[str, ...]) 
     for state, paths in (("wrote", written), ("removed", removed)):
         for path in paths:
             print(f"{state} {out}/{path}", file=sys.stderr)
-
-
-def _finish(
-    report: Report, output: cli_report.Output, summary: str, always: bool = False
-) -> int:
-    """Print the diagnostics and the closing line (``always``: even under -q, for a
-    line that is itself the error); the exit status of the diagnostics."""
-    items = report.items
-    for line in cli_report.listing(items, output):
-        print(line, file=sys.stderr)
-    if output.summary and (items or not always):
-        print(cli_report.summary(items, output, summary), file=sys.stderr)
-    elif always and output.error_format != "json":  # the error, without "0 errors"
-        print(f"skillc: {summary}", file=sys.stderr)
-    return 1 if any(d.severity is Severity.ERROR for d in items) else 0
 
 
 if __name__ == "__main__":  # pragma: no cover

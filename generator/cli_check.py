@@ -49,24 +49,31 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
     )
 
 
+def outside_out(cfg: config.Config, target: Path, shown: str) -> None:
+    """A file a command writes may not be in the output folder: it would change output
+    the lock vouches for, behind the build's back."""
+    if target == cfg.out_dir or cfg.out_dir in target.parents:
+        raise config.ConfigError(
+            f"{shown}: inside the output folder {cfg.out}/, which skillc owns"
+        )
+
+
+def report_of(cfg: config.Config) -> Report:
+    """An empty report that applies the project's strict, ignore and
+    warnings-as-errors."""
+    return Report(cfg.strict, frozenset(cfg.ignore), cfg.warnings_as_errors)
+
+
 def main(args: argparse.Namespace, cfg: config.Config) -> int:
     # Imported here: the model's classes are not for a build with nothing to do.
     from . import checks
     from .checks import baseline, sarif, settings
 
     options = settings.options(cfg.check, args.budget, args.against, args.skip)
-    written = [Path(p).resolve() for p in (args.report, args.sarif) if p]
-    for target in written:
-        if target == cfg.out_dir or cfg.out_dir in target.parents:
-            raise config.ConfigError(
-                f"{target.name}: inside the output folder {cfg.out}/, which skillc owns"
-            )
+    for target in [Path(p).resolve() for p in (args.report, args.sarif) if p]:
+        outside_out(cfg, target, target.name)
     output = cli_report.Output.of(args)
-    report = Report(
-        strict=cfg.strict,
-        ignore=frozenset(cfg.ignore),
-        warnings_as_errors=cfg.warnings_as_errors,
-    )
+    report = report_of(cfg)
     # A full build every time (the cache only read): the checks read its model and files.
     result = pipeline.run(cfg, report, cached=not args.no_cache)
     assert result.model is not None
@@ -82,12 +89,7 @@ def main(args: argparse.Namespace, cfg: config.Config) -> int:
                 for path in (*changes.created, *changes.changed, *changes.extra)
             ]
             stale = cli_report.stale(
-                cfg.out_dir,
-                result.files,
-                changes,
-                cfg.out,
-                output.error_format,
-                output.diff,
+                cfg.out_dir, result.files, changes, cfg.out, output
             )
         lock, name = baseline.lock(cfg, options.against)
         texts = {path: data.decode("utf-8") for path, data in result.files.items()}
@@ -96,21 +98,11 @@ def main(args: argparse.Namespace, cfg: config.Config) -> int:
     for line in stale:
         print(line, file=sys.stderr)
     if args.report:
-        _write(args.report, _json_report(found, report, bool(stale)))
+        Path(args.report).write_text(_json_report(found, report, bool(stale)), "utf-8")
     if args.sarif:
-        _write(args.sarif, sarif.document(report.items, stale_files))
-    return _finish(report, output, stale, cfg.out)
-
-
-def _finish(
-    report: Report, output: cli_report.Output, stale: list[str], out: str
-) -> int:
-    from .cli import _finish as finish
-
-    summary = (
-        f"{out}/ is stale; run: skillc build" if stale else f"{out}/ is up to date"
-    )
-    status = finish(report, output, summary)
+        Path(args.sarif).write_text(sarif.document(report.items, stale_files), "utf-8")
+    done = "is stale; run: skillc build" if stale else "is up to date"
+    status = cli_report.finish(report, output, f"{cfg.out}/ {done}")
     return 1 if stale else status
 
 
@@ -123,7 +115,3 @@ def _json_report(found: dict[str, Any], report: Report, stale: bool) -> str:
         ],
     }
     return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-
-
-def _write(path: str, text: str) -> None:
-    Path(path).write_text(text, encoding="utf-8")

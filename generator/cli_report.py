@@ -19,6 +19,7 @@ from .diagnostics import CODES, Severity, make
 
 if TYPE_CHECKING:
     from .diagnostic import Diagnostic
+    from .diagnostics import Report
 
 FORMATS = ("text", "github", "json")
 # Warnings of one code past this many are shown as a count and the first few: a
@@ -229,6 +230,20 @@ def progress(output: Output, after: float = PROGRESS_AFTER_SEC) -> Iterator[Prog
         shown.stop()
 
 
+def finish(report: Report, output: Output, what: str, always: bool = False) -> int:
+    """Print the diagnostics and the closing line, ``what`` was done (``always``: even
+    under -q, for a line that is itself the error); the exit status of the diagnostics.
+    """
+    items = report.items
+    for line in listing(items, output):
+        print(line, file=sys.stderr)
+    if output.summary and (items or not always):
+        print(summary(items, output, what), file=sys.stderr)
+    elif always and output.error_format != "json":  # the error, without "0 errors"
+        print(f"skillc: {what}", file=sys.stderr)
+    return 1 if any(d.severity is Severity.ERROR for d in items) else 0
+
+
 def diagnostic(item: Diagnostic, error_format: str) -> str:
     if error_format == "github":
         return item.format_github()
@@ -252,11 +267,11 @@ def stale(
     files: dict[str, bytes],
     changes: writer.Plan,
     label: str,
-    error_format: str,
-    diff: bool,
+    output: Output,
 ) -> list[str]:
     """One line per file a build would change, with how many lines differ; in GitHub
     format, an annotation on each; the full diff only when asked for."""
+    error_format = output.error_format
     lines = version_changes(out_dir, files) if error_format != "json" else []
     for state, paths in (
         ("missing", changes.created),
@@ -272,7 +287,7 @@ def stale(
             message = f"{state} ({detail}); run: skillc build"
             item = make(Severity.ERROR, where, 1, 1, "stale-output", message)
             lines.append(diagnostic(item, error_format))
-    if diff:
+    if output.diff:
         lines.append(writer.describe(out_dir, files, changes, label))
     elif changes.changed and error_format != "json":
         lines.append("(skillc build --check --diff shows the changes line by line)")
