@@ -12,6 +12,7 @@ What the build saw is all it says: nothing is run or fetched.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shlex
 from collections.abc import Iterable, Iterator, Mapping
@@ -24,7 +25,9 @@ from ..ir import (
     CliExecutor,
     Definition,
     Function,
+    Hook,
     HttpExecutor,
+    McpServer,
     Model,
     PythonExecutor,
     ScriptExecutor,
@@ -171,29 +174,12 @@ def _variables(texts: Iterable[str]) -> set[str]:
 def plugins(model: Model) -> list[dict[str, Any]]:
     """Each plugin's hooks and MCP servers (servers' environment by name only)."""
     found: dict[str, dict[str, Any]] = {}
-    for hook in model.hooks:
-        entry = found.setdefault(hook.plugin, {"plugin": hook.plugin})
-        entry.setdefault("hooks", []).append(
-            {
-                "event": hook.event,
-                "matcher": hook.matcher,
-                "type": hook.type,
-                "action": hook.action,
-                "source": hook.source,
-            }
-        )
-    for server in model.mcp_servers:
-        entry = found.setdefault(server.plugin, {"plugin": server.plugin})
-        entry.setdefault("mcp_servers", []).append(
-            {
-                "name": server.name,
-                "transport": server.transport,
-                "target": server.target,
-                "args": list(server.args),
-                "env": list(server.env),
-                "source": server.source,
-            }
-        )
+    items: list[Hook | McpServer] = [*model.hooks, *model.mcp_servers]
+    for item in items:
+        entry = found.setdefault(item.plugin, {"plugin": item.plugin})
+        fields = [f.name for f in dataclasses.fields(item) if f.name != "plugin"]
+        key = "hooks" if isinstance(item, Hook) else "mcp_servers"
+        entry.setdefault(key, []).append({name: getattr(item, name) for name in fields})
     return [found[name] for name in sorted(found)]
 
 
