@@ -63,8 +63,8 @@ def entries(rule: Rule, tools: tuple[Tool, ...]) -> list[Entry]:
         if kind(d) not in rule.kinds or not tool.model_invocable:
             continue
         if rule.naming == "provider":
-            schema = _provider_schema(tool)
-            if root_problem(schema) is not None:
+            schema = {"type": "object"} if isinstance(d, Definition) else d.input_schema
+            if root_problem(dict(schema)) is not None:
                 continue  # in no provider file (the build says why)
             name = tool.provider_name
         elif rule.naming == "claude" and isinstance(d, Definition) and d.plugin:
@@ -97,11 +97,6 @@ def installs(listed: list[Entry]) -> list[tuple[str | None, list[Entry]]]:
     return [(None, own)] + [
         (p, own + [e for e in listed if e.plugin == p]) for p in plugins
     ]
-
-
-def _provider_schema(tool: Tool) -> dict[str, Any]:
-    d = tool.definition
-    return {"type": "object"} if isinstance(d, Definition) else dict(d.input_schema)
 
 
 def simulate(rule: Rule, listed: list[Entry], context: int | None) -> list[Shown]:
