@@ -37,7 +37,6 @@ from .project import find_root as find_root
 from .project import (
     check_out,
     check_package_name,
-    check_paths,
     default_sources,
     import_path,
     parse_table,
@@ -339,7 +338,6 @@ def load(
         values["sources"] = default_sources(root)
     source_list, out_dir = list(values["sources"]), values.get("out", DEFAULT_OUT)
     check_out(root, source_list, out_dir, values.get("out_outside_project", False))
-    check_paths(root, source_list, out_dir)
     # Project-relative, whatever the command line said: no absolute path in any output.
     values["sources"] = tuple(relative(root, source) for source in source_list)
     values["out"] = out_dir = relative(root, out_dir)

@@ -87,12 +87,13 @@ def check_package_name(name: str) -> None:
 def check_out(root: Path, sources: list[str], out: str, outside: bool) -> None:
     """The output folder must be inside the project (unless out-outside-project = true),
     and never the file system's root, the home folder, or a folder holding the project
-    or a source root: a build may replace everything skillc owns there."""
+    or a source root: a build may replace everything skillc owns there. Each source
+    folder must exist, and neither hold the output folder nor lie in it."""
     project = root.resolve()
     out_dir = (project / out).resolve()
-    protected = [project, *((project / source).resolve() for source in sources)]
+    paths = [(project / source).resolve() for source in sources]
     if out_dir in (Path(out_dir.anchor), Path.home().resolve()) or any(
-        out_dir == path or out_dir in path.parents for path in protected
+        out_dir == path or out_dir in path.parents for path in (project, *paths)
     ):
         raise ConfigError(
             f"output folder {out!r} is the root, the home folder, the project, a source "
@@ -103,6 +104,16 @@ def check_out(root: Path, sources: list[str], out: str, outside: bool) -> None:
             f"output folder {out!r} is outside the project folder; choose a folder "
             "inside it (or set out-outside-project = true in [tool.skillc])"
         )
+    for source, path in zip(sources, paths):
+        if not path.is_dir():
+            raise ConfigError(f"source folder {source!r} does not exist")
+        # Only the project's root may hold the output among its sources (a marketplace
+        # repository's default source): discovery never walks into the output folder.
+        inside = path in out_dir.parents and path != project
+        if path == out_dir or out_dir in path.parents or inside:
+            raise ConfigError(
+                f"source folder {source!r} and output folder {out!r} overlap"
+            )
 
 
 def default_sources(root: Path) -> list[str]:
@@ -161,19 +172,3 @@ def parse_table(text: str) -> dict[str, Any]:
 def relative(root: Path, path: str) -> str:
     project = root.resolve()
     return Path(os.path.relpath((project / path).resolve(), project)).as_posix()
-
-
-def check_paths(root: Path, sources: list[str], out: str) -> None:
-    project = root.resolve()
-    out_dir = (project / out).resolve()
-    for source in sources:
-        path = (project / source).resolve()
-        if not path.is_dir():
-            raise ConfigError(f"source folder {source!r} does not exist")
-        # Only the project's root may hold the output among its sources (a marketplace
-        # repository's default source): discovery never walks into the output folder.
-        inside = path in out_dir.parents and path != project
-        if path == out_dir or out_dir in path.parents or inside:
-            raise ConfigError(
-                f"source folder {source!r} and output folder {out!r} overlap"
-            )
