@@ -181,11 +181,15 @@ def _deeper(root: yaml.Node) -> bool:
         if depth > MAX_DEPTH:
             return True
         seen.add(id(node))
-        items = node.value
-        if isinstance(node, yaml.MappingNode):
-            items = [item for pair in node.value for item in pair]
-        stack.extend((item, depth + 1) for item in reversed(items))
+        stack.extend((item, depth + 1) for item in reversed(_children(node)))
     return False
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    """A collection's nodes in the document's order (a mapping's keys and values)."""
+    if isinstance(node, yaml.MappingNode):
+        return [item for pair in node.value for item in pair]
+    return list(node.value) if isinstance(node, yaml.SequenceNode) else []
 
 
 def _too_deep(text: str) -> Any:
@@ -223,11 +227,9 @@ def _check_nodes(
                 characters += len(node.value)
         seen_nodes.add(id(node))
         if expanded > MAX_NODE_VISITS or characters > MAX_ALIAS_CHARS:
-            line, col = node_position(root, line_offset)
             report.error(
                 path,
-                line,
-                col,
+                *node_position(root, line_offset),
                 "yaml-alias-bomb",
                 "YAML anchors and aliases expand to more than "
                 + (
@@ -245,11 +247,9 @@ def _check_nodes(
                     and key_node.tag != "tag:yaml.org,2002:merge"
                 ):
                     if key_node.value in seen:
-                        line, col = node_position(key_node, line_offset)
                         report.error(
                             path,
-                            line,
-                            col,
+                            *node_position(key_node, line_offset),
                             "yaml-duplicate-key",
                             f"duplicate key {key_node.value!r}",
                         )
@@ -262,11 +262,9 @@ def _check_nodes(
         elif node.tag == _FLOAT and not math.isfinite(
             loader.construct_yaml_float(node)
         ):
-            line, col = node_position(node, line_offset)
             report.error(
                 path,
-                line,
-                col,
+                *node_position(node, line_offset),
                 "non-finite-number",
                 f"the number {node.value} is not finite; JSON and Python literals cannot hold it",
             )
@@ -283,10 +281,7 @@ def _uses_flow_style(node: yaml.Node) -> bool:
         if isinstance(current, (yaml.MappingNode, yaml.SequenceNode)):
             if current.flow_style:
                 return True
-            if isinstance(current, yaml.MappingNode):
-                stack.extend(v for pair in current.value for v in pair)
-            else:
-                stack.extend(current.value)
+            stack.extend(_children(current))
     return False
 
 
