@@ -126,6 +126,9 @@ class _Walker:
 
         self.quiet: Complaint = quiet
 
+    def warn(self, path: Path, message: str) -> None:
+        self.complain("warning", path, message)
+
     def node(self, schema: Any, path: Path, refs: tuple[str, ...]) -> Any:
         if refs and self.complain is not self.quiet:
             # Inlined content: its warnings were given where it is defined.
@@ -165,10 +168,8 @@ class _Walker:
         """A property's own required: true (Draft 3), taken out: its parent's to read."""
         flag = schema.pop("required", None)
         if isinstance(flag, str) and flag.lower() in ("true", "false"):
-            self.complain(
-                "warning",
-                (*path, "required"),
-                f"required: {flag!r} is read as {flag.lower()}",
+            self.warn(
+                (*path, "required"), f"required: {flag!r} is read as {flag.lower()}"
             )
             flag = flag.lower() == "true"
         if flag is not None and not isinstance(flag, bool):
@@ -181,18 +182,12 @@ class _Walker:
         if "type" in schema:
             self.type(schema, path)
         if schema.pop("nullable", None) is True:
-            self.complain(
-                "warning",
-                (*path, "nullable"),
-                "nullable: true (OpenAPI) becomes a null type",
+            self.warn(
+                (*path, "nullable"), "nullable: true (OpenAPI) becomes a null type"
             )
             self.add_null(schema)
         if isinstance(schema.get("items"), list):
-            self.complain(
-                "warning",
-                (*path, "items"),
-                "a list of items becomes prefixItems (2020-12)",
-            )
+            self.warn((*path, "items"), "a list of items becomes prefixItems (2020-12)")
             schema["prefixItems"] = schema.pop("items")
 
     def children(
@@ -201,7 +196,7 @@ class _Walker:
         """Every subschema normalised: in tables, alone, and in lists."""
         for key in ("properties", "$defs", "definitions", "patternProperties"):
             if key in schema and schema[key] is None:
-                self.complain("warning", (*path, key), f"{key}: null is read as none")
+                self.warn((*path, key), f"{key}: null is read as none")
                 del schema[key]
             if key in schema:
                 schema[key] = self.table(schema[key], (*path, key), refs)
@@ -230,8 +225,7 @@ class _Walker:
     def loose_flag(self, schema: Any, path: Path) -> None:
         """A boolean required outside a property (Draft 3) has no meaning: dropped."""
         if isinstance(schema, dict) and OWN_FLAG in schema:
-            self.complain(
-                "warning",
+            self.warn(
                 (*path, "required"),
                 "required: true/false outside a property's schema means nothing; dropped",
             )
@@ -249,23 +243,20 @@ class _Walker:
             del schema[key]
             if flag and isinstance(schema.get(bound), (int, float)):
                 schema[key] = schema.pop(bound)
-            self.complain(
-                "warning",
+            self.warn(
                 (*path, key),
                 f"{key}: {str(flag).lower()} (Draft 4) becomes "
                 + (f"{key}: {schema[key]}" if key in schema else "nothing"),
             )
         examples = schema.get("examples")
         if examples is not None and not isinstance(examples, list):
-            self.complain(
-                "warning",
-                (*path, "examples"),
-                "examples is not a list; read as a list of one",
+            self.warn(
+                (*path, "examples"), "examples is not a list; read as a list of one"
             )
             schema["examples"] = [examples]
         if "id" in schema and isinstance(schema["id"], str) and "$id" not in schema:
             if schema["id"].startswith(("http:", "https:", "urn:", "#")):
-                self.complain("warning", (*path, "id"), "id (Draft 4) becomes $id")
+                self.warn((*path, "id"), "id (Draft 4) becomes $id")
                 schema["$id"] = schema.pop("id")
 
     def table(self, value: Any, path: Path, refs: tuple[str, ...]) -> dict[str, Any]:
@@ -319,7 +310,7 @@ class _Walker:
         value = schema["type"]
         names = value if isinstance(value, list) else [value]
         if not names:
-            self.complain("warning", (*path, "type"), "type [] is read as any value")
+            self.warn((*path, "type"), "type [] is read as any value")
             del schema["type"]
             return
         result: list[str] = []
@@ -337,13 +328,11 @@ class _Walker:
                     if name.strip().lower() in ANY_TYPES
                     else "is not a JSON Schema type; read as any value"
                 )
-                self.complain("warning", (*path, "type"), f"type {name!r} {reason}")
+                self.warn((*path, "type"), f"type {name!r} {reason}")
                 del schema["type"]
                 return
             if standard != name:
-                self.complain(
-                    "warning", (*path, "type"), f"type {name!r} is read as {standard!r}"
-                )
+                self.warn((*path, "type"), f"type {name!r} is read as {standard!r}")
             if standard not in result:
                 result.append(standard)
         schema["type"] = result[0] if len(result) == 1 else result
@@ -362,10 +351,8 @@ class _Walker:
         properties: dict[str, Any] = schema["properties"]
         required = schema.get("required", [])
         if isinstance(required, str):
-            self.complain(
-                "warning",
-                (*path, "required"),
-                "required is a string; read as a list of one",
+            self.warn(
+                (*path, "required"), "required is a string; read as a list of one"
             )
             required = [required]
         if not isinstance(required, list):
@@ -376,8 +363,7 @@ class _Walker:
         names = [str(n) for n in required]
         for name in list(names):
             if name not in properties:
-                self.complain(
-                    "warning",
+                self.warn(
                     (*path, "required"),
                     f"required names {name!r}, which is not a property; dropped",
                 )
@@ -387,8 +373,7 @@ class _Walker:
                 continue
             flag = prop.pop(OWN_FLAG, None)
             if isinstance(flag, bool):
-                self.complain(
-                    "warning",
+                self.warn(
                     (*path, "properties", name, "required"),
                     f"required: {str(flag).lower()} on a property moves to the object's required list",
                 )
@@ -398,8 +383,7 @@ class _Walker:
                     names.remove(name)
             optional = prop.pop("optional", None)
             if isinstance(optional, bool):
-                self.complain(
-                    "warning",
+                self.warn(
                     (*path, "properties", name, "optional"),
                     f"optional: {str(optional).lower()} is read as {'not ' if optional else ''}required",
                 )
@@ -420,16 +404,13 @@ class _Walker:
             return
         coerced = coerce(value, schema.get("type"))
         if coerced is not NOTHING and fits(coerced, probe):
-            self.complain(
-                "warning",
+            self.warn(
                 (*path, "default"),
                 f"default {value!r} does not fit the schema; read as {coerced!r}",
             )
             schema["default"] = coerced
             return
-        self.complain(
-            "warning",
-            (*path, "default"),
-            f"default {value!r} does not fit the schema; dropped",
+        self.warn(
+            (*path, "default"), f"default {value!r} does not fit the schema; dropped"
         )
         del schema["default"]
