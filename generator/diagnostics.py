@@ -116,6 +116,12 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     return f" (did you mean {known[close[0]]!r}?)" if close else ""
 
 
+def position(text: str, offset: int) -> tuple[int, int]:
+    """The 1-based line and column of ``offset`` in ``text``."""
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return text.count("\n", 0, offset) + 1, column
+
+
 def make(
     severity: Severity, path: str, line: int, col: int, code: str, message: str
 ) -> Diagnostic:

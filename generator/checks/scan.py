@@ -15,7 +15,7 @@ from typing import Any
 
 from ..checks import Subject
 from ..checks.bom import SCRIPT_SUFFIXES
-from ..diagnostics import Report
+from ..diagnostics import Report, position
 from ..ir import Definition, Function, ScriptExecutor
 
 FETCH = r"(?:curl|wget)\b[^\n|;&]*"
@@ -61,11 +61,6 @@ EVERYTHING = re.compile(
 )
 
 
-def _at(text: str, offset: int) -> tuple[int, int]:
-    line = text.count("\n", 0, offset) + 1
-    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
-
 class _Scan:
     def __init__(self, subject: Subject, report: Report) -> None:
         self.root = subject.config.root.resolve()
@@ -88,7 +83,7 @@ class _Scan:
 
     def say(self, path: str, offset: int, code: str, message: str) -> None:
         text = self.text(path) or ""
-        line, col = _at(text, offset) if offset >= 0 else (1, 1)
+        line, col = position(text, offset) if offset >= 0 else (1, 1)
         self.report.warning(path, line, col, code, message)
         self.found.append(
             {"path": path, "line": line, "col": col, "code": code, "message": message}

@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..diagnostics import Report
+from ..diagnostics import Report, position
 
 # Collections nested deeper than this are refused before they are composed: libyaml's
 # composer recurses on the C stack and crashes the process at about 25,000 levels, and
@@ -123,13 +123,9 @@ def parse_json(text: str, rel: str, report: Report) -> Any:
         code = "yaml-too-deep" if deep is not None else "json-syntax"
         report.error(rel, exc.lineno, exc.colno, code, f"invalid JSON: {exc.msg}")
     except _NotJson as exc:
-        offset = max(text.find(exc.token), 0)
-        line = text.count("\n", 0, offset) + 1
-        col = offset - (text.rfind("\n", 0, offset) + 1) + 1
         report.error(
             rel,
-            line,
-            col,
+            *position(text, max(text.find(exc.token), 0)),
             "non-finite-number",
             f"the number {exc.token} is not finite; JSON and Python literals cannot hold it",
         )

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..loaders import frontmatter
-from ..diagnostics import Report
+from ..diagnostics import Report, position
 
 FILE = ".claude-plugin/marketplace.json"
 
@@ -125,8 +125,4 @@ def _where(text: str, key: str, value: str, occurrence: int) -> tuple[int, int]:
     matches = list(re.finditer(pattern, text))
     if not matches:
         return 1, 1
-    offset = matches[min(occurrence, len(matches) - 1)].start()
-    return (
-        text.count("\n", 0, offset) + 1,
-        offset - (text.rfind("\n", 0, offset) + 1) + 1,
-    )
+    return position(text, matches[min(occurrence, len(matches) - 1)].start())

@@ -20,7 +20,7 @@ from types import ModuleType
 from typing import Any
 
 from ..loaders import frontmatter
-from ..diagnostics import Report
+from ..diagnostics import Report, position
 
 NAME_RULE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 MANIFEST = ".claude-plugin/plugin.json"
@@ -214,6 +214,4 @@ def _error(
     if needle is not None:
         offset = text.find(json.dumps(needle), start + len(json.dumps(key)))
         offset = start if offset < 0 else offset
-    line = text.count("\n", 0, offset) + 1
-    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    report.error(rel, line, col, "invalid-plugin-path", message)
+    report.error(rel, *position(text, offset), "invalid-plugin-path", message)
