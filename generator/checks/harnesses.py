@@ -29,12 +29,8 @@ class Budget:
             if self.fallback_chars is None:
                 raise ConfigError("this harness needs a context size (harness:200k)")
             return self.fallback_chars, "chars"
-        if self.unit == "chars":
-            return (
-                max(1, math.floor(context * self.chars_per_token * self.fraction)),
-                "chars",
-            )
-        return max(1, math.floor(context * self.fraction)), "tokens"
+        per_token = self.chars_per_token if self.unit == "chars" else 1
+        return max(1, math.floor(context * per_token * self.fraction)), self.unit
 
 
 @dataclasses.dataclass(frozen=True)
