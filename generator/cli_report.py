@@ -146,8 +146,8 @@ def _painted(item: Diagnostic, output: Output) -> str:
         return text
     label = f"{item.severity.value}[{item.code}]"
     where, _, rest = text.partition(f" {label}")
-    style = "error" if item.severity is Severity.ERROR else "warning"
-    return f"{output.paint(where, 'bold')} {output.paint(label, style)}{rest}"
+    painted = output.paint(label, item.severity.value)  # _COLOURS: error, warning
+    return f"{output.paint(where, 'bold')} {painted}{rest}"
 
 
 def counted(number: int, thing: str, plural: str = "") -> str:

@@ -29,9 +29,8 @@ class Diagnostic:
         """A GitHub Actions workflow command, escaped as GitHub's toolkit escapes them
         (``%``, CR and LF everywhere; ``:`` and ``,`` too in properties), so no file name
         or message can end the command early or start another one."""
-        kind = "error" if self.severity is Severity.ERROR else "warning"
         return (
-            f"::{kind} file={_property(self.path)},line={self.line},col={self.col},"
+            f"::{self.severity.value} file={_property(self.path)},line={self.line},col={self.col},"
             f"title={_property(self.code)}::{_data(self.message)}"
         )
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from .. import __version__
 from ..diagnostic import Diagnostic
-from ..diagnostics import CODES, Severity
+from ..diagnostics import CODES
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 STALE = "stale-output"
@@ -19,7 +19,8 @@ STALE = "stale-output"
 def document(items: Sequence[Diagnostic], stale: Sequence[str] = ()) -> str:
     """The log of ``items`` and of the ``stale`` output files (each an error)."""
     results = [
-        _result(d.code, _level(d), d.message, d.path, d.line, d.col) for d in items
+        _result(d.code, d.severity.value, d.message, d.path, d.line, d.col)
+        for d in items
     ]
     results += [
         _result(
@@ -48,10 +49,6 @@ def document(items: Sequence[Diagnostic], stale: Sequence[str] = ()) -> str:
         ],
     }
     return json.dumps(log, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-
-
-def _level(item: Diagnostic) -> str:
-    return "error" if item.severity is Severity.ERROR else "warning"
 
 
 def _result(
