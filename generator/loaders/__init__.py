@@ -47,14 +47,16 @@ def markdown_loader(read: Reader) -> Loader:
     """The loader of a Markdown format (skills, subagents, commands), from its reader."""
 
     def load(found: Found, context: Context) -> Loaded:
-        return Loaded(
-            read(
-                found,
-                context.project,
-                context.plugin,
-                context.report,
-                context.max_file_bytes,
-            )
+        errors = context.report.error_count
+        definition = read(
+            found,
+            context.project,
+            context.plugin,
+            context.report,
+            context.max_file_bytes,
         )
+        # A file with an error gives no definition (all of it is read first, so that one
+        # run reports every problem of the file).
+        return Loaded(None if context.report.error_count > errors else definition)
 
     return load

@@ -45,7 +45,6 @@ def load_agent(
 ) -> Definition | None:
     path, root = found.path, found.root
     rel = discover.relative(path, project)
-    errors = report.error_count
     if not has_frontmatter(path):
         # Claude Code treats such files as documentation, not subagents.
         report.warning(
@@ -70,7 +69,7 @@ def load_agent(
         name = "-".join((*found.subfolders, name))
         written = "-".join((*found.subfolders, written))
     description = doc.text("description", required="missing-description")
-    definition = Definition(
+    return Definition(
         kind=Kind.AGENT,
         name=name or "",
         written_name=written,
@@ -83,7 +82,6 @@ def load_agent(
         model=doc.text("model"),
         extra=doc.extra(frozenset({"name", "description", "tools", "model"})),
     )
-    return None if report.error_count > errors else definition
 
 
 def _name(doc: Document, stem: str, in_plugin: bool) -> str | None:

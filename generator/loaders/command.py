@@ -26,7 +26,6 @@ def load_command(
     max_bytes: int,
 ) -> Definition | None:
     rel = discover.relative(found.path, project)
-    errors = report.error_count
     if has_frontmatter(found.path):
         doc = read_document(found.path, rel, report, max_bytes)
     else:  # a command's frontmatter is optional: the whole file is its prompt
@@ -39,7 +38,7 @@ def load_command(
         doc.error(None, "invalid-name", f"file name {found.path.name!r} gives no name")
         return None
     description = doc.text("description") or first_line(doc.body) or name
-    definition = Definition(
+    return Definition(
         kind=Kind.SKILL,
         name=name,
         written_name=found.path.stem,
@@ -59,7 +58,6 @@ def load_command(
         user_invocable=doc.flag("user-invocable") is not False,
         command=True,
     )
-    return None if report.error_count > errors else definition
 
 
 load = markdown_loader(load_command)  # A command's Markdown file.

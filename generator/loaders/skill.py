@@ -84,7 +84,6 @@ def load_skill(
     # The folder as text: a Path made from it costs more than the rest of the paths' work.
     folder = os.path.dirname(path)
     rel = discover.relative(path, project)
-    errors = report.error_count
     doc = read_document(path, rel, report, max_bytes)
     if doc is None:
         return None
@@ -126,7 +125,8 @@ def load_skill(
             f"description is {len(description):,} characters; the spec allows {MAX_DESCRIPTION:,}",
         )
     codex = _codex(found, folder, project, report, max_bytes)
-    definition = Definition(
+    doc.flag("background")  # checked, as Claude Code reads it
+    return Definition(
         kind=Kind.SKILL,
         # Claude Code names project skills by their folder, plugin skills by ``name``.
         name=identity if plugin is None or not name else name,
@@ -157,9 +157,6 @@ def load_skill(
         and codex.get("allow_implicit_invocation") is not False,
         user_invocable=doc.flag("user-invocable") is not False,
     )
-    doc.flag("background")
-    # Every field is read first, so that one run reports every problem of the file.
-    return None if report.error_count > errors else definition
 
 
 def _codex(
