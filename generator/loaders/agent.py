@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import discover
-from ..diagnostics import Report, did_you_mean
+from ..diagnostics import Report
 from ..loaders import markdown_loader
 from ..ir import Definition, Kind, Position
 from ..loaders.fields import Document, has_frontmatter, read_document
@@ -54,15 +54,8 @@ def load_agent(
     doc = read_document(path, rel, report, max_bytes)
     if doc is None:
         return None
-    for key in sorted(doc.data):
-        if key not in KNOWN_KEYS:
-            doc.warning(
-                key,
-                "unknown-key",
-                f"unknown subagent key {key!r}; it is kept but not used"
-                + did_you_mean(key, KNOWN_KEYS),
-                at_key=True,
-            )
+    for key in sorted(doc.data.keys() - KNOWN_KEYS):
+        doc.unknown(key, KNOWN_KEYS, "subagent")
     name = _name(doc, path.stem, plugin is not None)
     written = doc.text("name") or path.stem
     if name and found.subfolders:  # a plugin's agents/review/x.md: plugin:review:x

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..loaders import frontmatter, yamlpos
-from ..diagnostics import Report
+from ..diagnostics import Report, did_you_mean
 
 
 @dataclass
@@ -46,6 +46,16 @@ class Document:
         self, key: str | None, code: str, message: str, *, at_key: bool = False
     ) -> None:
         self.report.lenient(*self.where(key, value=not at_key), code, message)
+
+    def unknown(self, key: str, known: frozenset[str], what: str) -> None:
+        """A key no reader uses: kept, with a warning (naming the known key it may be)."""
+        self.warning(
+            key,
+            "unknown-key",
+            f"unknown {what} key {key!r}; it is kept but not used"
+            + did_you_mean(key, known),
+            at_key=True,
+        )
 
     def text(
         self, key: str, *, required: str | None = None, limit: int | None = None

@@ -18,7 +18,7 @@ from types import MappingProxyType
 
 from .. import discover
 from ..loaders import frontmatter, openai_yaml, yamlpos
-from ..diagnostics import Report, did_you_mean
+from ..diagnostics import Report
 from ..loaders import markdown_loader
 from ..ir import Definition, Kind, Position
 from ..loaders.fields import Document, read_document
@@ -99,13 +99,7 @@ def load_skill(
                 at_key=True,
             )
         elif key not in KNOWN_KEYS:
-            doc.warning(
-                key,
-                "unknown-key",
-                f"unknown frontmatter key {key!r}; it is kept but not used"
-                + did_you_mean(key, KNOWN_KEYS),
-                at_key=True,
-            )
+            doc.unknown(key, KNOWN_KEYS, "frontmatter")
     doc.check_flow_style()
 
     identity = _identity(doc, os.path.basename(folder))
