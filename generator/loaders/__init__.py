@@ -38,9 +38,8 @@ class Loaded:
 
 
 Loader = Callable[["Found", Context], Loaded]
-# A Markdown format's reader: the file, the project, the enclosing plugin's name, the
-# report and the size limit; one definition or None.
-Reader = Callable[["Found", Path, str | None, Report, int], "Definition | None"]
+# A Markdown format's reader: one definition or None.
+Reader = Callable[["Found", Context], "Definition | None"]
 
 
 def markdown_loader(read: Reader) -> Loader:
@@ -48,13 +47,7 @@ def markdown_loader(read: Reader) -> Loader:
 
     def load(found: Found, context: Context) -> Loaded:
         errors = context.report.error_count
-        definition = read(
-            found,
-            context.project,
-            context.plugin,
-            context.report,
-            context.max_file_bytes,
-        )
+        definition = read(found, context)
         # A file with an error gives no definition (all of it is read first, so that one
         # run reports every problem of the file).
         return Loaded(None if context.report.error_count > errors else definition)

@@ -4,11 +4,8 @@ the system prompt. ``tools``, ``model``, ``color`` and every other key are kept.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from .. import discover
-from ..diagnostics import Report
-from ..loaders import markdown_loader
+from ..loaders import Context, markdown_loader
 from ..ir import Definition, Kind, Position
 from ..loaders.fields import Document, has_frontmatter, read_document
 from ..loaders.skill import NAME_RULE
@@ -36,22 +33,16 @@ KNOWN_KEYS = frozenset(
 )
 
 
-def load_agent(
-    found: discover.Found,
-    project: Path,
-    plugin: str | None,
-    report: Report,
-    max_bytes: int,
-) -> Definition | None:
-    path, root = found.path, found.root
-    rel = discover.relative(path, project)
+def load_agent(found: discover.Found, context: Context) -> Definition | None:
+    path, root, plugin, report = found.path, found.root, context.plugin, context.report
+    rel = discover.relative(path, context.project)
     if not has_frontmatter(path):
         # Claude Code treats such files as documentation, not subagents.
         report.warning(
             rel, 1, 1, "not-a-subagent", "no frontmatter: not a subagent; skipped"
         )
         return None
-    doc = read_document(path, rel, report, max_bytes)
+    doc = read_document(path, rel, report, context.max_file_bytes)
     if doc is None:
         return None
     for key in sorted(doc.data.keys() - KNOWN_KEYS):

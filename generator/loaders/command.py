@@ -6,26 +6,18 @@ its file, its description defaults to the first line of its body, and it compile
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from .. import discover
 from ..loaders import frontmatter
-from ..diagnostics import Report
-from ..loaders import markdown_loader
+from ..loaders import Context, markdown_loader
 from ..ir import Definition, Kind, Position
 from ..loaders.fields import Document, has_frontmatter, read_document
 from ..loaders.skill import TAKEN, argument_hint, first_line
 from ..names import skill_name
 
 
-def load_command(
-    found: discover.Found,
-    project: Path,
-    plugin: str | None,
-    report: Report,
-    max_bytes: int,
-) -> Definition | None:
-    rel = discover.relative(found.path, project)
+def load_command(found: discover.Found, context: Context) -> Definition | None:
+    report, max_bytes = context.report, context.max_file_bytes
+    rel = discover.relative(found.path, context.project)
     if has_frontmatter(found.path):
         doc = read_document(found.path, rel, report, max_bytes)
     else:  # a command's frontmatter is optional: the whole file is its prompt
@@ -42,7 +34,7 @@ def load_command(
         kind=Kind.SKILL,
         name=name,
         written_name=found.path.stem,
-        plugin=plugin,
+        plugin=context.plugin,
         description=description,
         body=doc.body,
         source=Position(rel),

@@ -19,7 +19,7 @@ from types import MappingProxyType
 from .. import discover
 from ..loaders import frontmatter, openai_yaml, yamlpos
 from ..diagnostics import Report
-from ..loaders import markdown_loader
+from ..loaders import Context, markdown_loader
 from ..ir import Definition, Kind, Position
 from ..loaders.fields import Document, read_document
 from ..names import skill_name
@@ -73,14 +73,9 @@ TAKEN = frozenset(
 )
 
 
-def load_skill(
-    found: discover.Found,
-    project: Path,
-    plugin: str | None,
-    report: Report,
-    max_bytes: int,
-) -> Definition | None:
-    path, root = found.path, found.root
+def load_skill(found: discover.Found, context: Context) -> Definition | None:
+    path, root, plugin = found.path, found.root, context.plugin
+    project, report, max_bytes = context.project, context.report, context.max_file_bytes
     # The folder as text: a Path made from it costs more than the rest of the paths' work.
     folder = os.path.dirname(path)
     rel = discover.relative(path, project)
