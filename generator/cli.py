@@ -65,10 +65,6 @@ def _parser() -> argparse.ArgumentParser:
     budget_cmd = commands.add_parser(
         "budget", help="print the token budget table of the last build"
     )
-    for command in (find_cmd, budget_cmd):
-        command.add_argument(
-            "-C", "--project", metavar="DIR", help="the project folder"
-        )
     schema_cmd = commands.add_parser(
         "schema", help="print a manifest format's JSON Schema (for editors)"
     )
@@ -78,7 +74,10 @@ def _parser() -> argparse.ArgumentParser:
     init_cmd = commands.add_parser(
         "init", help="write a [tool.skillc] block and a nox session for this repository"
     )
-    init_cmd.add_argument("-C", "--project", metavar="DIR", help="the project folder")
+    for command in (find_cmd, budget_cmd, init_cmd):
+        command.add_argument(
+            "-C", "--project", metavar="DIR", help="the project folder"
+        )
     build_cmd = commands.add_parser("build", help="write the output folder")
     validate_cmd = commands.add_parser(
         "validate", help="print diagnostics only; write nothing"
