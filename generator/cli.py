@@ -139,14 +139,14 @@ def _run(args: argparse.Namespace) -> int:
         from . import init
 
         return init.main(Path(args.project or args.top_project or ".").resolve())
+    root, flags = _project(args)
     if args.command not in ("build", "validate"):
-        cfg = _config(args)
+        cfg = config.load(root, **flags)
         if args.command == "find":
             return _find(cfg, " ".join(args.purpose), args.k)
         if args.command == "budget":
             return _budget(cfg)
         return cli_check.main(args, cfg)
-    root, flags = _project(args)
     cfg, memo = pipeline.configure(root, not getattr(args, "no_cache", False), **flags)
     _check_dump_ir(cfg, getattr(args, "dump_ir", None))
     if args.command == "build" and not args.check:
@@ -217,7 +217,9 @@ def _build(
     written = writer.write(cfg.out_dir, result.files, changes)
     result.remember()
     if output.verbose:
-        _list_written(cfg.out, written, changes.extra)
+        for state, paths in (("wrote", written), ("removed", changes.extra)):
+            for path in paths:
+                print(f"{state} {cfg.out}/{path}", file=sys.stderr)
     wrote = len(changes.created) + len(changes.changed)
     summary = (
         f"{cli_report.counted(len(result.model.tools), 'tool')}; wrote "
@@ -231,11 +233,6 @@ def _build(
             "(keep-going)"
         )
     return cli_report.finish(report, output, summary)
-
-
-def _config(args: argparse.Namespace) -> config.Config:
-    root, flags = _project(args)
-    return config.load(root, **flags)
 
 
 def _project(args: argparse.Namespace) -> tuple[Path, dict[str, Any]]:
@@ -343,12 +340,6 @@ def _check(
     stale = f"{cfg.out}/ is stale; run: skillc build ({what})"
     cli_report.finish(report, output, stale, always=True)
     return 1
-
-
-def _list_written(out: str, written: tuple[str, ...], removed: tuple[str, ...]) -> None:
-    for state, paths in (("wrote", written), ("removed", removed)):
-        for path in paths:
-            print(f"{state} {out}/{path}", file=sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -93,7 +93,9 @@ def _refused(doc: manifest.Manifest, allowlist: Sequence[str]) -> bool:
             "(pip options such as --index-url are not allowed)",
         )
         return True
-    if source is not None and not _allowed(source, allowlist):
+    if source is not None and not any(
+        fnmatch.fnmatchcase(source, pattern) for pattern in allowlist
+    ):
         doc.error(
             ("install", "pip"),
             "install-not-allowed",
@@ -209,7 +211,3 @@ def _without_scheme(url: str) -> str:
     text = re.sub(r"^[a-z+]+://", "", text)
     text = re.sub(r"^[^@/]+@", "", text)  # user@ of ssh URLs
     return text.replace(":", "/", 1) if ":" in text.split("/", 1)[0] else text
-
-
-def _allowed(source: str, allowlist: Sequence[str]) -> bool:
-    return any(fnmatch.fnmatchcase(source, pattern) for pattern in allowlist)
