@@ -148,17 +148,14 @@ def _run(args: argparse.Namespace) -> int:
             return _budget(cfg)
         return cli_check.main(args, cfg)
     cfg, memo = pipeline.configure(root, not getattr(args, "no_cache", False), **flags)
-    _check_dump_ir(cfg, getattr(args, "dump_ir", None))
+    dump_ir = getattr(args, "dump_ir", None)
+    if dump_ir is not None:
+        cli_check.outside_out(cfg, Path(dump_ir).resolve(), f"--dump-ir {dump_ir}")
     if args.command == "build" and not args.check:
         with writer.exclusive(cfg.root.resolve(), cfg.lock_wait_sec):
             writer.recover(cfg.out_dir)
             return _compile(args, cfg, memo)
     return _compile(args, cfg, memo)
-
-
-def _check_dump_ir(cfg: config.Config, dump_ir: str | None) -> None:
-    if dump_ir is not None:
-        cli_check.outside_out(cfg, Path(dump_ir).resolve(), f"--dump-ir {dump_ir}")
 
 
 def _compile(args: argparse.Namespace, cfg: config.Config, memo: pipeline.Memo) -> int:
