@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -404,6 +405,7 @@ def test_an_unreadable_skill_folder_is_an_error_not_a_vanished_tool(
 ) -> None:
     write_skill(skills_project / "skills", "good", GOOD)
     write_skill(skills_project / "skills", "gone", GOOD.replace("good", "gone"))
+    time.sleep(0.05)  # stats a build may vouch for (digests.RACY_NS), as in life
     assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
     before = tree(skills_project / "generated")
     real = os.scandir
@@ -414,6 +416,9 @@ def test_an_unreadable_skill_folder_is_an_error_not_a_vanished_tool(
         return real(path)
 
     monkeypatch.setattr(os, "scandir", scandir)
+    # The refusal stands in for a chmod, which root's tests cannot feel; a chmod
+    # changes the folder's ctime, as this one does, so no rebuild takes it as a no-op.
+    (skills_project / "skills" / "gone").chmod(0o700)
     code, err = run_skillc(capsys, "-C", str(skills_project), "build")
     monkeypatch.undo()
     assert code == 1
