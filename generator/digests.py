@@ -12,22 +12,29 @@ from . import writer
 from .filestat import UNREADABLE, Seen, stat_of, stats
 
 
-def read_all(paths: tuple[str, ...], seen: Seen) -> dict[str, tuple[str, str, int]]:
-    """Each input's digest (``read``), its stat kept in ``seen``."""
+def read_all(
+    paths: tuple[str, ...], seen: Seen, contents: dict[str, bytes], limit: int
+) -> dict[str, tuple[str, str, int]]:
+    """Each input's digest (``read``), its stat kept in ``seen``, and its bytes in
+    ``contents`` when it has at most ``limit`` bytes (``max-file-bytes``: a loader reads
+    no larger file)."""
     folders: dict[str, str] = {}
-    return {path: read(path, folders, seen) for path in paths}
+    return {path: read(path, folders, seen, contents, limit) for path in paths}
 
 
 def read(
     path: str,
     folders: dict[str, str] | None = None,
     seen: Seen | None = None,
+    contents: dict[str, bytes] | None = None,
+    limit: int = 0,
 ) -> tuple[str, str, int]:
     """An input's sha256 (``UNREADABLE`` when it is not a regular file that can be
     read), its real path (a link's target changes what its loader says:
     ``symlink-outside-project``) and its size in bytes, read from the same bytes.
     ``folders``: real paths of folders met before; ``seen``: where to keep the file's
-    stat from before it was read (for ``unchanged``)."""
+    stat from before it was read (for ``unchanged``); ``contents``: where to keep its
+    bytes, when there are at most ``limit``."""
     real = _real(path, {} if folders is None else folders)
     digest = hashlib.sha256()
     size = 0
@@ -40,12 +47,26 @@ def read(
                 raise OSError("not a regular file")
             if seen is not None:
                 seen[path] = stats(info)
-            while chunk := handle.read(1 << 20):
+            first = chunk = handle.read(min(info.st_size, 1 << 20) + 1)
+            while chunk:
                 digest.update(chunk)
                 size += len(chunk)
+                chunk = handle.read(1 << 20)
     except OSError:
         return UNREADABLE, real, 0
+    if contents is not None and size == len(first) <= limit:
+        contents[path] = first
     return digest.hexdigest(), real, size
+
+
+def same(
+    path: str, was: tuple[str, str, int], folders: dict[str, str], reread: bool
+) -> bool:
+    """Whether an input is still as ``read`` found it (``was``): its real path, and
+    when ``reread``, its bytes (not when its loader read those it had, as hashed)."""
+    if reread:
+        return read(path, folders) == was
+    return _real(path, folders) == was[1]
 
 
 # A stat vouches for its file when it is older than this before the build that took it

@@ -108,6 +108,7 @@ def run(
         if done := _done(config, report, memo, where, last | read):
             return done
     from . import discover
+    from .loaders import frontmatter
 
     walk = Report(strict=config.strict, ignore=frozenset(config.ignore))
     skip = (config.out_dir, project / CACHE_DIR)
@@ -115,13 +116,15 @@ def run(
         sources, project, skip, walk, config.exclude, config.max_file_bytes
     )
     report.extend(walk.items)
-    inputs = digests.read_all(found.inputs, found.seen)
+    contents: dict[str, bytes] = {}  # what the loaders read (frontmatter.hashed)
+    inputs = digests.read_all(found.inputs, found.seen, contents, config.max_file_bytes)
     key = cache.key("build", settings, repr(found), walk.items, inputs)
     witness = {"key": key, "seen": found.seen, "started": started} | read
     if last and last["key"] == key:  # a folder or file touched, nothing changed
         if done := _done(config, report, memo, where, last | witness):
             return done
-    model = _model(config, report, found, inputs, memo)
+    with frontmatter.hashed(contents):
+        model = _model(config, report, found, inputs, memo)
     if not emit:
         return Build({}, model, tuple(memo.ignored))
     files = _emit(model, config, report, memo)
@@ -285,6 +288,7 @@ def _load(
     real paths of folders met before (``digests.read``: 1,000 skills checked in 0.03 s
     of CPU, not 0.06)."""
     from . import discover, loaders
+    from .loaders import frontmatter
 
     read = _files_read(item, module, inputs)
     settings = (config.strict, sorted(config.ignore), config.max_file_bytes)
@@ -305,8 +309,9 @@ def _load(
         rel = discover.relative(item.path, context.project)
         result = _guarded(lambda: load(item, context), rel, scratch, loaders.Loaded())
         kept = result, scratch.items
-        if [digests.read(path, folders) for path in read] == was:  # none changed since
-            memo.put(key, kept)
+        hashed = frontmatter.HASHED.get()  # the bytes the loader read, if not the files
+        if all(digests.same(p, inputs[p], folders, p not in hashed) for p in read):
+            memo.put(key, kept)  # none changed since
     report.extend(kept[1])
     return kept[0]
 
