@@ -68,28 +68,10 @@ def test_tokenizer_matches_bert_uncased_wordpiece() -> None:
 
 def _per_character(text: str) -> list[str]:
     """BERT's basic tokenizer one character at a time (``_embed.basic_words`` as it
-    was written first): the oracle of the differential test below."""
+    was written first, with its predicates): the oracle of the differential test."""
     import unicodedata
 
-    def punctuation(char: str) -> bool:
-        code = ord(char)
-        return (
-            33 <= code <= 47
-            or 58 <= code <= 64
-            or 91 <= code <= 96
-            or 123 <= code <= 126
-        ) or unicodedata.category(char).startswith("P")
-
-    def cjk(code: int) -> bool:
-        return (
-            0x4E00 <= code <= 0x9FFF
-            or 0x3400 <= code <= 0x4DBF
-            or 0x20000 <= code <= 0x2A6DF
-            or 0x2A700 <= code <= 0x2CEAF
-            or 0xF900 <= code <= 0xFAFF
-            or 0x2F800 <= code <= 0x2FA1F
-        )
-
+    embed = search_index.embedding()
     chars: list[str] = []
     for char in unicodedata.normalize("NFD", text.lower()):
         code = ord(char)
@@ -97,7 +79,7 @@ def _per_character(text: str) -> list[str]:
             continue
         if char.isspace() or unicodedata.category(char) in ("Cc", "Cf"):
             chars.append(" ")
-        elif punctuation(char) or cjk(code):
+        elif embed._is_punctuation(char) or embed._is_cjk(code):
             chars.append(f" {char} ")
         else:
             chars.append(char)
