@@ -1,5 +1,5 @@
 """A build reads each input file once: the loaders read the very bytes that were hashed
-for the memo and the lock (``digests.read_all``, ``frontmatter.hashed``), so what is
+for the memo and the lock (``digests.read_all``, ``loaders.hashed``), so what is
 compiled is what the lock says, even when a file changes during the build."""
 
 from __future__ import annotations

@@ -8,41 +8,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import contextlib
 import json
 import math
 import os
 import re
-from collections.abc import Iterator, Mapping
-from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Report
+from ..loaders import HASHED
 
 # Collections nested deeper than this are refused before they are composed: libyaml's
 # composer recurses on the C stack and crashes the process at about 25,000 levels, and
 # Python's recursion limit stops later stages far earlier. Real schemas stay under 20.
 # Here, not in yamlpos: reading JSON (plugin manifests) imports no PyYAML.
 MAX_DEPTH = 64
-
-# The input files' bytes as the build hashed them (``digests.read_all``), by path, while
-# the pipeline loads them (``hashed``): a loader reads the very bytes its memo key and the
-# lock name, and no file is opened again nor hashed twice. Loading (pipeline._model) at
-# 1,000 skills 1.12 -> 0.76 s, at the wshobson-agents marketplace 1.02 -> 0.84 s (medians
-# of 5 interleaved cold builds; tests/bench.py --runs 3 cannot separate it from the
-# noise of a loaded machine: 1,000 skills cold 15.0/12.7x main, 14.2/12.5x with it).
-HASHED: ContextVar[Mapping[str, bytes]] = ContextVar("HASHED", default={})
-
-
-@contextlib.contextmanager
-def hashed(contents: Mapping[str, bytes]) -> Iterator[None]:
-    """Loaders read ``contents`` (path -> bytes) rather than the files, meanwhile."""
-    token = HASHED.set(contents)
-    try:
-        yield
-    finally:
-        HASHED.reset(token)
 
 
 def head(path: Path, size: int) -> bytes:
