@@ -12,24 +12,35 @@ from . import writer
 from .filestat import UNREADABLE, Seen, stat_of, stats
 
 
-def read_all(paths: tuple[str, ...], seen: Seen) -> dict[str, tuple[str, str, int]]:
-    """Each input's digest (``read``), its stat kept in ``seen``."""
+def read_all(
+    paths: tuple[str, ...], seen: Seen, limit: int
+) -> tuple[dict[str, tuple[str, str, int]], dict[str, bytes]]:
+    """Each input's digest (``read``), its stat kept in ``seen``; and the bytes of
+    those of at most ``limit`` bytes (``max-file-bytes``: a loader reads no larger
+    file), for the loaders (``loaders.hashed``)."""
     folders: dict[str, str] = {}
-    return {path: read(path, folders, seen) for path in paths}
+    contents: dict[str, bytes] = {}
+    return {
+        path: read(path, folders, seen, contents, limit) for path in paths
+    }, contents
 
 
 def read(
     path: str,
     folders: dict[str, str] | None = None,
     seen: Seen | None = None,
+    contents: dict[str, bytes] | None = None,
+    limit: int = -1,
 ) -> tuple[str, str, int]:
     """An input's sha256 (``UNREADABLE`` when it is not a regular file that can be
     read), its real path (a link's target changes what its loader says:
     ``symlink-outside-project``) and its size in bytes, read from the same bytes.
     ``folders``: real paths of folders met before; ``seen``: where to keep the file's
-    stat from before it was read (for ``unchanged``)."""
+    stat from before it was read (for ``unchanged``); ``contents``: where to keep its
+    bytes when it has at most ``limit``."""
     real = _real(path, {} if folders is None else folders)
     digest = hashlib.sha256()
+    chunks = []
     size = 0
     if seen is not None:
         seen[path] = None
@@ -40,12 +51,35 @@ def read(
                 raise OSError("not a regular file")
             if seen is not None:
                 seen[path] = stats(info)
-            while chunk := handle.read(1 << 20):
+            while chunk := handle.read(min(info.st_size, 1 << 20) + 1):
                 digest.update(chunk)
                 size += len(chunk)
+                if size <= limit:
+                    chunks.append(chunk)
     except OSError:
         return UNREADABLE, real, 0
+    if contents is not None and size <= limit:
+        contents[path] = b"".join(chunks)
     return digest.hexdigest(), real, size
+
+
+def same(
+    paths: list[str],
+    inputs: dict[str, tuple[str, str, int]],
+    folders: dict[str, str],
+    limit: int,
+) -> bool:
+    """Whether the inputs ``paths`` are still as ``read_all`` found them (``inputs``):
+    their real paths, and the bytes of those a loader had to read from the file (larger
+    than ``limit``, or unreadable: every other one it read as hashed)."""
+    for path in paths:
+        digest, real, size = inputs[path]
+        if digest == UNREADABLE or size > limit:
+            if read(path, folders) != inputs[path]:
+                return False
+        elif _real(path, folders) != real:
+            return False
+    return True
 
 
 # A stat vouches for its file when it is older than this before the build that took it

@@ -373,10 +373,10 @@ def plugin_format(manifest: Path) -> ModuleType:
     return next(f for f in plugin_formats() if text.endswith("/" + f.MANIFEST))
 
 
-def is_script(name: str, path: Path | None = None) -> bool:
+def is_script(name: str, head: str | None = None) -> bool:
     """A file directly in a skill's ``scripts/`` folder that runs as a tool (seed 001): a
-    known interpreter's extension or (when ``path`` is given) a shebang line; never
-    ``__init__.py`` nor a ``_private`` helper."""
+    known interpreter's extension or (when its text's ``head`` is given) a shebang line;
+    never ``__init__.py`` nor a ``_private`` helper."""
     if not name.startswith(SCRIPTS) or "/" in name[len(SCRIPTS) :]:
         return False
     base = name[len(SCRIPTS) :]
@@ -384,13 +384,9 @@ def is_script(name: str, path: Path | None = None) -> bool:
         return False
     if base.endswith(SCRIPT_SUFFIXES):
         return True
-    if path is None or "." in base:
-        return path is None and "." not in base  # maybe a shebang script: look
-    try:
-        with path.open("rb") as handle:
-            return handle.read(2) == b"#!"
-    except OSError:
-        return False
+    if head is None or "." in base:
+        return head is None and "." not in base  # maybe a shebang script: look
+    return head.startswith("#!")
 
 
 def has_tools(files: tuple[str, ...]) -> bool:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import find_eval
-from conftest import REPO, run_mypy, run_python, run_skillc
+from conftest import REPO, run_mypy, run_python, run_skillc, shared_corpus
 from skillc.emitters import search_index
 from skillc.diagnostics import Report
 
@@ -64,6 +64,61 @@ def test_tokenizer_matches_bert_uncased_wordpiece() -> None:
     assert tokenize("Hello, World! café naïve") == [7592, 1010, 2088, 999, 7668, 15743]
     assert tokenize("get_file_contents") == [2131, 1035, 5371, 1035, 8417]
     assert tokenize("x" * 101) == [tokenize.unknown]
+
+
+def _per_character(text: str) -> list[str]:
+    """BERT's basic tokenizer one character at a time (``_embed.basic_words`` as it
+    was written first, with its predicates): the oracle of the differential test."""
+    import unicodedata
+
+    embed = search_index.embedding()
+    chars: list[str] = []
+    for char in unicodedata.normalize("NFD", text.lower()):
+        code = ord(char)
+        if code == 0 or code == 0xFFFD or unicodedata.category(char) == "Mn":
+            continue
+        if char.isspace() or unicodedata.category(char) in ("Cc", "Cf"):
+            chars.append(" ")
+        elif embed._is_punctuation(char) or embed._is_cjk(code):
+            chars.append(f" {char} ")
+        else:
+            chars.append(char)
+    return "".join(chars).split()
+
+
+def test_basic_words_splits_as_bert_does_character_by_character() -> None:
+    """Differential: the runtime's one-pass tokenizer against the per-character one, on
+    random text (every ASCII character, controls included, and others: accents,
+    combining marks, CJK, U+FFFD, format characters, unusual spaces and punctuation) and
+    on the real corpora's skills, subagents, commands and function descriptions."""
+    import corpus_rates
+
+    basic_words = search_index.embedding().basic_words
+    rng = random.Random(25)
+    others = "éÉñÑçßİıſﬁ\u0301\u0308\u200b\u200d\u00ad\ufffd\u3000\u00a0\u2028"
+    others += "中文字\U00020001\uf900—–…«»¿¡·•€$^`~\U0001f600ǅⅫ①"
+    alphabet = [chr(code) for code in range(128)] + list(others)
+    texts = ["".join(rng.choices(alphabet, k=rng.randrange(40))) for _ in range(3000)]
+    ascii_only = [chr(code) for code in range(128)]
+    texts += [
+        "".join(rng.choices(ascii_only, k=rng.randrange(80))) for _ in range(3000)
+    ]
+    assert sum(not text.isascii() for text in texts) > 1000
+    for text in texts:
+        assert basic_words(text) == _per_character(text), repr(text)
+    corpus = shared_corpus()  # skips here without ../shared
+    texts = [  # each file's frontmatter and opening
+        path.read_text(encoding="utf-8", errors="replace")[:800]
+        for path in sorted(corpus.glob("*/**/*.md"))
+    ]
+    for source in corpus_rates.FUNCTION_SOURCES:
+        texts += [
+            str(item.get("description")) for item in corpus_rates.functions(source)
+        ]
+    assert len(texts) > 1000
+    assert any(not text.isascii() for text in texts)
+    for text in texts:
+        assert basic_words(text) == _per_character(text), repr(text)
 
 
 def test_rows_are_weighted_by_idf_so_a_purpose_leans_on_its_rare_words(

@@ -236,8 +236,7 @@ def read_document(
 
 def has_frontmatter(path: Path) -> bool:
     try:
-        with path.open("rb") as handle:
-            head = handle.read(8)
+        head = frontmatter.head(path, 8)
     except OSError:
         return True  # let the reader report why it cannot be read
     return head.removeprefix(b"\xef\xbb\xbf").startswith(b"---")

@@ -16,12 +16,22 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Report, position
+from ..loaders import HASHED
 
 # Collections nested deeper than this are refused before they are composed: libyaml's
 # composer recurses on the C stack and crashes the process at about 25,000 levels, and
 # Python's recursion limit stops later stages far earlier. Real schemas stay under 20.
 # Here, not in yamlpos: reading JSON (plugin manifests) imports no PyYAML.
 MAX_DEPTH = 64
+
+
+def head(path: Path, size: int) -> bytes:
+    """A file's first ``size`` bytes, as hashed when they were (OSError as ``open``)."""
+    raw = HASHED.get().get(os.fspath(path))
+    if raw is not None:
+        return raw[:size]
+    with path.open("rb") as handle:
+        return handle.read(size)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,8 +45,9 @@ def read(path: Path, rel: str, report: Report, max_bytes: int) -> str | None:
     """A source file's text, within ``max_bytes``; report and return None when unusable.
     Every input file is read here, whatever its kind."""
     check_link(path, rel, report)
+    raw = HASHED.get().get(os.fspath(path))
     try:
-        size = path.stat().st_size
+        size = path.stat().st_size if raw is None else len(raw)
         if size > max_bytes:
             report.error(
                 rel,
@@ -46,7 +57,7 @@ def read(path: Path, rel: str, report: Report, max_bytes: int) -> str | None:
                 f"the file is {size:,} bytes; the limit is {max_bytes:,} (max-file-bytes)",
             )
             return None
-        raw = path.read_bytes()
+        raw = path.read_bytes() if raw is None else raw
     except OSError as exc:
         report.error(
             rel, 1, 1, "file-unreadable", f"cannot read the file: {exc.strerror}"

@@ -82,10 +82,10 @@ def read(
     ]
     for script in files:
         path = skill_file.parent / script
-        if script in used or not discover.is_script(script, path):
+        if script in used or not discover.is_script(script):
             continue
         head = _read(path, max_bytes)
-        if not entry_point(script, head):
+        if not discover.is_script(script, head) or not entry_point(script, head):
             continue  # a helper module the skill's scripts import
         stem = script_name(posixpath.splitext(posixpath.basename(script))[0])
         where = Position(posixpath.join(folder, script))
@@ -143,8 +143,7 @@ def _tool_id(
 
 def _read(path: Path, limit: int) -> str:
     try:
-        with path.open("rb") as handle:
-            return handle.read(limit).decode("utf-8", "replace")
+        return frontmatter.head(path, limit).decode("utf-8", "replace")
     except OSError:
         return ""
 
