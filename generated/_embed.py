@@ -15,6 +15,7 @@ from typing import Any
 
 MAX_WORD = 100  # longer words are one unknown token, as BERT's tokenizer does
 UNKNOWN = "[UNK]"
+MAX_KEPT = 50_000  # characters and words whose tokens are kept, each
 
 
 def _is_punctuation(char: str) -> bool:
@@ -52,7 +53,8 @@ class _Spacing(dict[int, str]):
             spaced = f" {char} "
         else:
             spaced = char
-        self[code] = spaced
+        if len(self) < MAX_KEPT:  # a server's queries cannot grow it without end
+            self[code] = spaced
         return spaced
 
 
@@ -96,7 +98,7 @@ class Tokenizer:
                 break
             start = end
         result = tuple(pieces) if pieces else (self.unknown,)
-        if len(self._cache) < 50_000:
+        if len(self._cache) < MAX_KEPT:
             self._cache[word] = result
         return result
 

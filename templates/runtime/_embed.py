@@ -14,6 +14,7 @@ from typing import Any
 
 MAX_WORD = 100  # longer words are one unknown token, as BERT's tokenizer does
 UNKNOWN = "[UNK]"
+MAX_KEPT = 50_000  # characters and words whose tokens are kept, each
 
 
 def _is_punctuation(char: str) -> bool:
@@ -51,7 +52,8 @@ class _Spacing(dict[int, str]):
             spaced = f" {char} "
         else:
             spaced = char
-        self[code] = spaced
+        if len(self) < MAX_KEPT:  # a server's queries cannot grow it without end
+            self[code] = spaced
         return spaced
 
 
@@ -95,7 +97,7 @@ class Tokenizer:
                 break
             start = end
         result = tuple(pieces) if pieces else (self.unknown,)
-        if len(self._cache) < 50_000:
+        if len(self._cache) < MAX_KEPT:
             self._cache[word] = result
         return result
 
