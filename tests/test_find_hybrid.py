@@ -121,6 +121,16 @@ def test_basic_words_splits_as_bert_does_character_by_character() -> None:
         assert basic_words(text) == _per_character(text), repr(text)
 
 
+def test_queries_of_ever_new_characters_keep_the_tokenizer_table_bounded() -> None:
+    """The generated MCP server tokenises every query a model sends: a caller sending
+    ever new characters fills the table of what each became only up to MAX_KEPT, and
+    the characters past it still split as BERT splits them."""
+    embed = search_index.embedding()
+    text = "".join(map(chr, range(0x10000, 0x10000 + embed.MAX_KEPT + 10_000)))
+    assert embed.basic_words(text) == _per_character(text)
+    assert len(embed._SPACING) <= embed.MAX_KEPT
+
+
 def test_rows_are_weighted_by_idf_so_a_purpose_leans_on_its_rare_words(
     tmp_path: Path,
 ) -> None:
