@@ -73,16 +73,22 @@ def _doc(
         tools = [t for t in tools if not t.claude_native]
     top = sorted({t.namespace[0] for t in tools})
     task_call = next((t.task_call for t in tools if t.task_call), "")
-    # A call that runs as written: one whose schema offers every required value, a
-    # read-only tool, one not dangerous, one whose options a schema declares (not a
-    # skill's free script), the fewest options.
-    runnable = [t for t in tools if t.tool_call]
+    # The call shown runs as written, or none is shown: every required value spelled
+    # out from the schema (no placeholder), options a schema declares (not a skill's
+    # free script, whose arguments nobody declared), nothing that needs the network or
+    # the host's approval. Read-only first, then the fewest options.
+    runnable = [
+        t
+        for t in tools
+        if t.tool_call
+        and "'<" not in t.tool_call
+        and t.report.get("origin") != "script"
+        and not t.hints.get("openWorldHint")
+        and not t.hints.get("destructiveHint")
+    ]
     runnable.sort(
         key=lambda t: (
-            "'<" in t.tool_call,
             not t.hints.get("readOnlyHint"),
-            bool(t.hints.get("destructiveHint")),
-            t.report.get("origin") == "script",
             t.tool_call.count(" --"),
             t.qualname,
         )
