@@ -204,5 +204,5 @@ def test_this_repositorys_agent_docs_run_as_written(tmp_path: Path) -> None:
     )
     assert build.returncode == 0, build.stderr
     ran = run_the_docs(project / "generated", project)
-    assert "python -m generated call explorer.find_symbols" in ran
+    assert any("call units.length.convert --value 1 --from mi" in c for c in ran)
     assert "python -m generated call task.code_reviewer" in ran
