@@ -61,22 +61,13 @@ def _equivalents(
     return result
 
 
-def _doc(
-    package: PackageView,
-    config: Config,
-    profile: Profile,
-    conflicts: tuple[Conflict, ...],
-) -> str:
-    tools = profiles.visible(package.offered, profile)
-    native = profile.provider == "claude_code" and any(t.claude_native for t in tools)
-    if native:
-        tools = [t for t in tools if not t.claude_native]
-    top = sorted({t.namespace[0] for t in tools})
-    task_call = next((t.task_call for t in tools if t.task_call), "")
-    # The call shown runs as written, or none is shown: every required value spelled
-    # out from the schema (no placeholder), options a schema declares (not a skill's
-    # free script, whose arguments nobody declared), nothing that needs the network or
-    # the host's approval. Read-only first, then the fewest options.
+def _call_shown(tools: list[ToolView]) -> str:
+    """The tool call the docs show: one that runs as written, or none ("").
+
+    Every required value is spelled out from the schema (no placeholder), the options
+    are declared by a schema (not a skill's free script, whose arguments nobody
+    declared), and nothing needs the network or the host's approval. Read-only first,
+    then the fewest options."""
     runnable = [
         t
         for t in tools
@@ -93,7 +84,22 @@ def _doc(
             t.qualname,
         )
     )
-    tool_call = runnable[0].tool_call if runnable else ""
+    return runnable[0].tool_call if runnable else ""
+
+
+def _doc(
+    package: PackageView,
+    config: Config,
+    profile: Profile,
+    conflicts: tuple[Conflict, ...],
+) -> str:
+    tools = profiles.visible(package.offered, profile)
+    native = profile.provider == "claude_code" and any(t.claude_native for t in tools)
+    if native:
+        tools = [t for t in tools if not t.claude_native]
+    top = sorted({t.namespace[0] for t in tools})
+    task_call = next((t.task_call for t in tools if t.task_call), "")
+    tool_call = _call_shown(tools)
     path = "" if config.import_root == "." else f"PYTHONPATH={config.import_root} "
     return render.render(
         "CLAUDE.md.jinja",
