@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from . import file as file
     from . import skillc as skillc
     from . import task as task
+    from . import units as units
+    from .units.length._convert import convert as convert_length
     from .file._edit import edit as edit_file
     from .file._dir import dir_ as list_dir
     from .file._read import read as read_file
@@ -52,6 +54,8 @@ __all__ = [
     "file",
     "skillc",
     "task",
+    "units",
+    "convert_length",
     "edit_file",
     "list_dir",
     "read_file",

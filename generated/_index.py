@@ -28,6 +28,7 @@ SOURCE_NAMES: Final[tuple[str, ...]] = (
     "task.planner\tplanner",
     "task.security_analyzer\tsecurity-analyzer",
     "task.test_runner\ttest-runner",
+    "units.length.convert\tconvert",
 )
 ALIASES: Final[tuple[str, ...]] = (
     "list_dir\tfile.dir",
@@ -35,6 +36,7 @@ ALIASES: Final[tuple[str, ...]] = (
     "search_files\tfile.grep",
     "read_file\tfile.read",
     "write_file\tfile.write",
+    "convert_length\tunits.length.convert",
 )
 NAMESPACES: Final[tuple[tuple[str, str], ...]] = (
     (
@@ -61,6 +63,14 @@ NAMESPACES: Final[tuple[tuple[str, str], ...]] = (
         "task",
         "Skills and subagents: each call returns the instructions to carry out.",
     ),
+    (
+        "units",
+        "Tools in units.",
+    ),
+    (
+        "units.length",
+        "Convert lengths between units.",
+    ),
 )
 # By dotted name: version, author, tags, capabilities, constraints, tools (those set).
 METADATA: Final[dict[str, dict[str, str | list[str]]]] = {
@@ -72,5 +82,24 @@ METADATA: Final[dict[str, dict[str, str | list[str]]]] = {
     },
     "skillc.validate": {
         "version": "0.1.0",
+    },
+    "task.code_reviewer": {
+        "version": "1.0.0",
+        "tags": [
+            "review",
+            "security",
+        ],
+        "capabilities": [
+            "code-analysis",
+        ],
+    },
+    "task.security_analyzer": {
+        "version": "1.0.0",
+        "tags": [
+            "security",
+        ],
+        "capabilities": [
+            "code-analysis",
+        ],
     },
 }

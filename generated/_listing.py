@@ -83,4 +83,5 @@ task.explorer Explores an unfamiliar codebase to answer a question about where a
 task.planner Turns a feature request or bug report into a step-by-step implementation plan with files to change, tests to write and risks, sized so each step can be reviewed on its own. Use before starting work that touches more than one file or whose approach is not yet agreed.
 task.security_analyzer Audits code for security vulnerabilities such as injection, broken authentication, unsafe deserialization, path traversal and leaked secrets, and reports each with its impact, evidence and a fix.
 task.test_runner Runs the project's test suite, diagnoses each failure down to its root cause and proposes the smallest fix. Use after changing code, or when a CI run is red.
+units.length.convert Convert a length from one unit to one or more others.
 """

@@ -31,6 +31,7 @@ FLAT: Final[dict[str, str]] = {
     "task__planner": "task.planner",
     "task__security-analyzer": "task.security_analyzer",
     "task__test-runner": "task.test_runner",
+    "units__length__convert": "units.length.convert",
 }
 # Dotted name -> Python path.
 DOTTED: Final[dict[str, str]] = {
@@ -53,6 +54,7 @@ DOTTED: Final[dict[str, str]] = {
     "task.planner": "task.planner",
     "task.security-analyzer": "task.security_analyzer",
     "task.test-runner": "task.test_runner",
+    "units.length.convert": "units.length.convert",
 }
 # Python path -> "skill", "agent" or "command", for the task tools.
 KINDS: Final[dict[str, str]] = {

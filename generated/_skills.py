@@ -23,8 +23,18 @@ SKILLS: Final[dict[str, dict[str, Any]]] = {
             "resources": [
                 {
                     "uri": "skill://code-reviewer/SKILL.md",
-                    "digest": "sha256:718be41d84b6577d45c079a346ba856a7dc8e8b0ab5ecb7dce229b2d73d859ec",
-                    "size": 2046,
+                    "digest": "sha256:0c7998c102aeee28f0fb23862afac633e36303c1e22013cd5ae50c33f6dc89f6",
+                    "size": 2112,
+                },
+                {
+                    "uri": "skill://code-reviewer/metadata.yaml",
+                    "digest": "sha256:2ad9723697f04b3057c6d007349f834159d2de0fda0e9aa8dd4f15bf252d2b6e",
+                    "size": 166,
+                },
+                {
+                    "uri": "skill://code-reviewer/references/report-template.md",
+                    "digest": "sha256:53a11958a184af01b77bb9c2c112f86c3b8c5070911fff51be773e38a76fb4bf",
+                    "size": 198,
                 },
             ],
         },
@@ -99,6 +109,11 @@ SKILLS: Final[dict[str, dict[str, Any]]] = {
                     "digest": "sha256:bf9c7be99e7c00bbd14a65ceb9ae2ca072ee97e7e840d1658519b8cedbb4fb82",
                     "size": 1707,
                 },
+                {
+                    "uri": "skill://security-analyzer/metadata.yaml",
+                    "digest": "sha256:b17691dfab93602a73d8fd4d18c0078af2492e79927aea93c08be64c4fc27fcb",
+                    "size": 62,
+                },
             ],
         },
     },
@@ -108,8 +123,22 @@ FILES: Final[dict[str, dict[str, Any]]] = {
     "skill://code-reviewer/SKILL.md": {
         "folder": "skills/code-reviewer",
         "file": "SKILL.md",
-        "digest": "sha256:718be41d84b6577d45c079a346ba856a7dc8e8b0ab5ecb7dce229b2d73d859ec",
-        "size": 2046,
+        "digest": "sha256:0c7998c102aeee28f0fb23862afac633e36303c1e22013cd5ae50c33f6dc89f6",
+        "size": 2112,
+        "mimeType": "text/markdown",
+    },
+    "skill://code-reviewer/metadata.yaml": {
+        "folder": "skills/code-reviewer",
+        "file": "metadata.yaml",
+        "digest": "sha256:2ad9723697f04b3057c6d007349f834159d2de0fda0e9aa8dd4f15bf252d2b6e",
+        "size": 166,
+        "mimeType": "application/yaml",
+    },
+    "skill://code-reviewer/references/report-template.md": {
+        "folder": "skills/code-reviewer",
+        "file": "references/report-template.md",
+        "digest": "sha256:53a11958a184af01b77bb9c2c112f86c3b8c5070911fff51be773e38a76fb4bf",
+        "size": 198,
         "mimeType": "text/markdown",
     },
     "skill://explorer/SKILL.md": {
@@ -153,5 +182,12 @@ FILES: Final[dict[str, dict[str, Any]]] = {
         "digest": "sha256:bf9c7be99e7c00bbd14a65ceb9ae2ca072ee97e7e840d1658519b8cedbb4fb82",
         "size": 1707,
         "mimeType": "text/markdown",
+    },
+    "skill://security-analyzer/metadata.yaml": {
+        "folder": "skills/security-analyzer",
+        "file": "metadata.yaml",
+        "digest": "sha256:b17691dfab93602a73d8fd4d18c0078af2492e79927aea93c08be64c4fc27fcb",
+        "size": 62,
+        "mimeType": "application/yaml",
     },
 }

@@ -8,6 +8,8 @@ ratio is the median of the per-pair ratios, and its spread is half their range
 (max - min) / 2. A figure meets its target when the ratio does ("yes"); it misses it
 within the noise when the ratio minus the spread still does ("~", not a failure); it
 misses it ("NO", exit status 1) when even the ratio minus the spread is over the target.
+A figure that could not be measured (a server that failed to start or answer) is a row
+that says "FAILED", with the server's stderr printed above it (exit status 1 too).
 
 The floor: a script that reads every input file of the project (the sources its lock
 lists after a first build) and parses its YAML with yaml.CSafeLoader (a Markdown file's
@@ -609,7 +611,10 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     missed = [row[0] for row in rows if row[-1] == "NO"]
     if missed:
         print(f"\nmissed by more than the spread: {'; '.join(missed)}")
-    return 1 if missed else 0
+    failed = [row[0] for row in rows if row[-1] == "FAILED"]
+    if failed:
+        print(f"\nnot measured (a server failed, see above): {'; '.join(failed)}")
+    return 1 if missed or failed else 0
 
 
 def _print(rows: list[Line]) -> None:

@@ -24,18 +24,22 @@ schema a small generated argument object satisfies.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
 from pathlib import Path
 from typing import Any
 
 Line = tuple[str, float, str, float | None, float | None, str, str]
 SIZES = (500, 5000)
 CALLS = 300  # tools/call requests per server, for the CPU per call
+DEADLINE = 600  # seconds a server may take to answer them all, on a loaded machine
+FAILED = "FAILED"  # the "met" of a figure whose server failed (tests/bench.py: exit 1)
 ECHO = "def echo(**arguments):\n    return arguments\n"
 
 # Run in the built project: the first and last callable tools and an argument object
@@ -197,22 +201,37 @@ def write_project(root: Path, count: int) -> None:
     (root / "echo_impl.py").write_text(ECHO)
 
 
+class ServerFailed(Exception):
+    """A server that exited, or closed its output, before it answered."""
+
+
 def _rpc(
     process: subprocess.Popen[bytes], ident: int, method: str, **params: Any
 ) -> Any:
+    """Send a request (``ident`` 0: a notification) and return its result. A line that
+    is not JSON (a library's print on a loaded machine) is passed over; the end of the
+    output before the answer is ``ServerFailed``."""
     message = {"jsonrpc": "2.0", "method": method, "params": params}
     if ident:
         message["id"] = ident
     assert process.stdin is not None and process.stdout is not None
-    process.stdin.write(json.dumps(message).encode() + b"\n")
-    process.stdin.flush()
+    try:
+        process.stdin.write(json.dumps(message).encode() + b"\n")
+        process.stdin.flush()
+    except BrokenPipeError:
+        raise ServerFailed(f"it stopped reading before {method}") from None
     if not ident:
         return None
-    while True:
-        answer = json.loads(process.stdout.readline())
-        if answer.get("id") == ident:
-            assert "result" in answer, str(answer)[:500]
+    while line := process.stdout.readline():
+        try:
+            answer = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(answer, dict) and answer.get("id") == ident:
+            if "result" not in answer:
+                raise ServerFailed(f"{method}: {str(answer)[:500]}")
             return answer["result"]
+    raise ServerFailed(f"its output ended before it answered {method}")
 
 
 def _cpu_and_rss(pid: int) -> tuple[float, float]:
@@ -227,42 +246,62 @@ def _cpu_and_rss(pid: int) -> tuple[float, float]:
 
 def serve(project: Path, command: list[str], call: tuple[str, Any]) -> list[float]:
     """Start the server, list its tools, call one ``CALLS`` times: [CPU to the first
-    tools/list, peak RSS then (MiB), CPU per call]."""
+    tools/list, peak RSS then (MiB), CPU per call]. A server that fails on the way (it
+    exits, answers with an error, or does not answer within ``DEADLINE`` seconds) is
+    ``ServerFailed``, with what it wrote to stderr."""
     env = {**os.environ, "PYTHONPATH": str(project), "PYTHONDONTWRITEBYTECODE": "1"}
-    process = subprocess.Popen(
-        command,
-        cwd=project,
-        env=env,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        info = {"name": "bench", "version": "1"}
-        _rpc(
-            process,
-            1,
-            "initialize",
-            protocolVersion="2025-11-25",
-            capabilities={},
-            clientInfo=info,
+    with tempfile.TemporaryFile() as stderr:
+        process = subprocess.Popen(
+            command,
+            cwd=project,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
         )
-        _rpc(process, 0, "notifications/initialized")
-        assert _rpc(process, 2, "tools/list")["tools"]
-        started, rss = _cpu_and_rss(process.pid)
-        name, arguments = call
-        for number in range(CALLS + 1):
-            if number == 1:  # after the first call's one-time imports: per call
-                warm, _ = _cpu_and_rss(process.pid)
-            result = _rpc(
-                process, 3 + number, "tools/call", name=name, arguments=arguments
-            )
-            assert not result.get("isError"), result
-        ended, _ = _cpu_and_rss(process.pid)
-        return [started, rss, (ended - warm) / CALLS]
-    finally:
-        process.kill()
-        process.wait()
+        # A server that hangs is killed, which ends its output: ServerFailed.
+        timer = threading.Timer(DEADLINE, process.kill)
+        timer.start()
+        try:
+            return _session(process, call)
+        except ServerFailed as failure:
+            process.kill()
+            process.wait()
+            stderr.seek(0)
+            said = stderr.read().decode(errors="replace").strip()
+            raise ServerFailed(
+                f"{failure} (exit status {process.returncode}); its stderr:\n"
+                + (said[-2000:] or "(nothing)")
+            ) from None
+        finally:
+            timer.cancel()
+            process.kill()
+            process.wait()
+
+
+def _session(process: subprocess.Popen[bytes], call: tuple[str, Any]) -> list[float]:
+    info = {"name": "bench", "version": "1"}
+    _rpc(
+        process,
+        1,
+        "initialize",
+        protocolVersion="2025-11-25",
+        capabilities={},
+        clientInfo=info,
+    )
+    _rpc(process, 0, "notifications/initialized")
+    if not _rpc(process, 2, "tools/list").get("tools"):
+        raise ServerFailed("tools/list listed no tool")
+    started, rss = _cpu_and_rss(process.pid)
+    name, arguments = call
+    for number in range(CALLS + 1):
+        if number == 1:  # after the first call's one-time imports: per call
+            warm, _ = _cpu_and_rss(process.pid)
+        result = _rpc(process, 3 + number, "tools/call", name=name, arguments=arguments)
+        if result.get("isError"):
+            raise ServerFailed(f"tools/call {name}: {str(result)[:500]}")
+    ended, _ = _cpu_and_rss(process.pid)
+    return [started, rss, (ended - warm) / CALLS]
 
 
 def figures(runs: int, build_env: dict[str, str]) -> list[Line]:
@@ -307,39 +346,56 @@ def _figures(project: Path, count: int, runs: int, Figure: Any) -> list[Line]:
     timings = [script(DISPATCH, json.dumps(chosen)) for _ in range(runs)]
     first, last, base = (list(column) for column in zip(*timings))
     _, _, arguments, name, peer_name = chosen[1]
-    ours, peers = [], []
-    for _ in range(runs):
-        command = [sys.executable, "-m", "generated", "mcp"]
-        ours.append(serve(project, command, (name, arguments)))
-        command = [sys.executable, "-c", PEER]
-        peers.append(serve(project, command, (peer_name, arguments)))
     at = f"({count:,} tools)"
-
-    def column(rows: list[list[float]], index: int) -> list[float]:
-        return [row[index] for row in rows]
-
     made = [
         Figure(f"dispatch last / first {at}", last, first, 1.5, "us"),
         Figure(f"dispatch / jsonschema + call {at}", last, base, 2.0, "us"),
-        Figure(
-            f"MCP start to tools/list CPU / peer {at}",
-            column(ours, 0),
-            column(peers, 0),
-            0.8,
-        ),
-        Figure(
-            f"MCP start to tools/list RSS / peer {at}",
-            column(ours, 1),
-            column(peers, 1),
-            0.8,
-            "MiB",
-        ),
-        Figure(
-            f"MCP CPU per call / peer {at}",
-            [v * 1e6 for v in column(ours, 2)],
-            [v * 1e6 for v in column(peers, 2)],
-            0.9,
-            "us",
-        ),
     ]
-    return [figure.row() for figure in made]
+    servers = {
+        "ours": ([sys.executable, "-m", "generated", "mcp"], (name, arguments)),
+        "peer": ([sys.executable, "-c", PEER], (peer_name, arguments)),
+    }
+    return [figure.row() for figure in made] + mcp_rows(
+        project, servers, at, runs, Figure
+    )
+
+
+MCP_FIGURES = (  # name, target, unit, scale of the column
+    ("MCP start to tools/list CPU / peer", 0.8, "s", 1.0),
+    ("MCP start to tools/list RSS / peer", 0.8, "MiB", 1.0),
+    ("MCP CPU per call / peer", 0.9, "us", 1e6),
+)
+
+
+def mcp_rows(
+    project: Path,
+    servers: dict[str, tuple[list[str], tuple[str, Any]]],
+    at: str,
+    runs: int,
+    Figure: Any,
+) -> list[Line]:
+    """The MCP figures of ``servers["ours"]`` over ``servers["peer"]`` (each: its
+    command and the call it is timed on), the two run in turn ``runs`` times. When
+    either fails, each figure is a row that says so, and what the server wrote to
+    stderr is printed: the bench goes on with its other sections."""
+    measured: dict[str, list[list[float]]] = {"ours": [], "peer": []}
+    try:
+        for _ in range(runs):
+            for which, (command, call) in servers.items():
+                measured[which].append(serve(project, command, call))
+    except ServerFailed as failure:
+        print(f"\nMCP servers {at}: {which} failed: {failure}", flush=True)
+        return [
+            (f"{label} {at}", math.nan, unit, None, None, f"<= {target:g}", FAILED)
+            for label, target, unit, _ in MCP_FIGURES
+        ]
+    return [
+        Figure(
+            f"{label} {at}",
+            [row[index] * scale for row in measured["ours"]],
+            [row[index] * scale for row in measured["peer"]],
+            target,
+            unit,
+        ).row()
+        for index, (label, target, unit, scale) in enumerate(MCP_FIGURES)
+    ]

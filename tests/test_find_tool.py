@@ -145,7 +145,12 @@ def test_ai_tools_json_has_seed_004_shape_and_a_content_hash() -> None:
         "content_hash",
         "generator",
         "tools",
+        "skills",  # the skills with seed 000's metadata (code-reviewer's metadata.yaml)
     }
+    assert sorted(aggregate["skills"]) == [
+        "task.code_reviewer",
+        "task.security_analyzer",
+    ]
     assert aggregate["content_hash"].startswith("sha256:")
     command = aggregate["tools"]["skillc"]["commands"][0]
     assert command["id"] == "skillc:build" and command["cli_command"] == "skillc build"

@@ -196,57 +196,6 @@ def test_plugin_root_resolves_at_call_time(
             assert str(tmp_path) not in path.read_text(errors="replace"), path
 
 
-@pytest.mark.parametrize(
-    ("manifest", "expected"),
-    [
-        (
-            '{\n  "name": "bad",\n  "agents": ["./agents", "./../escape"]\n}\n',
-            "bad/.claude-plugin/plugin.json:3:26: error[invalid-plugin-path]: "
-            "agents path './../escape' leaves the plugin ('..')",
-        ),
-        (
-            '{\n  "name": "bad",\n  "commands": "commands"\n}\n',
-            "bad/.claude-plugin/plugin.json:3:15: error[invalid-plugin-path]: "
-            "commands path 'commands' must start with './'",
-        ),
-    ],
-)
-def test_bad_component_path_is_located(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], manifest: str, expected: str
-) -> None:
-    (tmp_path / "bad" / ".claude-plugin").mkdir(parents=True)
-    (tmp_path / "bad" / ".claude-plugin" / "plugin.json").write_text(manifest)
-    (tmp_path / "bad" / "agents").mkdir()
-    (tmp_path / "bad" / "agents" / "a.md").write_text(
-        "---\nname: a\ndescription: An agent.\n---\nBody.\n"
-    )
-    status, err = run_skillc(
-        capsys, "-C", str(tmp_path), "build", "--source", "bad", "--keep-going"
-    )
-    assert status != 0
-    assert expected in err.splitlines()
-
-
-def test_duplicate_plugin_names_name_both_entries(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    root = tmp_path / "m"
-    (root / ".claude-plugin").mkdir(parents=True)
-    (root / "a").mkdir()
-    (root / ".claude-plugin" / "marketplace.json").write_text(
-        '{"name": "m", "owner": {"name": "o"}, "plugins": [\n'
-        '  {"name": "twin", "source": "./a"},\n'
-        '  {"name": "twin", "source": "./a"}\n]}\n'
-    )
-    status, err = run_skillc(capsys, "-C", str(tmp_path), "build", "--source", "m")
-    assert status != 0
-    assert (
-        "m/.claude-plugin/marketplace.json:3:4: error[duplicate-plugin]: plugins[1] is "
-        "named 'twin' like plugins[0] (line 2); plugin names must be unique"
-    ) in err.splitlines()
-    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
-
-
 def _expected_tools(marketplace: Path) -> set[tuple[str, str]]:
     """(kind, file) of every skill, subagent and command of every local plugin, counted
     from the files: a skill per SKILL.md, an agent per agents/*.md with frontmatter, a

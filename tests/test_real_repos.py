@@ -1,7 +1,8 @@
 """Each shared corpus as a user meets it (issue 31): copied as it is into a fresh
 folder, then ``skillc init`` and ``skillc build`` in fresh processes, with no hand
-edits. Every skill, subagent, command and function compiles, and the build says so in
-a few lines."""
+edits. Every skill, subagent, command and function compiles, the build says so in a
+few lines, and every command of the CLAUDE.md and AGENTS.md it writes runs as written.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 
 from conftest import shared_corpus
 from corpus_functions import ALL_SOURCES, write_manifests
+from test_agent_docs import run_the_docs
 
 # Tool counts: every SKILL.md of the skill collections; the marketplace's 91 plugins'
 # skills, subagents and commands; every function of the four catalogues.
@@ -61,3 +63,8 @@ def test_init_then_build_compiles_every_tool(tmp_path: Path, corpus: str) -> Non
     printed = (init.stdout + init.stderr + build.stdout + build.stderr).splitlines()
     assert len(printed) <= MOST_LINES, "\n".join(printed)
     assert build.stderr.splitlines()[-1].startswith(f"skillc: {expected:,} tools; ")
+    ran = run_the_docs(project / "generated", project)
+    assert len(ran) >= 3, ran  # find, list, help
+    # A call is shown only where one runs as written: the functions' tools all call an
+    # HTTP API (the network), so their docs show none.
+    assert any(" call " in command for command in ran) == (corpus != "functions")

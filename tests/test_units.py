@@ -6,12 +6,13 @@ import importlib
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import GOLDEN, REPO, run_skillc, write_skill
+from conftest import REPO, imported_build, run_skillc, write_skill
 from skillc.loaders.fields import split_tool_list
 from skillc.names import PARAMETER_RESERVED, identifier
 from skillc.resolve import estimate_tokens, summarize
@@ -171,15 +172,12 @@ def test_allowed_tools_list_and_argument_hint_list(
     assert "(hint: [issue-number])" in module
 
 
-def _runtime():  # type: ignore[no-untyped-def]
-    """The runtime as generated: the golden package's _tasks module."""
-    import sys
-
-    sys.path.insert(0, str(GOLDEN))
-    try:
-        return importlib.import_module("project._tasks")
-    finally:
-        sys.path.remove(str(GOLDEN))
+@pytest.fixture(scope="module")
+def tasks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The runtime's _tasks module, in a package built from the templates."""
+    folder = tmp_path_factory.mktemp("units")
+    with imported_build("project", folder, "out", {}):
+        yield importlib.import_module("out._tasks")
 
 
 @pytest.mark.parametrize(
@@ -202,16 +200,15 @@ def _runtime():  # type: ignore[no-untyped-def]
     ],
 )
 def test_substitution(
-    body: str, values: list[str], raw: str | None, expected: str
+    tasks: Any, body: str, values: list[str], raw: str | None, expected: str
 ) -> None:
-    runtime = _runtime()
     assert (
-        runtime.substitute(body, values, raw, ["issue", "branch"], "/skill") == expected
+        tasks.substitute(body, values, raw, ["issue", "branch"], "/skill") == expected
     )
 
 
-def test_skill_dir_variable() -> None:
-    assert _runtime().substitute("${CLAUDE_SKILL_DIR}/x", [], "", [], "/s") == "/s/x"
+def test_skill_dir_variable(tasks: Any) -> None:
+    assert tasks.substitute("${CLAUDE_SKILL_DIR}/x", [], "", [], "/s") == "/s/x"
 
 
 def test_readme_lists_every_diagnostic_code() -> None:

@@ -22,7 +22,11 @@ _HELP = (
     "  python -m generated call task.code_reviewer ARG ...\n"
     "\n"
     "Allowed tools: Read, Grep, Glob, Bash(git diff:*), Bash(git log:*)\n"
+    "Version: 1.0.0\n"
+    "Tags: review, security\n"
+    "Capabilities: code-analysis\n"
     "License: MIT\n"
+    "Bundled files: references/report-template.md\n"
     "Source: skills/code-reviewer/SKILL.md"
 )
 
@@ -59,7 +63,8 @@ _INSTRUCTIONS = (
     "- **Minor**: naming, small simplifications.\n"
     "\n"
     "Give each finding as `path:line: what is wrong, why it matters, a concrete fix`.\n"
-    "End with one sentence: merge, merge after fixes, or rework."
+    "End with one sentence: merge, merge after fixes, or rework. Write the report in the\n"
+    "shape of `references/report-template.md`."
 )
 
 SPEC = TaskSpec(
@@ -79,7 +84,7 @@ SPEC = TaskSpec(
     ),
     model=None,
     skill_dir="skills/code-reviewer",
-    files=(),
+    files=("references/report-template.md",),
 )
 
 

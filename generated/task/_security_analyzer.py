@@ -22,6 +22,9 @@ _HELP = (
     "  python -m generated call task.security_analyzer ARG ...\n"
     "\n"
     "Allowed tools: Read, Grep, Glob\n"
+    "Version: 1.0.0\n"
+    "Tags: security\n"
+    "Capabilities: code-analysis\n"
     "Source: skills/security-analyzer/SKILL.md"
 )
 

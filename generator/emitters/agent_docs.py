@@ -61,6 +61,32 @@ def _equivalents(
     return result
 
 
+def _call_shown(tools: list[ToolView]) -> str:
+    """The tool call the docs show: one that runs as written, or none ("").
+
+    Every required value is spelled out from the schema (no placeholder), the options
+    are declared by a schema (not a skill's free script, whose arguments nobody
+    declared), and nothing needs the network or the host's approval. Read-only first,
+    then the fewest options."""
+    runnable = [
+        t
+        for t in tools
+        if t.tool_call
+        and "'<" not in t.tool_call
+        and t.report.get("origin") != "script"
+        and not t.hints.get("openWorldHint")
+        and not t.hints.get("destructiveHint")
+    ]
+    runnable.sort(
+        key=lambda t: (
+            not t.hints.get("readOnlyHint"),
+            t.tool_call.count(" --"),
+            t.qualname,
+        )
+    )
+    return runnable[0].tool_call if runnable else ""
+
+
 def _doc(
     package: PackageView,
     config: Config,
@@ -73,21 +99,7 @@ def _doc(
         tools = [t for t in tools if not t.claude_native]
     top = sorted({t.namespace[0] for t in tools})
     task_call = next((t.task_call for t in tools if t.task_call), "")
-    # A call that runs as written: one whose schema offers every required value, a
-    # read-only tool, one not dangerous, one whose options a schema declares (not a
-    # skill's free script), the fewest options.
-    runnable = [t for t in tools if t.tool_call]
-    runnable.sort(
-        key=lambda t: (
-            "'<" in t.tool_call,
-            not t.hints.get("readOnlyHint"),
-            bool(t.hints.get("destructiveHint")),
-            t.report.get("origin") == "script",
-            t.tool_call.count(" --"),
-            t.qualname,
-        )
-    )
-    tool_call = runnable[0].tool_call if runnable else ""
+    tool_call = _call_shown(tools)
     path = "" if config.import_root == "." else f"PYTHONPATH={config.import_root} "
     return render.render(
         "CLAUDE.md.jinja",

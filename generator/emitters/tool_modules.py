@@ -1,8 +1,9 @@
 """Each tool's module, written directly rather than through Jinja: a build writes one per
 tool, and at thousands of tools the template engine was the larger part of the cost.
 Every literal still goes through ``generator.views.pylit``; the layout is black's.
-tests/test_tool_modules.py renders the real corpora through the Jinja templates these
-replaced and compares the bytes."""
+tests/test_corpus_rates.py (``test_tool_modules_are_the_old_bytes``) renders the real
+corpora through the Jinja templates these replaced (tests/oracles/) and compares the
+bytes."""
 
 from __future__ import annotations
 
