@@ -121,7 +121,7 @@ def parse_json(text: str, rel: str, report: Report) -> Any:
     """JSON, with every problem located: syntax, nesting deeper than MAX_DEPTH, and
     numbers that are not finite (``NaN``, ``Infinity``, ``1e999``). None when unusable.
     """
-    deep = _json_too_deep(text)
+    deep = json_too_deep(text)
     try:
         if deep is not None:
             raise json.JSONDecodeError(
@@ -143,16 +143,16 @@ def parse_json(text: str, rel: str, report: Report) -> Any:
     return None
 
 
-def _json_too_deep(text: str) -> int | None:
-    """The offset where arrays and objects first nest deeper than MAX_DEPTH."""
-    if text.count("[") + text.count("{") <= MAX_DEPTH:
+def json_too_deep(text: str, limit: int = MAX_DEPTH) -> int | None:
+    """The offset where arrays and objects first nest deeper than ``limit``."""
+    if text.count("[") + text.count("{") <= limit:
         return None
     depth = 0
     for token in _JSON_NESTING.finditer(text):
         char = token.group()
         if char in "[{":
             depth += 1
-            if depth > MAX_DEPTH:
+            if depth > limit:
                 return token.start()
         elif char in "]}":
             depth -= 1
