@@ -62,6 +62,7 @@ CODES: dict[str, str] = {
     "component-not-compiled": "a plugin's component skillc does not compile (lspServers, bin/, settings.json, another client's own...), a default commands/ or agents/ folder replaced by a custom path, or a listed component path that does not exist",
     "invalid-openai-yaml": "a skill's agents/openai.yaml (Codex's settings) that is not a mapping of its keys",
     "too-many-files": "a skill folder bundles more files than are listed",
+    "symlink-escapes-skill": "a symbolic link in a skill folder leads out of it (to .env, .git/config, another project file or folder): the skill's files are not published",
     "skill-not-published": "an offered skill's files are not published (MCP skills, the well-known index): its name, size or a file breaks a rule, or its name is taken",
     "empty-source": "a source root holds no skill, subagent or tool manifest",
     # tool manifests
