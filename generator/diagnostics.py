@@ -10,6 +10,8 @@ import enum
 from collections.abc import Collection, Iterable
 from typing import TYPE_CHECKING
 
+from . import urls
+
 if TYPE_CHECKING:
     from .diagnostic import Diagnostic
 
@@ -102,6 +104,7 @@ CODES: dict[str, str] = {
     "version-not-bumped": "a tool's interface gained something without a minor version bump",
     "download-and-execute": "a hook, script, MCP server or skill line downloads code and runs it (curl | sh)",
     "secret-in-source": "a secret (a token or key of a known shape) is written into a source file",
+    "credential-in-url": "a URL in a source carries a credential (user:password@, or a key, token or secret in its query): the outputs write it without",
     "allowed-tools-wildcard": "a skill's allowed-tools pre-approve every use of a tool (*, Bash, Bash(*))",
     "hidden-unicode": "invisible or bidirectional Unicode in a source: text a reviewer does not see",
     "overlapping-tools": "two tools' descriptions so alike that a model or find_tool can hardly tell them apart (--strict)",
@@ -131,6 +134,8 @@ def make(
 
     assert code in CODES, code
     rank = 0 if severity is Severity.ERROR else 1
+    # A message may quote a source's URL: printed in CI logs, kept in report.json.
+    message = urls.redact(message)
     return Diagnostic(path, max(line, 1), max(col, 1), rank, code, message, severity)
 
 

@@ -1,9 +1,10 @@
 """What a reviewer should see before a skill, hook or script takes effect: lines that
 download and run code (``curl ... | sh`` and its kin) in hooks, scripts, MCP server
 commands and the lines a skill has Claude Code run; secrets written into a source
-(named by kind, never shown); ``allowed-tools`` that pre-approve every use of a tool;
-invisible or bidirectional Unicode, which hides text from a reviewer but not from a
-model. Each a warning at its line; files are read, never run.
+(named by kind, never shown) and URLs that carry a credential (``urls``);
+``allowed-tools`` that pre-approve every use of a tool; invisible or bidirectional
+Unicode, which hides text from a reviewer but not from a model. Each a warning at its
+line; files are read, never run.
 
 Every search is linear in the text it reads (a SKILL.md may be 1 MB, and a pull
 request chooses it): tests/test_scan_linear.py holds each pattern's worst case to a
@@ -18,6 +19,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from .. import urls
 from ..checks import Subject
 from ..checks.bom import SCRIPT_SUFFIXES
 from ..diagnostics import Report, position
@@ -125,6 +127,7 @@ class _Scan:
                         f"{kind} is written here; keep it in the environment and read it by name",
                     )
                     break
+        self.credentials(path, text)
         if text.isascii():
             return
         for kinds, what in (
@@ -144,6 +147,22 @@ class _Scan:
                     f"{len(hits)} {what}(s), the first U+{ord(text[hits[0]]):04X}: text a "
                     "reviewer does not see and a model reads",
                 )
+
+    def credentials(self, path: str, text: str) -> None:
+        """The first URL that carries a credential (and how many more do)."""
+        found = [(url, why) for url in urls.urls(text) if (why := urls.credential(url))]
+        if found:
+            more = (
+                f" ({len(found) - 1} more URLs here do too)" if len(found) > 1 else ""
+            )
+            self.say(
+                path,
+                text.find(found[0][0]),
+                "credential-in-url",
+                f"a URL carries {found[0][1]}{more}; keep it in the environment and "
+                "write ${NAME} in its place (CLAUDE.md, AGENTS.md, report.json, "
+                "bom.json and ai-tools.json show the URL without it)",
+            )
 
     def runs(self, path: str, text: str, what: str) -> None:
         """Whether ``text`` (a command, a script, instructions) downloads and runs
