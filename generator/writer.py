@@ -82,21 +82,20 @@ def plan(out_dir: Path, files: dict[str, bytes]) -> Plan:
             created.append(path)
             continue
         current = _digest(out_dir, path) if kind == "file" else None
-        if current is None and kind == "file":
-            kind = "not a file skillc wrote"  # replaced since, or too large
-        if current is not None:
-            if current == digests.get(path):
-                unchanged.append(path)
-                continue
-            if owned.get(path) != current and not (path == LOCK and owned):
-                kind = (
-                    "edited since skillc wrote it"
-                    if path in owned
-                    else "not made by skillc"
-                )
-                unowned.append((path, kind))
-        else:
-            unowned.append((path, kind))
+        if current is None:  # a file replaced since it was listed, or too large
+            unowned.append(
+                (path, "not a file skillc wrote" if kind == "file" else kind)
+            )
+        elif current == digests.get(path):
+            unchanged.append(path)
+            continue
+        elif owned.get(path) != current and not (path == LOCK and owned):
+            why = (
+                "edited since skillc wrote it"
+                if path in owned
+                else "not made by skillc"
+            )
+            unowned.append((path, why))
         (changed if path in files else extra).append(path)
     return Plan(
         tuple(created), tuple(changed), tuple(unchanged), tuple(extra), tuple(unowned)
