@@ -96,11 +96,13 @@ def _interfaces(project: Path, edit: Any) -> None:
     lock["interfaces"] = edit(lock["interfaces"])
     text = json.dumps(lock)
     deep = '{"properties": {"a": ' * 3_000 + "{}" + "}}" * 3_000
-    (project / LOCK).write_text(text.replace('"DEEP"', deep))
+    text = text.replace('"DEEP"', deep).replace('"DIGITS"', "1" * 5_000)
+    (project / LOCK).write_text(text)
 
 
 def _deep(interfaces: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A schema nested 3,000 deep (json.dumps cannot write it: put in as text)."""
+    """A schema nested 3,000 deep (json.dumps cannot write it, nor an integer of 5,000
+    digits: each is put in as text)."""
     return [dict(interfaces[0], input="DEEP"), *interfaces[1:]]
 
 
@@ -124,6 +126,7 @@ HOSTILE: list[tuple[str, Any, str]] = [
     ("required-of-objects", _entry(input={"required": [{}]}), "/input/required is"),
     ("bound-a-string", _entry(input=A), "properties/a/minLength is not a number"),
     ("nested-3000-deep", _deep, "nested more than 128 levels deep"),
+    ("integer-of-5000-digits", _entry(version="DIGITS"), "invalid JSON: Exceeds"),
 ]
 
 

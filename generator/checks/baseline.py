@@ -76,6 +76,9 @@ def parsed(data: bytes, where: str, name: str, report: Report) -> dict[str, Any]
     except json.JSONDecodeError as exc:
         _invalid(report, where, name, f"invalid JSON: {exc.msg}", exc.lineno, exc.colno)
         return None
+    except ValueError as exc:  # an integer of more digits than Python converts
+        _invalid(report, where, name, f"invalid JSON: {exc}")
+        return None
     problem = shape_problem(value)
     if problem is not None:
         _invalid(report, where, name, problem)
