@@ -175,3 +175,25 @@ def test_a_hostile_lock_at_a_git_ref_is_a_located_error(plain: Path) -> None:
     done = skillc(plain, "check", "--skip", "listing", "--against", "HEAD")
     assert done.returncode == 1 and clean(done), done.stderr
     assert f"{LOCK}:1:1: error[baseline-invalid]: the lock at HEAD" in done.stderr
+
+
+def test_an_integer_json_cannot_hold_is_a_located_error(tmp_path: Path) -> None:
+    """A manifest's integer of more digits than Python converts: json.loads raised a
+    plain ValueError out of the plugin's discovery, a traceback for build and check."""
+    root = tmp_path / "project"
+    plugin = root / "plugins" / "kit"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    number = "1" * 5_000
+    (plugin / ".claude-plugin" / "plugin.json").write_text(
+        f'{{"name": "kit", "n": {number}}}'
+    )
+    (plugin / "skills" / "pdf").mkdir(parents=True)
+    (plugin / "skills" / "pdf" / "SKILL.md").write_text(SKILL)
+    (root / "pyproject.toml").write_text('[tool.skillc]\nsources = ["plugins"]\n')
+    for command in (["build"], ["check"]):
+        done = skillc(root, *command)
+        assert done.returncode == 1 and clean(done), done.stderr
+        assert (
+            "plugins/kit/.claude-plugin/plugin.json:1:22: error[json-syntax]: "
+            "invalid JSON: an integer of 5,000 digits" in done.stderr
+        )
