@@ -91,9 +91,8 @@ def main(args: argparse.Namespace, cfg: config.Config) -> int:
             stale = cli_report.stale(
                 cfg.out_dir, result.files, changes, cfg.out, output
             )
-        lock, name = baseline.lock(cfg, options.against)
-        texts = {path: data.decode("utf-8") for path, data in result.files.items()}
-        subject = checks.Subject(cfg, result.model, texts, lock, name, options)
+        lock, name = baseline.lock(cfg, options.against, report)
+        subject = checks.Subject(cfg, result.model, result.files, lock, name, options)
         found = checks.run(subject, report)
     for line in stale:
         print(line, file=sys.stderr)

@@ -295,16 +295,23 @@ def stale(
 
 
 def _line_counts(out_dir: Path, files: dict[str, bytes], path: str, state: str) -> str:
-    new = files[path].decode("utf-8", "replace").splitlines() if path in files else []
-    if state == "missing":
-        return f"{len(new)} lines"
-    old = (out_dir / path).read_text(encoding="utf-8", errors="replace").splitlines()
-    if state == "extra":
-        return f"{len(old)} lines"
+    """How many lines differ; bytes, for a file that is not text (an archive); what it
+    is, for one that is not a regular file (never read: a FIFO would hang the check)."""
+    old = b"" if state == "missing" else writer.read_output(out_dir, path)
+    if old is None:
+        return "not a regular file skillc can read"
+    new = files.get(path, b"")
+    compared = {"missing": [new], "extra": [old]}.get(state, [old, new])
+    texts = [writer.text(data) for data in compared]
+    if None in texts:
+        return " -> ".join(f"{len(data):,} bytes" for data in compared)
+    lines = [str(text).splitlines() for text in texts]
+    if state != "changed":
+        return f"{len(lines[0])} lines"
     import difflib
 
     added = removed = 0
-    for line in difflib.unified_diff(old, new, lineterm="", n=0):
+    for line in difflib.unified_diff(lines[0], lines[1], lineterm="", n=0):
         if line.startswith("+") and not line.startswith("+++"):
             added += 1
         elif line.startswith("-") and not line.startswith("---"):
@@ -318,8 +325,8 @@ def version_changes(out_dir: Path, files: dict[str, bytes]) -> list[str]:
     if writer.LOCK not in files:
         return []
     try:
-        old = _versions(json.loads((out_dir / writer.LOCK).read_text(encoding="utf-8")))
-    except (OSError, ValueError):
+        old = _versions(json.loads(writer.read_output(out_dir, writer.LOCK) or b""))
+    except (ValueError, RecursionError):
         return []  # no lock on disk, or not one skillc wrote: the file lines say so
     new = _versions(json.loads(files[writer.LOCK]))
     return [
@@ -333,6 +340,6 @@ def _versions(lock: object) -> dict[str, str]:
     entries = lock.get("versions") if isinstance(lock, dict) else None
     return {
         str(entry.get("tool")): str(entry.get("version"))
-        for entry in entries or []
+        for entry in (entries if isinstance(entries, list) else [])
         if isinstance(entry, dict)
     }

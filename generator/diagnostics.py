@@ -10,6 +10,8 @@ import enum
 from collections.abc import Collection, Iterable
 from typing import TYPE_CHECKING
 
+from . import urls
+
 if TYPE_CHECKING:
     from .diagnostic import Diagnostic
 
@@ -62,6 +64,7 @@ CODES: dict[str, str] = {
     "component-not-compiled": "a plugin's component skillc does not compile (lspServers, bin/, settings.json, another client's own...), a default commands/ or agents/ folder replaced by a custom path, or a listed component path that does not exist",
     "invalid-openai-yaml": "a skill's agents/openai.yaml (Codex's settings) that is not a mapping of its keys",
     "too-many-files": "a skill folder bundles more files than are listed",
+    "symlink-escapes-skill": "a symbolic link in a skill folder leads out of it (to .env, .git/config, another project file or folder): the skill's files are not published",
     "skill-not-published": "an offered skill's files are not published (MCP skills, the well-known index): its name, size or a file breaks a rule, or its name is taken",
     "empty-source": "a source root holds no skill, subagent or tool manifest",
     # tool manifests
@@ -97,9 +100,11 @@ CODES: dict[str, str] = {
     "listing-cut": "a harness's listing would cut or shorten a description",
     "compaction-cut": "Claude Code re-attaches an invoked skill after compaction cut to 5,000 tokens",
     "breaking-change": "a tool's interface changed in a way that breaks a caller, without a major version bump",
+    "baseline-invalid": "skillc check's baseline lock (on disk or at --against REF) is not a lock skillc writes: not a regular file, not JSON, too deep, or of another shape",
     "version-not-bumped": "a tool's interface gained something without a minor version bump",
     "download-and-execute": "a hook, script, MCP server or skill line downloads code and runs it (curl | sh)",
     "secret-in-source": "a secret (a token or key of a known shape) is written into a source file",
+    "credential-in-url": "a URL in a source carries a credential (user:password@, or a key, token or secret in its query): the outputs write it without",
     "allowed-tools-wildcard": "a skill's allowed-tools pre-approve every use of a tool (*, Bash, Bash(*))",
     "hidden-unicode": "invisible or bidirectional Unicode in a source: text a reviewer does not see",
     "overlapping-tools": "two tools' descriptions so alike that a model or find_tool can hardly tell them apart (--strict)",
@@ -129,6 +134,8 @@ def make(
 
     assert code in CODES, code
     rank = 0 if severity is Severity.ERROR else 1
+    # A message may quote a source's URL: printed in CI logs, kept in report.json.
+    message = urls.redact(message)
     return Diagnostic(path, max(line, 1), max(col, 1), rank, code, message, severity)
 
 

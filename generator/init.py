@@ -1,6 +1,7 @@
 """``skillc init``: a commented ``[tool.skillc]`` block in pyproject.toml, a nox session
 in noxfile.py and the lines skillc needs in .gitignore, fitted to what the repository
-holds. It never changes a configuration that is already there.
+holds. It never changes a configuration that is already there, nor writes through a
+symbolic link (``_Files``).
 
 Its ``sources`` are those a build finds without configuration (each client's skills
 folder, ``.claude/agents``, ``.claude/commands``, ``skills``, ``agents``);
@@ -12,12 +13,19 @@ configuration still works with it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import stat
+import sys
 from importlib import metadata
 from pathlib import Path
 
 from . import project
+from .filestat import read_regular
+
+# A pyproject.toml, noxfile.py or .gitignore larger than this is not one to extend.
+MAX_BYTES = 1 << 24
 
 # Folders never searched for skill folders at the root.
 _SKIPPED = frozenset({"node_modules", "venv", "site-packages", "generated"})
@@ -121,49 +129,116 @@ def requirement(project: Path) -> tuple[str, str]:
 
 
 def main(root: Path) -> int:
-    pyproject = root / "pyproject.toml"
-    text = pyproject.read_text(encoding="utf-8") if pyproject.is_file() else ""
-    if "[tool.skillc" in text:
+    """Write what is missing; exit 1 when a file could not be (a link: see _Files)."""
+    files = _Files(root)
+    text = files.read("pyproject.toml")
+    if text is not None and "[tool.skillc" in text:
         print("skillc: pyproject.toml already has [tool.skillc]; nothing written")
         return 0
     block = table(root)
-    pyproject.write_text(text.rstrip("\n") + "\n" + block if text else block.lstrip())
-    print("skillc: wrote [tool.skillc] to pyproject.toml")
-    _nox_session(root, root / "noxfile.py")
-    _gitignore(root / ".gitignore")
+    if text is None:
+        files.refused("pyproject.toml", "this block", block.strip("\n"))
+    else:
+        files.write(
+            "pyproject.toml",
+            text.rstrip("\n") + "\n" + block if text else block.lstrip(),
+        )
+        print("skillc: wrote [tool.skillc] to pyproject.toml")
+    _nox_session(root, files)
+    _gitignore(files)
     print(
         "Next: skillc build, commit generated/, and add the line "
         "@generated/CLAUDE.md to your CLAUDE.md."
     )
-    return 0
+    return 1 if files.refusals else 0
 
 
-def _nox_session(root: Path, noxfile: Path) -> None:
-    text = noxfile.read_text(encoding="utf-8") if noxfile.is_file() else ""
-    if '"skillc", "build"' in text:
+class _Files:
+    """The files init changes, each directly in the project folder, never written
+    through a symbolic link: a link (a .gitignore shared by several checkouts, one
+    kept in a dotfiles folder) names a file outside this project, which init must not
+    change, and replacing the link by a file would silently undo the user's sharing.
+    So a link, or anything else that is not a regular file, is left as it is, and
+    init says what to add to it (exit 1). A file is written whole beside itself and
+    renamed over its name (a rename never follows a link), so none is ever half
+    written."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.refusals = 0
+
+    def read(self, name: str) -> str | None:
+        """The file's text ("" when there is none); None when it is not a regular
+        file (a link among them)."""
+        path = os.path.join(self.root, name)
+        if not os.path.lexists(path):
+            return ""
+        data = read_regular(path, MAX_BYTES)
+        return None if data is None else data.decode("utf-8", "replace")
+
+    def write(self, name: str, text: str) -> None:
+        path = os.path.join(self.root, name)
+        temporary = os.path.join(self.root, f".{name}.skillc-init")
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+        with open(os.open(temporary, flags, 0o666), "w", encoding="utf-8") as file:
+            with contextlib.suppress(FileNotFoundError):  # the mode it had, if any
+                os.fchmod(file.fileno(), stat.S_IMODE(os.lstat(path).st_mode))
+            file.write(text)
+        os.replace(temporary, path)
+
+    def refused(self, name: str, what: str, lines: str) -> None:
+        path = os.path.join(self.root, name)
+        if os.path.islink(path):
+            kind = f"a symbolic link to {os.readlink(path)}"
+        elif os.path.isfile(path):
+            kind = f"larger than {MAX_BYTES:,} bytes"
+        else:
+            kind = "not a regular file"
+        shown = "\n".join(f"    {line}" for line in lines.splitlines())
+        print(
+            f"skillc: {name} is {kind}: not changed (init writes regular files only, "
+            f"never through a link); add {what} to it yourself:\n{shown}",
+            file=sys.stderr,
+        )
+        self.refusals += 1
+
+
+def _nox_session(root: Path, files: _Files) -> None:
+    name = "noxfile.py"
+    text = files.read(name)
+    if text is not None and '"skillc", "build"' in text:
         return
-    name = "skills" if "def generate(" in text else "generate"
+    session_name = "skills" if text and "def generate(" in text else "generate"
     wanted, why = requirement(root)
     session = NOX_SESSION.format(
-        name=name, out="generated", requirement=wanted, why=why
+        name=session_name, out="generated", requirement=wanted, why=why
     )
+    if text is None:
+        files.refused(name, "this session (and import nox)", session.strip("\n"))
+        return
     if not text:
         text = '"""Sessions: nox -s generate rebuilds the skills package."""\n\nimport nox\n'
     elif "import nox" not in text:
-        print(f"skillc: {noxfile.name} does not import nox; no session added")
+        print(f"skillc: {name} does not import nox; no session added")
         return
-    noxfile.write_text(text.rstrip("\n") + "\n" + session, encoding="utf-8")
-    print(f"skillc: added the nox session {name!r} to {noxfile.name}")
+    files.write(name, text.rstrip("\n") + "\n" + session)
+    print(f"skillc: added the nox session {session_name!r} to {name}")
 
 
-def _gitignore(path: Path) -> None:
+def _gitignore(files: _Files) -> None:
     """Add what skillc leaves beside its output (the cache) and in it (bytecode)."""
-    text = path.read_text(encoding="utf-8") if path.is_file() else ""
-    present = {line.strip() for line in text.splitlines()}
+    name = ".gitignore"
+    text = files.read(name)
+    present = {line.strip() for line in (text or "").splitlines()}
     missing = [line for line in GITIGNORE[1:] if line not in present]
+    lines = [GITIGNORE[0], *missing]
+    if text is None:
+        files.refused(name, "these lines", "\n".join(GITIGNORE))
+        return
     if not missing:
         return
-    lines = [GITIGNORE[0], *missing]
     joined = (text.rstrip("\n") + "\n\n" if text.strip() else "") + "\n".join(lines)
-    path.write_text(joined + "\n", encoding="utf-8")
-    print(f"skillc: added {', '.join(missing)} to {path.name}")
+    files.write(name, joined + "\n")
+    print(f"skillc: added {', '.join(missing)} to {name}")

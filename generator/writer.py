@@ -32,9 +32,14 @@ from pathlib import Path
 from stat import S_ISDIR
 from typing import NamedTuple
 
+from . import filestat
+
 LOCK = "skillc.lock.json"  # the output folder's lock, which marks it as skillc's
 IGNORED_DIRS = frozenset({"__pycache__", ".mypy_cache"})  # kept across a swap
 TEMPORARY = ".skillc-tmp"  # files earlier versions left behind when killed: dropped
+# No file skillc writes is larger (a skill's archive is at most 16 MiB): a larger one in
+# the output folder is not read to be compared, it is simply not skillc's.
+MAX_OUTPUT_BYTES = 1 << 28
 
 
 class OutputError(Exception):
@@ -76,20 +81,21 @@ def plan(out_dir: Path, files: dict[str, bytes]) -> Plan:
         if kind is None:
             created.append(path)
             continue
-        if kind == "file":
-            current = _digest(os.path.join(out_dir, path))
-            if current == digests.get(path):
-                unchanged.append(path)
-                continue
-            if owned.get(path) != current and not (path == LOCK and owned):
-                kind = (
-                    "edited since skillc wrote it"
-                    if path in owned
-                    else "not made by skillc"
-                )
-                unowned.append((path, kind))
-        else:
-            unowned.append((path, kind))
+        current = _digest(out_dir, path) if kind == "file" else None
+        if current is None:  # a file replaced since it was listed, or too large
+            unowned.append(
+                (path, "not a file skillc wrote" if kind == "file" else kind)
+            )
+        elif current == digests.get(path):
+            unchanged.append(path)
+            continue
+        elif owned.get(path) != current and not (path == LOCK and owned):
+            why = (
+                "edited since skillc wrote it"
+                if path in owned
+                else "not made by skillc"
+            )
+            unowned.append((path, why))
         (changed if path in files else extra).append(path)
     return Plan(
         tuple(created), tuple(changed), tuple(unchanged), tuple(extra), tuple(unowned)
@@ -101,8 +107,7 @@ def previous_lock(out_dir: Path) -> dict[str, str]:
     empty unless the lock has the shape skillc writes and lists only paths inside the
     folder. A lock it did not write owns nothing."""
     try:
-        with open(out_dir / LOCK, "rb") as handle:
-            data = json.loads(handle.read(1 << 26))
+        data = json.loads(read_output(out_dir, LOCK) or b"")
         outputs = data["outputs"]
         prefix = os.path.normpath(data["config"]["out"]).replace(os.sep, "/") + "/"
         if not str(data["generator"]).startswith("skillc "):
@@ -118,13 +123,37 @@ def previous_lock(out_dir: Path) -> dict[str, str]:
             _check_relative(relative)
             owned[relative] = digest
         return owned
-    except (OSError, ValueError, KeyError, TypeError, AttributeError, OutputError):
+    # RecursionError: json's, on arrays nested thousands deep
+    except (
+        ValueError,
+        KeyError,
+        TypeError,
+        AttributeError,
+        RecursionError,
+        OutputError,
+    ):
         return {}
 
 
-def _digest(path: str) -> str:
-    with open(path, "rb") as handle:
-        return hashlib.sha256(handle.read()).hexdigest()
+def read_output(out_dir: Path, path: str) -> bytes | None:
+    """A file of the output folder as a check reads it: its bytes when it is a regular
+    file of at most MAX_OUTPUT_BYTES (a link, a FIFO or a folder put there is None: a
+    FIFO would hang the check, a link to /dev/zero fill its memory)."""
+    return filestat.read_regular(os.path.join(out_dir, path), MAX_OUTPUT_BYTES)
+
+
+def text(data: bytes) -> str | None:
+    """An output file's text; None for bytes that are not UTF-8 (an archive), which are
+    compared as bytes, never diffed line by line."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _digest(out_dir: Path, path: str) -> str | None:
+    data = read_output(out_dir, path)
+    return None if data is None else hashlib.sha256(data).hexdigest()
 
 
 def check_owned(out_dir: Path) -> None:
@@ -350,18 +379,20 @@ def describe(out_dir: Path, files: dict[str, bytes], changes: Plan, label: str) 
         lines.append(f"extra: {label}/{path}{why.get(path, '')}")
     for path in changes.changed:
         lines.append(f"changed: {label}/{path}{why.get(path, '')}")
-        if not (out_dir / path).is_file() or (out_dir / path).is_symlink():
+        was = read_output(out_dir, path)
+        if was is None:
             continue
-        old = (
-            (out_dir / path)
-            .read_text(encoding="utf-8", errors="replace")
-            .splitlines(keepends=True)
-        )
-        new = files[path].decode("utf-8", "replace").splitlines(keepends=True)
+        old, new = text(was), text(files[path])
+        if old is None or new is None:
+            lines.append(f"Binary files a/{label}/{path} and b/{label}/{path} differ")
+            continue
         lines.extend(
             line.rstrip("\n")
             for line in difflib.unified_diff(
-                old, new, f"a/{label}/{path}", f"b/{label}/{path}"
+                old.splitlines(keepends=True),
+                new.splitlines(keepends=True),
+                f"a/{label}/{path}",
+                f"b/{label}/{path}",
             )
         )
     return "\n".join(lines)

@@ -39,7 +39,8 @@ class Subject:
 
     config: Config
     model: Model
-    files: Mapping[str, str]  # the output folder as the build would write it
+    # The output folder as the build would write it, as bytes: an archive is not text.
+    files: Mapping[str, bytes]
     baseline: Mapping[str, Any] | None  # the lock compared with (None: none found)
     baseline_name: str  # where it came from, for messages: "the lock on disk", a ref
     options: Options = field(default_factory=Options)

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from .. import urls
 from ..config import Config
 from ..emitters.lock_report import dumps
 from ..ir import (
@@ -207,4 +208,4 @@ def emit(model: Model, config: Config, generator: str) -> dict[str, str]:
             totals["env"].update(server["env"])
     bom: dict[str, Any] = {key: sorted(values) for key, values in totals.items()}
     bom |= {"generator": generator, "tools": tools, "plugins": extras}
-    return {FILE: dumps(bom)}
+    return {FILE: dumps(urls.scrub(bom))}

@@ -419,12 +419,12 @@ def _verdict(change: Change, level: str | None, old_version: object) -> str:
     return "warning" if level in ("patch", "none") else "ok"
 
 
-def _json(text: str | None) -> dict[str, Any] | None:
+def _json(data: bytes | None) -> dict[str, Any] | None:
     import json
 
-    if text is None:
+    if data is None:
         return None
-    value = json.loads(text)
+    value = json.loads(data)
     return value if isinstance(value, dict) else None
 
 

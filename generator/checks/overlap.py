@@ -46,7 +46,7 @@ def _literal(text: str, name: str) -> Any:
     return None
 
 
-def vectors(files: Mapping[str, str]) -> tuple[list[str], Any]:
+def vectors(files: Mapping[str, bytes]) -> tuple[list[str], Any]:
     """The tools of the find_tool index and their unit vectors (a numpy array; None
     when the package ranks lexically)."""
     import numpy
@@ -54,8 +54,8 @@ def vectors(files: Mapping[str, str]) -> tuple[list[str], Any]:
     index = files.get("_search_index.py")
     if index is None:
         return [], None
-    tools: list[str] = _literal(index, "TOOLS") or []
-    table = files.get("_search_vectors.py", "")
+    tools: list[str] = _literal(index.decode("utf-8"), "TOOLS") or []
+    table = files.get("_search_vectors.py", b"").decode("utf-8")
     rows = _literal(table, "VECTORS") or []
     scales = _literal(table, "SCALES") or []
     if len(rows) != len(tools) or not rows:

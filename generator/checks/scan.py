@@ -1,34 +1,53 @@
 """What a reviewer should see before a skill, hook or script takes effect: lines that
 download and run code (``curl ... | sh`` and its kin) in hooks, scripts, MCP server
 commands and the lines a skill has Claude Code run; secrets written into a source
-(named by kind, never shown); ``allowed-tools`` that pre-approve every use of a tool;
-invisible or bidirectional Unicode, which hides text from a reviewer but not from a
-model. Each a warning at its line; files are read, never run.
+(named by kind, never shown) and URLs that carry a credential (``urls``);
+``allowed-tools`` that pre-approve every use of a tool; invisible or bidirectional
+Unicode, which hides text from a reviewer but not from a model. Each a warning at its
+line; files are read, never run.
+
+Every search is linear in the text it reads (a SKILL.md may be 1 MB, and a pull
+request chooses it): tests/test_scan_linear.py holds each pattern's worst case to a
+few times plain prose of the same size.
 """
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from .. import urls
 from ..checks import Subject
 from ..checks.bom import SCRIPT_SUFFIXES
 from ..diagnostics import Report, position
+from ..filestat import read_regular
 from ..ir import Definition, Function, ScriptExecutor
 
-FETCH = r"(?:curl|wget)\b[^\n|;&]*"
-RUN = r"(?:sudo\s+)?(?:env\s+\S+\s+)?(?:ba|z|da|k|c|fi)?sh|python[0-9.]*|node|perl|ruby|php"
-DOWNLOAD_AND_RUN = re.compile(
-    rf"\b{FETCH}\|\s*(?:{RUN})\b"
-    rf"|\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b"
-    rf"|\b(?:ba|z)?sh\s+-c\s+[\"']?\$\(\s*(?:curl|wget)\b"
-    rf"|\beval\s+[\"']?\$\(\s*(?:curl|wget)\b"
-    rf"|\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^\n]*\|\s*(?:iex|Invoke-Expression)\b"
-    rf"|\b(?:iex|Invoke-Expression)\b[^\n]*\b(?:iwr|irm|Invoke-WebRequest|DownloadString)\b",
+# Download-and-run, in four shapes. Each pattern is linear in the text it searches: no
+# part of one can match again what another part just matched (a run of letters can
+# start a scheme only once, an unbounded run is never followed by what it may hold).
+# The shapes with an unbounded middle (``curl ... | sh``) are searched from the first
+# download of a stretch of text only (``_earliest``): from each, as one regex did, a
+# line holding ``curl -fsSL `` 40,000 times took 131 s to scan.
+RUN = r"(?:sudo\s+)?(?:env\s+\S++\s+)?(?:ba|z|da|k|c|fi)?sh|python[0-9.]*|node|perl|ruby|php"
+# A process substitution, sh -c or eval of a download: fixed words, one space run each.
+SUBSTITUTED = re.compile(
+    r"\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b"
+    r"|\b(?:ba|z)?sh\s+-c\s+[\"']?\$\(\s*(?:curl|wget)\b"
+    r"|\beval\s+[\"']?\$\(\s*(?:curl|wget)\b",
     re.I,
 )
+DOWNLOAD = re.compile(r"\b(?:curl|wget)\b", re.I)
+PIPED_TO_RUN = re.compile(rf"\|\s*(?:{RUN})\b", re.I)
+SEGMENT_END = re.compile(r"[\n|;&]")
+PS_DOWNLOAD = re.compile(r"\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b", re.I)
+PS_RUN = re.compile(r"\b(?:iex|Invoke-Expression)\b", re.I)
+PIPED_TO_PS_RUN = re.compile(r"\|\s*(?:iex|Invoke-Expression)\b", re.I)
+PS_FETCHED = re.compile(r"\b(?:iwr|irm|Invoke-WebRequest|DownloadString)\b", re.I)
+LINE_END = re.compile(r"\n")
 # Each kind of secret by the shape its issuer gives it.
 SECRETS = {
     "an AWS access key": re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
@@ -36,8 +55,10 @@ SECRETS = {
         r"\b(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{60,})\b"
     ),
     "a Slack token": re.compile(r"\bxox[abprs]-[A-Za-z0-9-]{10,}"),
+    # From the start of a run of key characters only: from every "sk-" of a run
+    # ("sk-sk-sk-..."), each search scanned the rest of it (quadratic).
     "an OpenAI key": re.compile(
-        r"\bsk-(?:proj-)?[A-Za-z0-9_-]{16,}T3BlbkFJ[A-Za-z0-9_-]{16,}"
+        r"(?<![A-Za-z0-9_-])sk-(?:proj-)?[A-Za-z0-9_-]{16,}T3BlbkFJ[A-Za-z0-9_-]{16,}"
     ),
     "an Anthropic key": re.compile(r"\bsk-ant-[a-z]+\d{2}-[A-Za-z0-9_-]{40,}"),
     "a Google API key": re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b"),
@@ -70,15 +91,14 @@ class _Scan:
         self.texts: dict[str, str | None] = {}
 
     def text(self, path: str) -> str | None:
-        """A project file's text (None: outside it, missing or too large)."""
+        """A project file's text (None: outside it, no regular file, or too large)."""
         if path not in self.texts:
             full = (self.root / path).resolve()
             self.texts[path] = None
-            if self.root in full.parents and full.is_file():
-                if full.stat().st_size <= self.limit:
-                    self.texts[path] = full.read_text(
-                        encoding="utf-8", errors="replace"
-                    )
+            if self.root in full.parents:
+                data = read_regular(os.fspath(full), self.limit)
+                if data is not None:
+                    self.texts[path] = data.decode("utf-8", "replace")
         return self.texts[path]
 
     def say(self, path: str, offset: int, code: str, message: str) -> None:
@@ -107,6 +127,7 @@ class _Scan:
                         f"{kind} is written here; keep it in the environment and read it by name",
                     )
                     break
+        self.credentials(path, text)
         if text.isascii():
             return
         for kinds, what in (
@@ -127,17 +148,94 @@ class _Scan:
                     "reviewer does not see and a model reads",
                 )
 
+    def credentials(self, path: str, text: str) -> None:
+        """The first URL that carries a credential (and how many more do)."""
+        found = [(url, why) for url in urls.urls(text) if (why := urls.credential(url))]
+        if found:
+            more = (
+                f" ({len(found) - 1} more URLs here do too)" if len(found) > 1 else ""
+            )
+            self.say(
+                path,
+                text.find(found[0][0]),
+                "credential-in-url",
+                f"a URL carries {found[0][1]}{more}; keep it in the environment and "
+                "write ${NAME} in its place (CLAUDE.md, AGENTS.md, report.json, "
+                "bom.json and ai-tools.json show the URL without it)",
+            )
+
     def runs(self, path: str, text: str, what: str) -> None:
         """Whether ``text`` (a command, a script, instructions) downloads and runs
         code; ``path``: the file it is written in."""
-        match = DOWNLOAD_AND_RUN.search(text)
-        if match:
+        found = download_and_run(text)
+        if found:
             self.say(
                 path,
-                self.where(path, match.group()),
+                self.where(path, found),
                 "download-and-execute",
-                f"{what} downloads code and runs it: {match.group()[:80]}",
+                f"{what} downloads code and runs it: {found[:80]}",
             )
+
+
+def download_and_run(text: str) -> str | None:
+    """The first stretch of ``text`` that downloads code and runs it (``curl ... |
+    sh``, ``bash <(curl ...)``, ``iwr ... | iex``, ``iex ... DownloadString``)."""
+    spans = [
+        _earliest(text, DOWNLOAD, SEGMENT_END, _piped_to_run),
+        _earliest(text, PS_DOWNLOAD, LINE_END, _last(PIPED_TO_PS_RUN, "|")),
+        _earliest(text, PS_RUN, LINE_END, _last(PS_FETCHED, "")),
+    ]
+    match = SUBSTITUTED.search(text)
+    spans.append(match.span() if match else None)
+    found = min((span for span in spans if span), default=None)
+    return None if found is None else text[found[0] : found[1]]
+
+
+# What follows a download in its stretch of text: where the match ends, or None.
+Tail = Callable[[str, int, int], int | None]
+
+
+def _earliest(
+    text: str, start: re.Pattern[str], stop: re.Pattern[str], tail: Tail
+) -> tuple[int, int] | None:
+    """The first ``start`` that ``tail`` completes before the next ``stop`` (or at
+    it). Only the first ``start`` of each stretch is tried: any later one in it has
+    less of the stretch left, so it cannot complete when the first does not."""
+    pos = 0
+    while found := start.search(text, pos):
+        end = stop.search(text, found.end())
+        limit = len(text) if end is None else end.start()
+        done = tail(text, found.end(), limit)
+        if done is not None:
+            return found.start(), done
+        pos = limit + 1
+    return None
+
+
+def _piped_to_run(text: str, _: int, limit: int) -> int | None:
+    """``| sh`` where the download's command ends (a pipe ends it)."""
+    piped = PIPED_TO_RUN.match(text, limit)
+    return None if piped is None else piped.end()
+
+
+def _last(pattern: re.Pattern[str], first: str) -> Tail:
+    """The end of the last ``pattern`` that starts in the stretch (at a ``first``
+    character, when given: a pipe), as a greedy ``[^\n]*`` before it would find."""
+
+    def tail(text: str, begin: int, limit: int) -> int | None:
+        last = None
+        if first:
+            at = text.find(first, begin, limit)
+            while at >= 0:
+                if match := pattern.match(text, at):
+                    last = match.end()
+                at = text.find(first, at + 1, limit)
+        else:
+            for match in pattern.finditer(text, begin, limit):
+                last = match.end()
+        return last
+
+    return tail
 
 
 def run(subject: Subject, report: Report) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ from ..emitters import render
 from ..config import Config, Conflict, Profile
 from ..emitters import profiles
 from ..emitters.python_package import HEADER
+from .. import urls
 from ..views import PackageView, ToolView
 
 DOCS = {"claude_code": "CLAUDE.md", "codex": "AGENTS.md"}
@@ -41,7 +42,8 @@ def emit(
         if profiles.is_cli(profile) and profile.name not in DOCS:
             path = f"providers/{profile.name}/{DOCS[profile.provider]}"
             files[path] = _doc(package, config, profile, conflicts)
-    return files
+    # What every agent's context holds: no URL in it carries a credential.
+    return {path: urls.redact(text) for path, text in files.items()}
 
 
 def _equivalents(

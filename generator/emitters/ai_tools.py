@@ -7,6 +7,7 @@ import hashlib
 import json
 from typing import Any
 
+from .. import urls
 from ..ir import to_json
 from ..views import PackageView
 
@@ -40,6 +41,8 @@ def emit(package: PackageView) -> dict[str, str]:
     skills = {t.qualname: dict(t.ai_skill) for t in package.tools if t.ai_skill}
     if not tools and not plugins and not skills:
         return {}
+    # Hosts install from it (an install line, a server's URL): without credentials.
+    tools, plugins, skills = urls.scrub([tools, plugins, skills])
     extras = {"plugins": plugins, "skills": skills}
     extras = {key: value for key, value in extras.items() if value}
     hashed = [tools, extras] if extras else tools  # seed 004's hash with only tools

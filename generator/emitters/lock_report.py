@@ -11,6 +11,7 @@ import hashlib
 import json
 from typing import Any
 
+from .. import urls
 from ..diagnostic import Diagnostic
 from ..diagnostics import Severity
 from ..emitters import interfaces
@@ -84,7 +85,7 @@ def emit_report(
         find_tool is not None
     ):  # how find_tool ranks: "hybrid" (and its model) or "lexical"
         report["find_tool"] = find_tool
-    return {REPORT: dumps(report | (sections or {}))}
+    return {REPORT: dumps(urls.scrub(report | (sections or {})))}
 
 
 def warnings(diagnostics: list[Diagnostic]) -> list[dict[str, Any]]:

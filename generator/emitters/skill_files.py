@@ -6,7 +6,8 @@ A published skill is one models are offered (not ``disable-model-invocation``) w
 require, the name by the Agent Skills naming rules. Its files are every input below its
 folder (so a nested skill's files too, as SEP-2640 asks), each with the sha256 the lock
 records for it. A skill that cannot be published stays a tool and a prompt, with a
-``skill-not-published`` warning saying why.
+``skill-not-published`` warning saying why; one with a file that leads out of its
+folder (``confined``), with a ``symlink-escapes-skill`` error at the link.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import bisect
+import os
 import posixpath
 import re
 from urllib.parse import quote
@@ -21,6 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..config import Config
+from ..emitters import confined
 from ..diagnostics import Report
 from ..ir import UNREADABLE
 from ..views import PackageView, ToolView
@@ -97,6 +100,7 @@ def published(package: PackageView, config: Config, report: Report) -> list[Publ
     sources = sorted(package.sources, key=lambda s: s.path)
     paths = [source.path for source in sources]
     found: dict[str, Published] = {}
+    escapes = _Escapes(os.fspath(config.root.resolve()), report)
     for tool in sorted(package.offered, key=lambda t: t.qualname):
         if tool.agent_skill is None:
             continue
@@ -121,6 +125,8 @@ def published(package: PackageView, config: Config, report: Report) -> list[Publ
         path = _skill_path(folder, config.sources, str(name))
         if why is None and path in found:
             why = f"skill://{path} is already {found[path].tool.qualname}'s"
+        if why is None and escapes.found(tool, folder, files):
+            continue  # an error said why
         if why is not None:
             report.warning(
                 tool.source.path,
@@ -137,6 +143,33 @@ def published(package: PackageView, config: Config, report: Report) -> list[Publ
             tool, path, name, description, folder, frontmatter, tuple(files)
         )
     return [found[path] for path in sorted(found)]
+
+
+class _Escapes:
+    """Files of a skill that lead out of its folder: an error at each link (once, when
+    two skills hold it), and the skill's files are not published (``confined``)."""
+
+    def __init__(self, project: str, report: Report) -> None:
+        self.project = project
+        self.report = report
+        self.said: set[str] = set()
+
+    def found(self, tool: ToolView, folder: str, files: list[File]) -> bool:
+        place = confined.Folder(self.project, folder)
+        escapes = [e for e in map(place.escape, (f.path for f in files)) if e]
+        for link, target in sorted(set(escapes)):
+            if link not in self.said:
+                self.said.add(link)
+                self.report.error(
+                    link,
+                    1,
+                    1,
+                    "symlink-escapes-skill",
+                    f"a symbolic link to {target}, out of the skill folder "
+                    f"{folder or '.'}/: {tool.qualname}'s files are not published "
+                    "(MCP skills, well-known index), or they would publish it",
+                )
+        return bool(escapes)
 
 
 def json_data(value: Any) -> Any:

@@ -15,32 +15,31 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
 from ..diagnostics import Report
-from ..emitters.skill_files import SKILL_FILE, Published
+from ..emitters import confined
+from ..emitters.skill_files import SKILL_FILE, File, Published
 
 FOLDER = ".well-known/agent-skills/"
 SCHEMA = "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
 # Every archive entry's time: the earliest a zip file can hold.
 EPOCH = (1980, 1, 1, 0, 0, 0)
 
-# A source file's bytes, by its project-relative path and the sha256 it was hashed to.
-Read = Callable[[str, str], bytes]
+# A skill's file's bytes, by the skill's project-relative folder and the file.
+Read = Callable[[str, File], bytes]
 
 
 def reader(project: Path) -> Read:
-    """What reads a source file's bytes for the artifacts: OSError when they are not
-    those the build hashed."""
-    project = project.resolve()
+    """What reads a skill's file for the artifacts, as ``confined`` reads it: OSError
+    when it leads out of its folder or holds other bytes than the build hashed."""
+    root = os.fspath(project.resolve())
 
-    def read(path: str, sha256: str) -> bytes:
-        data = (project / path).read_bytes()
-        if hashlib.sha256(data).hexdigest() != sha256:
-            raise OSError(f"{path} changed during the build; build again")
-        return data
+    def read(folder: str, file: File) -> bytes:
+        return confined.Folder(root, folder).read(file.path, file.sha256, file.size)
 
     return read
 
@@ -59,15 +58,12 @@ def emit(skills: list[Published], read: Read, report: Report) -> dict[str, bytes
                 f"there is named {skill.name!r}",
             )
             continue
-        prefix = "" if skill.folder in ("", ".") else skill.folder + "/"
         if [f.path for f in skill.files] == [SKILL_FILE]:
             kind, url = "skill-md", f"{skill.path}/{SKILL_FILE}"
-            data = read(prefix + SKILL_FILE, skill.files[0].sha256)
+            data = read(skill.folder, skill.files[0])
         else:
             kind, url = "archive", f"{skill.path}.zip"
-            data = _archive(
-                [(f.path, read(prefix + f.path, f.sha256)) for f in skill.files]
-            )
+            data = _archive([(f.path, read(skill.folder, f)) for f in skill.files])
         files[FOLDER + url] = data
         entries[skill.name] = {
             "name": skill.name,

@@ -117,11 +117,26 @@ def _constant(token: str) -> float:
     raise _NotJson(token)
 
 
+class _TooLong(ValueError):
+    def __init__(self, token: str) -> None:
+        super().__init__(token)
+        self.token = token
+
+
+def _integer(token: str) -> int:
+    """An integer; _TooLong past the digits Python converts (int() raises ValueError
+    there, which json.loads would pass on as is: a traceback)."""
+    try:
+        return int(token)
+    except ValueError:
+        raise _TooLong(token) from None
+
+
 def parse_json(text: str, rel: str, report: Report) -> Any:
     """JSON, with every problem located: syntax, nesting deeper than MAX_DEPTH, and
     numbers that are not finite (``NaN``, ``Infinity``, ``1e999``). None when unusable.
     """
-    deep = _json_too_deep(text)
+    deep = json_too_deep(text)
     try:
         if deep is not None:
             raise json.JSONDecodeError(
@@ -129,10 +144,20 @@ def parse_json(text: str, rel: str, report: Report) -> Any:
                 text,
                 deep,
             )
-        return json.loads(text, parse_float=_finite, parse_constant=_constant)
+        return json.loads(
+            text, parse_float=_finite, parse_int=_integer, parse_constant=_constant
+        )
     except json.JSONDecodeError as exc:
         code = "yaml-too-deep" if deep is not None else "json-syntax"
         report.error(rel, exc.lineno, exc.colno, code, f"invalid JSON: {exc.msg}")
+    except _TooLong as exc:
+        report.error(
+            rel,
+            *position(text, max(text.find(exc.token), 0)),
+            "json-syntax",
+            f"invalid JSON: an integer of {len(exc.token):,} digits, more than "
+            "Python converts",
+        )
     except _NotJson as exc:
         report.error(
             rel,
@@ -143,16 +168,16 @@ def parse_json(text: str, rel: str, report: Report) -> Any:
     return None
 
 
-def _json_too_deep(text: str) -> int | None:
-    """The offset where arrays and objects first nest deeper than MAX_DEPTH."""
-    if text.count("[") + text.count("{") <= MAX_DEPTH:
+def json_too_deep(text: str, limit: int = MAX_DEPTH) -> int | None:
+    """The offset where arrays and objects first nest deeper than ``limit``."""
+    if text.count("[") + text.count("{") <= limit:
         return None
     depth = 0
     for token in _JSON_NESTING.finditer(text):
         char = token.group()
         if char in "[{":
             depth += 1
-            if depth > MAX_DEPTH:
+            if depth > limit:
                 return token.start()
         elif char in "]}":
             depth -= 1
