@@ -27,6 +27,8 @@ RUNTIME = (
     "_tasks.py",
     "_tools.py",
     "_executors.py",
+    "_processes.py",
+    "_reaper.py",
     "_connections.py",
     "_validate.py",
     "_accept.py",

@@ -22,11 +22,8 @@ import importlib
 import json
 import os
 import re
-import selectors
 import shlex
 import shutil
-import signal
-import subprocess
 import sys
 import time
 import urllib.parse
@@ -47,38 +44,6 @@ TRANSIENT_HTTP = frozenset({408, 425, 429, 500, 502, 503, 504})
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _PLACEHOLDER = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\{([^{}\s]+)\}")
 TRUNCATED = "\n[... output cut at {limit} bytes by skillc ...]"
-CHUNK = 65536
-# What a script or command sees of this process's environment: enough to run (find
-# programs, a home, a locale, a temporary folder), never a credential. Its executor's
-# ``env`` adds the variables it names.
-ENVIRONMENT = frozenset(
-    {
-        "PATH",
-        "HOME",
-        "USER",
-        "LOGNAME",
-        "SHELL",
-        "LANG",
-        "LANGUAGE",
-        "TZ",
-        "TERM",
-        "TMPDIR",
-        "TEMP",
-        "TMP",
-        "SYSTEMROOT",
-        "COMSPEC",
-        "PATHEXT",
-        "WINDIR",
-        "PYTHONPATH",
-        "PYTHONHOME",
-        "PYTHONIOENCODING",
-        "PYTHONUTF8",
-        "PYTHONDONTWRITEBYTECODE",
-        "VIRTUAL_ENV",
-        "NODE_PATH",
-        "SKILLC_SOURCE_ROOT",
-    }
-)
 
 
 class Failure(Exception):
@@ -126,17 +91,9 @@ class Secrets:
     def environment(self, names: Sequence[str]) -> dict[str, str]:
         """A script's or command's environment, with ``names`` (its executor's
         ``env``) read as secrets."""
+        from ._processes import environment
+
         return environment() | {str(name): self.read(str(name)) for name in names}
-
-
-def environment() -> dict[str, str]:
-    """What a process started for a call sees of this one's environment: the variables
-    of ``ENVIRONMENT`` and the locale's ``LC_*``."""
-    return {
-        name: value
-        for name, value in os.environ.items()
-        if name in ENVIRONMENT or name.startswith("LC_")
-    }
 
 
 _current: contextvars.ContextVar[Deadline | None] = contextvars.ContextVar(
@@ -199,7 +156,9 @@ def _script(
     argv += render_arguments(template, arguments, secrets, options_allowed=free)
     cwd = _settings.source_dir(spec.executor.get("cwd", spec.skill_dir))
     env = secrets.environment(spec.executor.get("env") or ())
-    return _process(argv, cwd, deadline, json.dumps(arguments).encode(), env)
+    from . import _processes
+
+    return _processes.run(argv, cwd, deadline, json.dumps(arguments).encode(), env)
 
 
 def _cli(
@@ -228,7 +187,9 @@ def _cli(
     if shutil.which(argv[0]) is None:
         raise Failure("command-not-found", f"{argv[0]} is not installed or not on PATH")
     env = secrets.environment(spec.executor.get("env") or ())
-    return _process(argv, None, deadline, None, env)
+    from . import _processes
+
+    return _processes.run(argv, None, deadline, None, env)
 
 
 def _http(
@@ -365,203 +326,6 @@ def _request(
             + (f"no answer in {deadline.seconds} s" if timed_out else str(exc)),
             transient=True,
         ) from None
-
-
-class Streams(NamedTuple):
-    """What a process wrote, cut at the output limit; its exit status (None: killed
-    at the deadline while still running)."""
-
-    status: int | None
-    stdout: bytes
-    stderr: bytes
-    truncated: bool
-
-
-def stream(
-    argv: list[str] | str,
-    cwd: Path | str | None,
-    deadline: Deadline,
-    stdin: bytes | None,
-    env: Mapping[str, str],
-    shell: bool = False,
-) -> Streams:
-    """Run a process in its own process group, with the environment ``env``. Its output
-    is read as it comes; once stdout passes ``max-output-bytes`` the process is stopped.
-    Once it has exited, what it wrote is read and the call returns, even when a
-    descendant (one in a session of its own too) still holds a pipe open; at the
-    deadline the whole group is killed and the call returns. Whatever is left of the
-    group when the call ends is killed too."""
-    limit = _settings.MAX_OUTPUT_BYTES
-    try:
-        process = subprocess.Popen(
-            argv,
-            cwd=cwd,
-            shell=shell,
-            env=dict(env),
-            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-        )
-    except (OSError, ValueError) as exc:  # ValueError: a NUL in an argument
-        name = argv if isinstance(argv, str) else argv[0]
-        raise Failure(
-            "cannot-run", f"{shortened(name)}: {getattr(exc, 'strerror', exc)}"
-        ) from None
-    kept = {1: bytearray(), 2: bytearray()}
-    truncated = False
-    pending = memoryview(stdin or b"")
-    ended = _ended(process)  # readable once the process has exited (Linux)
-    with selectors.DefaultSelector() as selector:
-        assert process.stdout is not None and process.stderr is not None
-        selector.register(process.stdout.fileno(), selectors.EVENT_READ, 1)
-        selector.register(process.stderr.fileno(), selectors.EVENT_READ, 2)
-        if process.stdin is not None:
-            os.set_blocking(process.stdin.fileno(), False)
-            selector.register(process.stdin.fileno(), selectors.EVENT_WRITE, 0)
-        if ended is not None:
-            selector.register(ended, selectors.EVENT_READ, 3)
-        pipes = {1, 2}
-
-        def read(key: selectors.SelectorKey) -> bool:
-            """Keep what a pipe has; whether stdout is now past the limit."""
-            chunk = os.read(key.fd, CHUNK)
-            if not chunk:
-                selector.unregister(key.fd)
-                pipes.discard(key.data)
-                return False
-            room = limit + 1 - len(kept[key.data])
-            kept[key.data] += chunk[: max(room, 0)]
-            return key.data == 1 and room < len(chunk)
-
-        try:
-            exited = False
-            while selector.get_map() and not truncated and not exited:
-                wait = 0.5 if ended is not None else 0.05
-                for key, _ in selector.select(min(deadline.left(), wait)):
-                    if key.data == 0:
-                        pending = _feed(key.fd, pending, selector, process)
-                    elif key.data == 3:
-                        exited = True
-                    else:
-                        truncated = read(key) or truncated
-                exited = exited or (ended is None and process.poll() is not None)
-            # Exited: its output is in the pipes; take what is there, and wait for no
-            # descendant that keeps them open.
-            for _ in range(2 * (limit // CHUNK + 2)):
-                ready = [k for k, _ in selector.select(0) if k.data in pipes]
-                if not ready or truncated or not exited:
-                    break
-                for key in ready:
-                    truncated = read(key) or truncated
-            # past the limit, the rest of the output is not wanted: stop the process
-            status = process.poll() if truncated else process.wait(deadline.left())
-        except (Failure, subprocess.TimeoutExpired):
-            status = process.poll()
-        finally:
-            _kill_group(process)
-            if ended is not None:
-                os.close(ended)
-    for pipe in (process.stdin, process.stdout, process.stderr):
-        if pipe is not None:
-            pipe.close()
-    return Streams(status, bytes(kept[1]), bytes(kept[2]), truncated)
-
-
-def _ended(process: subprocess.Popen[bytes]) -> int | None:
-    """A descriptor that becomes readable when ``process`` exits, where the system has
-    one (Linux's pidfd); None: the caller polls."""
-    try:
-        return os.pidfd_open(process.pid)
-    except (AttributeError, OSError):
-        return None
-
-
-def _feed(
-    fd: int,
-    pending: memoryview,
-    selector: selectors.BaseSelector,
-    process: subprocess.Popen[bytes],
-) -> memoryview:
-    """Write what stdin can take now; close it when all is written (or unwanted)."""
-    try:
-        pending = pending[os.write(fd, pending[:CHUNK]) :]
-    except BrokenPipeError:
-        pending = pending[len(pending) :]
-    if not pending:
-        selector.unregister(fd)
-        assert process.stdin is not None
-        process.stdin.close()
-    return pending
-
-
-def _kill_group(process: subprocess.Popen[bytes]) -> None:
-    """Kill what is left of the process group (the process and any grandchild)."""
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    try:
-        process.wait(1)
-    except subprocess.TimeoutExpired:
-        pass
-
-
-def _process(
-    argv: list[str],
-    cwd: Path | None,
-    deadline: Deadline,
-    stdin: bytes | None,
-    env: Mapping[str, str],
-) -> Output:
-    done = stream(argv, cwd, deadline, stdin, env)
-    limit = _settings.MAX_OUTPUT_BYTES
-    text, truncated = _cut(done.stdout, limit)
-    stderr, _ = _cut(done.stderr, limit)
-    if done.status is None and not truncated:
-        raise Failure(
-            "timeout",
-            f"{Path(argv[0]).name} ran past {deadline.seconds} s",
-            True,
-            stderr,
-        )
-    envelope = _envelope(text) if not truncated else None
-    if done.status not in (0, None):
-        message = f"exit status {done.status}"
-        tail = (stderr or text).strip()[-2000:]
-        if envelope is not None and envelope[1] is not None:
-            raise Failure(envelope[1][0], envelope[1][1], stderr=stderr)
-        raise Failure(
-            "exit-status", f"{message}: {tail}" if tail else message, stderr=stderr
-        )
-    if envelope is not None:
-        data, error = envelope
-        if error is not None:
-            raise Failure(error[0], error[1], stderr=stderr)
-        return Output(data, False, stderr)
-    return Output(text, truncated, stderr)
-
-
-def _envelope(text: str) -> tuple[Any, tuple[str, str] | None] | None:
-    """``{"ok": ..., "data": ..., "error": ...}`` on stdout: (data, (code, message))."""
-    stripped = text.strip()
-    if not stripped.startswith("{"):
-        return None
-    try:
-        value = json.loads(stripped)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(value, dict) or not isinstance(value.get("ok"), bool):
-        return None
-    if value["ok"]:
-        return value.get("data"), None
-    error = value.get("error")
-    if isinstance(error, Mapping):
-        return None, (
-            str(error.get("code") or "tool-error"),
-            str(error.get("message") or ""),
-        )
-    return None, ("tool-error", str(error or "the tool reported a failure"))
 
 
 def _cut(raw: bytes, limit: int) -> tuple[str, bool]:
