@@ -4,10 +4,10 @@ A model fills slots; it never chooses the shape of a command or a request. None 
 executors uses a shell: scripts and commands run as argument lists built from their
 templates, so an argument holding ``; rm -rf /`` or ``$(id)`` arrives as one literal
 word, and a value can never become an option. Each call has one ``Deadline``: connect,
-reads, retries and backoff all draw on it. Every ``${ENV}`` value read for a call is a
-secret: a request that carries one goes only to the origin its manifest wrote (an
-argument never fills in its scheme, host or port), and ``_secrets`` redacts it from
-whatever the call returns or raises. Scripts and commands see only an allowlisted part
+reads, retries and backoff all draw on it. A request that carries an ``${ENV}`` value
+goes only to the origin its manifest wrote (an argument never fills in its scheme, host
+or port); ``_secrets`` redacts the values of those the build declared secrets from
+whatever the call returns or raises, and refuses one too short to redact. Scripts and commands see only an allowlisted part
 of the environment, and the variables their executor's ``env`` names. Each executor
 returns ``Output`` or raises ``Failure``; ``transient`` failures (timeouts, connection
 errors, HTTP 429 and 5xx) are the only ones retried.
@@ -32,6 +32,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import _secrets, _settings
 from ._runtime import PACKAGE
+from ._templates import (
+    PLACEHOLDER,
+    render,
+    render_arguments,
+    render_json,
+    as_text,
+    as_words,
+)
 from ._tools import shortened
 
 if TYPE_CHECKING:
@@ -41,8 +49,8 @@ INTERPRETERS = {".py": (sys.executable,), ".sh": ("bash",), ".bash": ("bash",)}
 NODE_SUFFIXES = (".js", ".mjs", ".cjs")
 TRANSIENT_HTTP = frozenset({408, 425, 429, 500, 502, 503, 504})
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
-_PLACEHOLDER = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\{([^{}\s]+)\}")
 TRUNCATED = "\n[... output cut at {limit} bytes by skillc ...]"
+_UNSENDABLE = re.compile("[\r\n\0]|[^\0-\xff]")  # in a header value
 
 
 class Failure(Exception):
@@ -78,13 +86,17 @@ class Deadline:
 
 
 class Secrets:
-    """The environment variables a call reads: each value is a secret from then on."""
+    """The environment variables a call reads: the value of one the build declared a
+    secret is redacted from then on, or refused when too short to be."""
 
     def read(self, name: str) -> str:
         if name not in os.environ:
             raise Failure("missing-environment-variable", f"${{{name}}} is not set")
         value = os.environ[name]
-        _secrets.remember(value)
+        problem = _secrets.refused(name, value)
+        if problem is not None:
+            raise Failure("secret-too-short", problem)
+        _secrets.remember(name, value)
         return value
 
     def environment(self, names: Sequence[str]) -> dict[str, str]:
@@ -174,12 +186,12 @@ def _cli(
         if value is True:
             argv.append(f"--{name}")
             continue
-        argv += [f"--{name}={item}" for item in _values(value)]
+        argv += [f"--{name}={item}" for item in as_words(value)]
     words = [
         word
         for name in positional
         if name in arguments
-        for word in _values(arguments[name])
+        for word in as_words(arguments[name])
     ]
     if words:
         argv += ["--", *words]
@@ -200,7 +212,7 @@ def _http(
     # as written): a request that carries a secret goes there and nowhere else.
     home = _authority(template, secrets)
     carries = _carries_secrets(settings)
-    if carries and _PLACEHOLDER.search(home):
+    if carries and PLACEHOLDER.search(home):
         raise Failure(
             "credentials-refused",
             "an argument fills in the URL's scheme, host or port, so a request that "
@@ -214,6 +226,12 @@ def _http(
         headers[name] = render(str(text), arguments, secrets, used)
         if "${" in str(text):
             credentials.add(name)
+        if _UNSENDABLE.search(headers[name]):  # http.client's error would quote it
+            raise Failure(
+                "invalid-header",
+                f"{name}: its value holds a line break, a NUL or a character HTTP "
+                "headers cannot carry (from an argument or the environment)",
+            )
     method = str(settings.get("method") or "GET")
     declared = spec.input_schema.get("properties") or {}
     rest = {k: v for k, v in arguments.items() if k not in used and k in declared}
@@ -224,7 +242,7 @@ def _http(
     elif method in ("POST", "PUT", "PATCH"):
         body = json.dumps(rest).encode()
     elif rest:
-        query = urllib.parse.urlencode({k: _text(v) for k, v in rest.items()})
+        query = urllib.parse.urlencode({k: as_text(v) for k, v in rest.items()})
         url += ("&" if "?" in url else "?") + query
     if body is not None:
         headers.setdefault("Content-Type", "application/json")
@@ -265,7 +283,9 @@ def _http(
     if status >= 400:
         raise Failure(
             f"http-{status}",
-            f"{method} {shortened(url)}: {status}; {text[:2000]}".rstrip("; "),
+            f"{method} {shortened(url)}: {status}; {shortened(text, 2000)}".rstrip(
+                "; "
+            ),
             transient=status in TRANSIENT_HTTP,
         )
     if "json" in kind and not (truncated or cut):
@@ -289,7 +309,7 @@ def _authority(template: str, secrets: Secrets) -> str:
     def environment(match: re.Match[str]) -> str:
         return secrets.read(match.group(1)) if match.group(1) else match.group(0)
 
-    scheme, _, rest = _PLACEHOLDER.sub(environment, template).partition("://")
+    scheme, _, rest = PLACEHOLDER.sub(environment, template).partition("://")
     return scheme + "://" + re.split(r"[/?#]", rest, maxsplit=1)[0]
 
 
@@ -354,92 +374,6 @@ def _interpreter(entry: Path) -> list[str]:
     if first.startswith("#!"):
         return shlex.split(first[2:].strip())
     return []  # an executable file of its own
-
-
-def render(
-    text: str,
-    arguments: Mapping[str, Any],
-    secrets: Secrets,
-    used: set[str] | None = None,
-    quote: Callable[..., str] | None = None,
-) -> str:
-    """``{name}`` becomes an argument (quoted for URLs), ``${NAME}`` an environment
-    variable read now, at call time; a missing argument becomes empty text."""
-
-    def replace(match: re.Match[str]) -> str:
-        variable, name = match.groups()
-        if variable is not None:
-            return secrets.read(variable)
-        if used is not None:
-            used.add(name)
-        value = _text(arguments.get(name, ""))
-        return quote(value, safe="") if quote else value
-
-    return _PLACEHOLDER.sub(replace, text)
-
-
-def render_json(template: Any, arguments: Mapping[str, Any], secrets: Secrets) -> Any:
-    """A JSON body template: a string that is exactly ``{name}`` takes the argument's
-    JSON value; other strings are rendered as text."""
-    if isinstance(template, str):
-        whole = _PLACEHOLDER.fullmatch(template)
-        if whole and whole.group(2) is not None:
-            return arguments.get(whole.group(2))
-        return render(template, arguments, secrets)
-    if isinstance(template, list):
-        return [render_json(item, arguments, secrets) for item in template]
-    if isinstance(template, dict):
-        return {k: render_json(v, arguments, secrets) for k, v in template.items()}
-    return template
-
-
-def render_arguments(
-    template: list[str],
-    arguments: Mapping[str, Any],
-    secrets: Secrets,
-    options_allowed: bool = False,
-) -> list[str]:
-    """An ``args_template``: an item that is exactly ``{name}`` expands to the argument
-    (each item of a list); other items are rendered as text. An item whose argument is
-    missing is dropped whole. A value in a slot of its own that starts with ``-`` would
-    read as an option, so it is refused unless the template put ``--`` before it (or
-    the arguments are a skill script's own command line: ``options_allowed``)."""
-    result: list[str] = []
-    options_ended = options_allowed
-    for item in template:
-        options_ended = options_ended or item == "--"
-        names = [name for _, name in _PLACEHOLDER.findall(item) if name]
-        if any(arguments.get(name) is None for name in names):
-            continue
-        whole = _PLACEHOLDER.fullmatch(item)
-        if not (whole and whole.group(2) is not None):
-            result.append(render(item, arguments, secrets))
-            continue
-        for word in _values(arguments[whole.group(2)]):
-            if word.startswith("-") and not options_ended:
-                raise Failure(
-                    "invalid-arguments",
-                    f"{whole.group(2)}: {shortened(word)!r} starts with '-' and would "
-                    "be read as an option",
-                )
-            result.append(word)
-    return result
-
-
-def _values(value: Any) -> list[str]:
-    return (
-        [_text(item) for item in value] if isinstance(value, list) else [_text(value)]
-    )
-
-
-def _text(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    return json.dumps(value)
 
 
 EXECUTORS: dict[
