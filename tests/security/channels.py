@@ -116,14 +116,21 @@ def langchain(package: str, dotted: str, arguments: dict[str, Any]) -> str:
 
 
 def leaks(text: str, secret: str) -> bool:
-    """Whether ``text`` holds ``secret`` (stripped, or without the line breaks a URL
-    loses) in a form a reader could take back."""
-    cores = {secret.strip(), re.sub(r"[\t\r\n]", "", secret).strip()}
+    """Whether ``text`` holds ``secret`` (stripped, without the line breaks a URL
+    loses, or as a server reads it from a URL) in a form a reader could take back."""
+    read = {urllib.parse.unquote(secret), urllib.parse.unquote_plus(secret)}
+    cores = {
+        line.strip() for value in {secret} | read for line in (value, _unbroken(value))
+    }
     found = _decodings(text)
     if any(core in decoded for core in cores for decoded in found):
         return True
     raws = {core.encode("utf-8", "surrogatepass") for core in cores}
     return any(_in_binary(decoded, raws) for decoded in found)
+
+
+def _unbroken(text: str) -> str:
+    return re.sub(r"[\t\r\n]", "", text)
 
 
 def _decodings(text: str) -> set[str]:
