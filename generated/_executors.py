@@ -221,18 +221,7 @@ def _http(
         )
     used: set[str] = set()
     url = render(template, arguments, secrets, used, urllib.parse.quote)
-    credentials: set[str] = set()  # headers that carry an ${ENV} value
-    headers: dict[str, str] = {}
-    for name, text in (settings.get("headers_template") or {}).items():
-        headers[name] = render(str(text), arguments, secrets, used)
-        if "${" in str(text):
-            credentials.add(name)
-        if _UNSENDABLE.search(headers[name]):  # http.client's error would quote it
-            raise Failure(
-                "invalid-header",
-                f"{name}: its value holds a line break, a NUL or a character HTTP "
-                "headers cannot carry (from an argument or the environment)",
-            )
+    headers, credentials = _headers(settings, arguments, secrets, used)
     method = str(settings.get("method") or "GET")
     declared = spec.input_schema.get("properties") or {}
     rest = {k: v for k, v in arguments.items() if k not in used and k in declared}
@@ -295,6 +284,30 @@ def _http(
         except ValueError:
             pass
     return Output(text, truncated or cut)
+
+
+def _headers(
+    settings: Mapping[str, Any],
+    arguments: Mapping[str, Any],
+    secrets: Secrets,
+    used: set[str],
+) -> tuple[dict[str, str], set[str]]:
+    """The request's headers, and the names of those that carry an ``${ENV}`` value;
+    ``invalid-header`` for a value http.client would refuse, quoting it, secret and
+    all, in its error."""
+    headers: dict[str, str] = {}
+    credentials: set[str] = set()
+    for name, text in (settings.get("headers_template") or {}).items():
+        headers[name] = render(str(text), arguments, secrets, used)
+        if "${" in str(text):
+            credentials.add(name)
+        if _UNSENDABLE.search(headers[name]):
+            raise Failure(
+                "invalid-header",
+                f"{name}: its value holds a line break, a NUL or a character HTTP "
+                "headers cannot carry (from an argument or the environment)",
+            )
+    return headers, credentials
 
 
 def _carries_secrets(settings: Mapping[str, Any]) -> bool:
