@@ -6,15 +6,17 @@ exception's text (``Invalid header value b'Bearer tok...\\n'``), escaped by a sc
 Each case runs in fresh processes, through every channel: the ``ToolResult``,
 ``dispatch`` (each call for one provider, in turn), ``python -m sealed call``'s main and
 the LangChain adapter (``channels.py``, in one process), and the real ``python -m sealed
-call`` and ``python -m sealed mcp`` over stdio. ``channels.leaks`` finds a form by undoing it.
-"""
+call`` and ``python -m sealed mcp`` over stdio and over HTTP. ``channels.leaks`` finds a
+form by undoing it."""
 
 from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -134,3 +136,50 @@ def test_no_form_of_a_secret_leaves_by_any_channel(
         assert all("[redacted]" in each[0] for each in found)
     if case.startswith("a token read from a file"):  # never sent
         assert all("invalid-header" in each[0] for each in found)
+
+
+def test_no_form_of_a_secret_leaves_by_mcp_over_http(sealed: Any) -> None:
+    """The same through ``python -m sealed mcp --http`` and the SDK's own client."""
+    anyio = pytest.importorskip("anyio")
+    mcp = pytest.importorskip("mcp")
+    project = project_of(sealed)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {**os.environ, "LEAK_TOKEN": ODD + "\n", "PYTHONPATH": str(project)}
+    calls = [("leak.raises", {"form": form}) for form in ("header", "repr-in-json")]
+    calls += [("leak.cookie", {"lang": "en"}), ("leak.script", {"form": "bytes"})]
+    texts: list[str] = []
+
+    async def session() -> None:
+        with anyio.fail_after(60):
+            url = f"http://127.0.0.1:{port}/mcp"
+            async with mcp.Client(url, mode="auto") as client:
+                for dotted, arguments in calls:
+                    result = await client.call_tool(dotted, arguments)
+                    texts.append(result.model_dump_json())
+
+    server = subprocess.Popen(
+        [sys.executable, "-m", "sealed", "mcp", "--http", "--port", str(port)],
+        cwd=project,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        for _ in range(300):  # bounded: until it listens
+            with socket.socket() as sock:
+                if sock.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert server.poll() is None, server.stderr
+            time.sleep(0.1)
+        anyio.run(session)
+    finally:
+        server.terminate()  # the test's own server, by its handle
+        _, err = server.communicate(timeout=30)
+    assert len(texts) == len(calls)
+    for text in [*texts, err]:
+        for secret in (ODD, *LEAK.values()):
+            if secret not in (LEAK["LEAK_REGION"], LEAK["LEAK_STAGE"]):
+                assert not leaks(text, secret), (secret, text)
