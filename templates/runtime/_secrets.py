@@ -34,6 +34,7 @@ NESTED = 40  # data nested deeper is walked with a stack of its own
 _values: set[str] = set()
 _NONE: frozenset[str] = frozenset()
 _compiled: dict[frozenset[str], re.Pattern[str] | None] = {}
+_known: list[Any] = [None, _NONE]  # the key known() last answered for, and its answer
 _UNSENT = str.maketrans("", "", "\t\r\n")  # what a URL loses on its way (urlsplit)
 _PERCENT = re.compile("%[0-9A-F]{2}")
 
@@ -59,12 +60,18 @@ def remember(name: str, value: str) -> None:
 
 def known() -> frozenset[str]:
     """Every secret value: those read for calls, and the declared variables' values
-    now (those long enough to be sent)."""
+    now (those long enough to be sent). Kept while neither changes: checking each
+    value's forms' lengths at each call made ``redact`` of a small answer with three
+    secrets 18 us, not 6."""
     names = _settings.SECRET_NAMES
     if not _values and not names:
         return _NONE
-    current = {os.environ.get(name, "") for name in names}
-    return frozenset(v for v in current | _values if v and _long_enough(v))
+    key = (tuple(os.environ.get(name, "") for name in names), len(_values))
+    if _known[0] != key:  # remembered values are only ever added
+        current = set(key[0]) | _values
+        _known[:] = [key, frozenset(v for v in current if v and _long_enough(v))]
+    found: frozenset[str] = _known[1]
+    return found
 
 
 def _long_enough(value: str) -> bool:
