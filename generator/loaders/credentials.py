@@ -24,8 +24,8 @@ _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 # ending in one of ``_ENDINGS`` does too (apikey, accesstoken, clientsecret).
 _WORDS = frozenset(
     (
-        "auth authorization bearer cookie credential credentials jwt otp pass passphrase "
-        "passwd password pat pwd secret session sessionid sig signature token key"
+        "auth authorization bearer cookie credential credentials dsn jwt key otp pass "
+        "passphrase passwd password pat pwd secret session sessionid sig signature token"
     ).split()
 )
 _ENDINGS = ("key", "token", "secret", "password", "passwd")
@@ -33,7 +33,7 @@ _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 
 
 def credential_like(name: str) -> bool:
-    """Whether ``name`` (a variable, header, parameter or option) reads as a credential."""
+    """Whether ``name`` (a variable, header, parameter or option) reads as one."""
     for word in _WORD.findall(name):
         word = word.lower()
         if word in _WORDS or word.endswith(_ENDINGS):

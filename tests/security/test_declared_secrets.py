@@ -107,6 +107,7 @@ def test_a_declared_secret_too_short_to_redact_is_refused(
         ("--password=", True),
         ("GITHUB_TOKEN", True),
         ("CLIENT_SECRET", True),
+        ("SENTRY_DSN", True),
         ("X-Region", False),
         ("REGION", False),
         ("STAGE", False),
