@@ -24,8 +24,9 @@ _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 # ending in one of ``_ENDINGS`` does too (apikey, accesstoken, clientsecret).
 _WORDS = frozenset(
     (
-        "auth authorization bearer cookie credential credentials dsn jwt key otp pass "
-        "passphrase passwd password pat pwd secret session sessionid sig signature token"
+        "auth authorization bearer cookie credential credentials dsn jwt key otp "
+        "pass passphrase passwd password pat pwd secret session sessionid sig "
+        "signature token"
     ).split()
 )
 _ENDINGS = ("key", "token", "secret", "password", "passwd")
