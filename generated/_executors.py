@@ -5,10 +5,10 @@ A model fills slots; it never chooses the shape of a command or a request. None 
 executors uses a shell: scripts and commands run as argument lists built from their
 templates, so an argument holding ``; rm -rf /`` or ``$(id)`` arrives as one literal
 word, and a value can never become an option. Each call has one ``Deadline``: connect,
-reads, retries and backoff all draw on it. Every ``${ENV}`` value read for a call is a
-secret: a request that carries one goes only to the origin its manifest wrote (an
-argument never fills in its scheme, host or port), and ``_secrets`` redacts it from
-whatever the call returns or raises. Scripts and commands see only an allowlisted part
+reads, retries and backoff all draw on it. A request that carries an ``${ENV}`` value
+goes only to the origin its manifest wrote (an argument never fills in its scheme, host
+or port); ``_secrets`` redacts the values of those the build declared secrets from
+whatever the call returns or raises, and refuses one too short to redact. Scripts and commands see only an allowlisted part
 of the environment, and the variables their executor's ``env`` names. Each executor
 returns ``Output`` or raises ``Failure``; ``transient`` failures (timeouts, connection
 errors, HTTP 429 and 5xx) are the only ones retried.
@@ -22,11 +22,8 @@ import importlib
 import json
 import os
 import re
-import selectors
 import shlex
 import shutil
-import signal
-import subprocess
 import sys
 import time
 import urllib.parse
@@ -36,6 +33,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import _secrets, _settings
 from ._runtime import PACKAGE
+from ._templates import (
+    PLACEHOLDER,
+    render,
+    render_arguments,
+    render_json,
+    as_text,
+    as_words,
+)
 from ._tools import shortened
 
 if TYPE_CHECKING:
@@ -45,40 +50,8 @@ INTERPRETERS = {".py": (sys.executable,), ".sh": ("bash",), ".bash": ("bash",)}
 NODE_SUFFIXES = (".js", ".mjs", ".cjs")
 TRANSIENT_HTTP = frozenset({408, 425, 429, 500, 502, 503, 504})
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
-_PLACEHOLDER = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\{([^{}\s]+)\}")
 TRUNCATED = "\n[... output cut at {limit} bytes by skillc ...]"
-CHUNK = 65536
-# What a script or command sees of this process's environment: enough to run (find
-# programs, a home, a locale, a temporary folder), never a credential. Its executor's
-# ``env`` adds the variables it names.
-ENVIRONMENT = frozenset(
-    {
-        "PATH",
-        "HOME",
-        "USER",
-        "LOGNAME",
-        "SHELL",
-        "LANG",
-        "LANGUAGE",
-        "TZ",
-        "TERM",
-        "TMPDIR",
-        "TEMP",
-        "TMP",
-        "SYSTEMROOT",
-        "COMSPEC",
-        "PATHEXT",
-        "WINDIR",
-        "PYTHONPATH",
-        "PYTHONHOME",
-        "PYTHONIOENCODING",
-        "PYTHONUTF8",
-        "PYTHONDONTWRITEBYTECODE",
-        "VIRTUAL_ENV",
-        "NODE_PATH",
-        "SKILLC_SOURCE_ROOT",
-    }
-)
+_UNSENDABLE = re.compile("[\r\n\0]|[^\0-\xff]")  # in a header value
 
 
 class Failure(Exception):
@@ -114,29 +87,25 @@ class Deadline:
 
 
 class Secrets:
-    """The environment variables a call reads: each value is a secret from then on."""
+    """The environment variables a call reads: the value of one the build declared a
+    secret is redacted from then on, or refused when too short to be."""
 
     def read(self, name: str) -> str:
         if name not in os.environ:
             raise Failure("missing-environment-variable", f"${{{name}}} is not set")
         value = os.environ[name]
-        _secrets.remember(value)
+        problem = _secrets.refused(name, value)
+        if problem is not None:
+            raise Failure("secret-too-short", problem)
+        _secrets.remember(name, value)
         return value
 
     def environment(self, names: Sequence[str]) -> dict[str, str]:
         """A script's or command's environment, with ``names`` (its executor's
         ``env``) read as secrets."""
+        from ._processes import environment
+
         return environment() | {str(name): self.read(str(name)) for name in names}
-
-
-def environment() -> dict[str, str]:
-    """What a process started for a call sees of this one's environment: the variables
-    of ``ENVIRONMENT`` and the locale's ``LC_*``."""
-    return {
-        name: value
-        for name, value in os.environ.items()
-        if name in ENVIRONMENT or name.startswith("LC_")
-    }
 
 
 _current: contextvars.ContextVar[Deadline | None] = contextvars.ContextVar(
@@ -199,7 +168,9 @@ def _script(
     argv += render_arguments(template, arguments, secrets, options_allowed=free)
     cwd = _settings.source_dir(spec.executor.get("cwd", spec.skill_dir))
     env = secrets.environment(spec.executor.get("env") or ())
-    return _process(argv, cwd, deadline, json.dumps(arguments).encode(), env)
+    from . import _processes
+
+    return _processes.run(argv, cwd, deadline, json.dumps(arguments).encode(), env)
 
 
 def _cli(
@@ -216,19 +187,21 @@ def _cli(
         if value is True:
             argv.append(f"--{name}")
             continue
-        argv += [f"--{name}={item}" for item in _values(value)]
+        argv += [f"--{name}={item}" for item in as_words(value)]
     words = [
         word
         for name in positional
         if name in arguments
-        for word in _values(arguments[name])
+        for word in as_words(arguments[name])
     ]
     if words:
         argv += ["--", *words]
     if shutil.which(argv[0]) is None:
         raise Failure("command-not-found", f"{argv[0]} is not installed or not on PATH")
     env = secrets.environment(spec.executor.get("env") or ())
-    return _process(argv, None, deadline, None, env)
+    from . import _processes
+
+    return _processes.run(argv, None, deadline, None, env)
 
 
 def _http(
@@ -240,7 +213,7 @@ def _http(
     # as written): a request that carries a secret goes there and nowhere else.
     home = _authority(template, secrets)
     carries = _carries_secrets(settings)
-    if carries and _PLACEHOLDER.search(home):
+    if carries and PLACEHOLDER.search(home):
         raise Failure(
             "credentials-refused",
             "an argument fills in the URL's scheme, host or port, so a request that "
@@ -248,12 +221,7 @@ def _http(
         )
     used: set[str] = set()
     url = render(template, arguments, secrets, used, urllib.parse.quote)
-    credentials: set[str] = set()  # headers that carry an ${ENV} value
-    headers: dict[str, str] = {}
-    for name, text in (settings.get("headers_template") or {}).items():
-        headers[name] = render(str(text), arguments, secrets, used)
-        if "${" in str(text):
-            credentials.add(name)
+    headers, credentials = _headers(settings, arguments, secrets, used)
     method = str(settings.get("method") or "GET")
     declared = spec.input_schema.get("properties") or {}
     rest = {k: v for k, v in arguments.items() if k not in used and k in declared}
@@ -264,7 +232,7 @@ def _http(
     elif method in ("POST", "PUT", "PATCH"):
         body = json.dumps(rest).encode()
     elif rest:
-        query = urllib.parse.urlencode({k: _text(v) for k, v in rest.items()})
+        query = urllib.parse.urlencode({k: as_text(v) for k, v in rest.items()})
         url += ("&" if "?" in url else "?") + query
     if body is not None:
         headers.setdefault("Content-Type", "application/json")
@@ -305,7 +273,9 @@ def _http(
     if status >= 400:
         raise Failure(
             f"http-{status}",
-            f"{method} {shortened(url)}: {status}; {text[:2000]}".rstrip("; "),
+            f"{method} {shortened(url)}: {status}; {shortened(text, 2000)}".rstrip(
+                "; "
+            ),
             transient=status in TRANSIENT_HTTP,
         )
     if "json" in kind and not (truncated or cut):
@@ -314,6 +284,30 @@ def _http(
         except ValueError:
             pass
     return Output(text, truncated or cut)
+
+
+def _headers(
+    settings: Mapping[str, Any],
+    arguments: Mapping[str, Any],
+    secrets: Secrets,
+    used: set[str],
+) -> tuple[dict[str, str], set[str]]:
+    """The request's headers, and the names of those that carry an ``${ENV}`` value;
+    ``invalid-header`` for a value http.client would refuse, quoting it, secret and
+    all, in its error."""
+    headers: dict[str, str] = {}
+    credentials: set[str] = set()
+    for name, text in (settings.get("headers_template") or {}).items():
+        headers[name] = render(str(text), arguments, secrets, used)
+        if "${" in str(text):
+            credentials.add(name)
+        if _UNSENDABLE.search(headers[name]):
+            raise Failure(
+                "invalid-header",
+                f"{name}: its value holds a line break, a NUL or a character HTTP "
+                "headers cannot carry (from an argument or the environment)",
+            )
+    return headers, credentials
 
 
 def _carries_secrets(settings: Mapping[str, Any]) -> bool:
@@ -329,7 +323,7 @@ def _authority(template: str, secrets: Secrets) -> str:
     def environment(match: re.Match[str]) -> str:
         return secrets.read(match.group(1)) if match.group(1) else match.group(0)
 
-    scheme, _, rest = _PLACEHOLDER.sub(environment, template).partition("://")
+    scheme, _, rest = PLACEHOLDER.sub(environment, template).partition("://")
     return scheme + "://" + re.split(r"[/?#]", rest, maxsplit=1)[0]
 
 
@@ -367,203 +361,6 @@ def _request(
         ) from None
 
 
-class Streams(NamedTuple):
-    """What a process wrote, cut at the output limit; its exit status (None: killed
-    at the deadline while still running)."""
-
-    status: int | None
-    stdout: bytes
-    stderr: bytes
-    truncated: bool
-
-
-def stream(
-    argv: list[str] | str,
-    cwd: Path | str | None,
-    deadline: Deadline,
-    stdin: bytes | None,
-    env: Mapping[str, str],
-    shell: bool = False,
-) -> Streams:
-    """Run a process in its own process group, with the environment ``env``. Its output
-    is read as it comes; once stdout passes ``max-output-bytes`` the process is stopped.
-    Once it has exited, what it wrote is read and the call returns, even when a
-    descendant (one in a session of its own too) still holds a pipe open; at the
-    deadline the whole group is killed and the call returns. Whatever is left of the
-    group when the call ends is killed too."""
-    limit = _settings.MAX_OUTPUT_BYTES
-    try:
-        process = subprocess.Popen(
-            argv,
-            cwd=cwd,
-            shell=shell,
-            env=dict(env),
-            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-        )
-    except (OSError, ValueError) as exc:  # ValueError: a NUL in an argument
-        name = argv if isinstance(argv, str) else argv[0]
-        raise Failure(
-            "cannot-run", f"{shortened(name)}: {getattr(exc, 'strerror', exc)}"
-        ) from None
-    kept = {1: bytearray(), 2: bytearray()}
-    truncated = False
-    pending = memoryview(stdin or b"")
-    ended = _ended(process)  # readable once the process has exited (Linux)
-    with selectors.DefaultSelector() as selector:
-        assert process.stdout is not None and process.stderr is not None
-        selector.register(process.stdout.fileno(), selectors.EVENT_READ, 1)
-        selector.register(process.stderr.fileno(), selectors.EVENT_READ, 2)
-        if process.stdin is not None:
-            os.set_blocking(process.stdin.fileno(), False)
-            selector.register(process.stdin.fileno(), selectors.EVENT_WRITE, 0)
-        if ended is not None:
-            selector.register(ended, selectors.EVENT_READ, 3)
-        pipes = {1, 2}
-
-        def read(key: selectors.SelectorKey) -> bool:
-            """Keep what a pipe has; whether stdout is now past the limit."""
-            chunk = os.read(key.fd, CHUNK)
-            if not chunk:
-                selector.unregister(key.fd)
-                pipes.discard(key.data)
-                return False
-            room = limit + 1 - len(kept[key.data])
-            kept[key.data] += chunk[: max(room, 0)]
-            return key.data == 1 and room < len(chunk)
-
-        try:
-            exited = False
-            while selector.get_map() and not truncated and not exited:
-                wait = 0.5 if ended is not None else 0.05
-                for key, _ in selector.select(min(deadline.left(), wait)):
-                    if key.data == 0:
-                        pending = _feed(key.fd, pending, selector, process)
-                    elif key.data == 3:
-                        exited = True
-                    else:
-                        truncated = read(key) or truncated
-                exited = exited or (ended is None and process.poll() is not None)
-            # Exited: its output is in the pipes; take what is there, and wait for no
-            # descendant that keeps them open.
-            for _ in range(2 * (limit // CHUNK + 2)):
-                ready = [k for k, _ in selector.select(0) if k.data in pipes]
-                if not ready or truncated or not exited:
-                    break
-                for key in ready:
-                    truncated = read(key) or truncated
-            # past the limit, the rest of the output is not wanted: stop the process
-            status = process.poll() if truncated else process.wait(deadline.left())
-        except (Failure, subprocess.TimeoutExpired):
-            status = process.poll()
-        finally:
-            _kill_group(process)
-            if ended is not None:
-                os.close(ended)
-    for pipe in (process.stdin, process.stdout, process.stderr):
-        if pipe is not None:
-            pipe.close()
-    return Streams(status, bytes(kept[1]), bytes(kept[2]), truncated)
-
-
-def _ended(process: subprocess.Popen[bytes]) -> int | None:
-    """A descriptor that becomes readable when ``process`` exits, where the system has
-    one (Linux's pidfd); None: the caller polls."""
-    try:
-        return os.pidfd_open(process.pid)
-    except (AttributeError, OSError):
-        return None
-
-
-def _feed(
-    fd: int,
-    pending: memoryview,
-    selector: selectors.BaseSelector,
-    process: subprocess.Popen[bytes],
-) -> memoryview:
-    """Write what stdin can take now; close it when all is written (or unwanted)."""
-    try:
-        pending = pending[os.write(fd, pending[:CHUNK]) :]
-    except BrokenPipeError:
-        pending = pending[len(pending) :]
-    if not pending:
-        selector.unregister(fd)
-        assert process.stdin is not None
-        process.stdin.close()
-    return pending
-
-
-def _kill_group(process: subprocess.Popen[bytes]) -> None:
-    """Kill what is left of the process group (the process and any grandchild)."""
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    try:
-        process.wait(1)
-    except subprocess.TimeoutExpired:
-        pass
-
-
-def _process(
-    argv: list[str],
-    cwd: Path | None,
-    deadline: Deadline,
-    stdin: bytes | None,
-    env: Mapping[str, str],
-) -> Output:
-    done = stream(argv, cwd, deadline, stdin, env)
-    limit = _settings.MAX_OUTPUT_BYTES
-    text, truncated = _cut(done.stdout, limit)
-    stderr, _ = _cut(done.stderr, limit)
-    if done.status is None and not truncated:
-        raise Failure(
-            "timeout",
-            f"{Path(argv[0]).name} ran past {deadline.seconds} s",
-            True,
-            stderr,
-        )
-    envelope = _envelope(text) if not truncated else None
-    if done.status not in (0, None):
-        message = f"exit status {done.status}"
-        tail = (stderr or text).strip()[-2000:]
-        if envelope is not None and envelope[1] is not None:
-            raise Failure(envelope[1][0], envelope[1][1], stderr=stderr)
-        raise Failure(
-            "exit-status", f"{message}: {tail}" if tail else message, stderr=stderr
-        )
-    if envelope is not None:
-        data, error = envelope
-        if error is not None:
-            raise Failure(error[0], error[1], stderr=stderr)
-        return Output(data, False, stderr)
-    return Output(text, truncated, stderr)
-
-
-def _envelope(text: str) -> tuple[Any, tuple[str, str] | None] | None:
-    """``{"ok": ..., "data": ..., "error": ...}`` on stdout: (data, (code, message))."""
-    stripped = text.strip()
-    if not stripped.startswith("{"):
-        return None
-    try:
-        value = json.loads(stripped)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(value, dict) or not isinstance(value.get("ok"), bool):
-        return None
-    if value["ok"]:
-        return value.get("data"), None
-    error = value.get("error")
-    if isinstance(error, Mapping):
-        return None, (
-            str(error.get("code") or "tool-error"),
-            str(error.get("message") or ""),
-        )
-    return None, ("tool-error", str(error or "the tool reported a failure"))
-
-
 def _cut(raw: bytes, limit: int) -> tuple[str, bool]:
     if len(raw) <= limit:
         return raw.decode("utf-8", "replace"), False
@@ -591,92 +388,6 @@ def _interpreter(entry: Path) -> list[str]:
     if first.startswith("#!"):
         return shlex.split(first[2:].strip())
     return []  # an executable file of its own
-
-
-def render(
-    text: str,
-    arguments: Mapping[str, Any],
-    secrets: Secrets,
-    used: set[str] | None = None,
-    quote: Callable[..., str] | None = None,
-) -> str:
-    """``{name}`` becomes an argument (quoted for URLs), ``${NAME}`` an environment
-    variable read now, at call time; a missing argument becomes empty text."""
-
-    def replace(match: re.Match[str]) -> str:
-        variable, name = match.groups()
-        if variable is not None:
-            return secrets.read(variable)
-        if used is not None:
-            used.add(name)
-        value = _text(arguments.get(name, ""))
-        return quote(value, safe="") if quote else value
-
-    return _PLACEHOLDER.sub(replace, text)
-
-
-def render_json(template: Any, arguments: Mapping[str, Any], secrets: Secrets) -> Any:
-    """A JSON body template: a string that is exactly ``{name}`` takes the argument's
-    JSON value; other strings are rendered as text."""
-    if isinstance(template, str):
-        whole = _PLACEHOLDER.fullmatch(template)
-        if whole and whole.group(2) is not None:
-            return arguments.get(whole.group(2))
-        return render(template, arguments, secrets)
-    if isinstance(template, list):
-        return [render_json(item, arguments, secrets) for item in template]
-    if isinstance(template, dict):
-        return {k: render_json(v, arguments, secrets) for k, v in template.items()}
-    return template
-
-
-def render_arguments(
-    template: list[str],
-    arguments: Mapping[str, Any],
-    secrets: Secrets,
-    options_allowed: bool = False,
-) -> list[str]:
-    """An ``args_template``: an item that is exactly ``{name}`` expands to the argument
-    (each item of a list); other items are rendered as text. An item whose argument is
-    missing is dropped whole. A value in a slot of its own that starts with ``-`` would
-    read as an option, so it is refused unless the template put ``--`` before it (or
-    the arguments are a skill script's own command line: ``options_allowed``)."""
-    result: list[str] = []
-    options_ended = options_allowed
-    for item in template:
-        options_ended = options_ended or item == "--"
-        names = [name for _, name in _PLACEHOLDER.findall(item) if name]
-        if any(arguments.get(name) is None for name in names):
-            continue
-        whole = _PLACEHOLDER.fullmatch(item)
-        if not (whole and whole.group(2) is not None):
-            result.append(render(item, arguments, secrets))
-            continue
-        for word in _values(arguments[whole.group(2)]):
-            if word.startswith("-") and not options_ended:
-                raise Failure(
-                    "invalid-arguments",
-                    f"{whole.group(2)}: {shortened(word)!r} starts with '-' and would "
-                    "be read as an option",
-                )
-            result.append(word)
-    return result
-
-
-def _values(value: Any) -> list[str]:
-    return (
-        [_text(item) for item in value] if isinstance(value, list) else [_text(value)]
-    )
-
-
-def _text(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    return json.dumps(value)
 
 
 EXECUTORS: dict[

@@ -32,8 +32,9 @@ MAX_OUTPUT_BYTES = 262144
 # filled from ${ENV} ("drop-credentials") or fails the call ("refuse").
 MAX_REDIRECTS = 5
 CROSS_ORIGIN_REDIRECTS = "drop-credentials"
-# The environment variables the tools' executors name: their values are secrets,
-# redacted from every text that leaves the package (_secrets), whichever tool sent it.
+# The environment variables that hold secrets (their manifests say so, or their names
+# or places do): redacted from every text that leaves the package (_secrets), whichever
+# tool sent it, and refused when too short to redact. Other variables are configuration.
 SECRET_NAMES: tuple[str, ...] = ()
 
 

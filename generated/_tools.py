@@ -248,9 +248,9 @@ class _Call:
     def _failed(
         self, code: str, message: str, attempts: int, stderr: str = ""
     ) -> ToolResult[Any]:
-        code, message, stderr = _secrets.redact(
-            [shortened(code), shortened(message, MESSAGE_LIMIT), stderr]
-        )
+        # redacted before it is cut, so that no secret is cut in two
+        code, message, stderr = _secrets.redact([code, message, stderr])
+        code, message = shortened(code), shortened(message, MESSAGE_LIMIT)
         self._event("failed", attempts, "error", code)
         self._event("degraded", attempts, "degraded", code)
         return ToolResult(
@@ -293,9 +293,11 @@ def problems_text(problems: list[str]) -> str:
 
 
 def shortened(text: str, limit: int = 200) -> str:
-    """``text`` for a message: an argument may be megabytes long, a message is not."""
+    """``text`` for a message: an argument may be megabytes long, a message is not.
+    Redacted before it is cut, so that no secret is cut in two, half of it kept."""
     if len(text) <= limit:
         return text
+    text = _secrets.redact(text)
     return f"{text[:limit]}[... {len(text) - limit:,} more characters]"
 
 

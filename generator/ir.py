@@ -113,6 +113,9 @@ class ScriptExecutor:
     cwd: str
     free_argv: bool = False  # the script's own command line: options pass through
     env: tuple[str, ...] = ()  # environment variables given besides the allowlisted
+    secrets: tuple[
+        str, ...
+    ] = ()  # the variables that hold secrets (loaders.credentials)
     type: Literal["script"] = "script"
 
     @property
@@ -126,7 +129,7 @@ class ScriptExecutor:
             result["free_argv"] = True
         if self.env:
             result["env"] = list(self.env)
-        return result
+        return _with_secrets(result, self.secrets)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -136,6 +139,9 @@ class CliExecutor:
     command: tuple[str, ...]
     positional: tuple[str, ...]
     env: tuple[str, ...] = ()  # environment variables given besides the allowlisted
+    secrets: tuple[
+        str, ...
+    ] = ()  # the variables that hold secrets (loaders.credentials)
     type: Literal["cli"] = "cli"
 
     @property
@@ -146,7 +152,7 @@ class CliExecutor:
         }
         if self.env:
             result["env"] = list(self.env)
-        return result
+        return _with_secrets(result, self.secrets)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -158,6 +164,9 @@ class HttpExecutor:
     headers_template: Mapping[str, str] | None = None
     has_body: bool = False  # body_template may be any JSON value, null included
     body_template: Any = None
+    secrets: tuple[
+        str, ...
+    ] = ()  # the variables that hold secrets (loaders.credentials)
     type: Literal["http"] = "http"
 
     @property
@@ -167,7 +176,15 @@ class HttpExecutor:
             result["headers_template"] = dict(self.headers_template)
         if self.has_body:
             result["body_template"] = self.body_template
-        return result
+        return _with_secrets(result, self.secrets)
+
+
+def _with_secrets(settings: dict[str, Any], secrets: tuple[str, ...]) -> dict[str, Any]:
+    """An executor's settings, with the variables that hold secrets where there are
+    any: the runtime redacts their values, and refuses to send one too short to."""
+    if secrets:
+        settings["secrets"] = list(secrets)
+    return settings
 
 
 Executor = PythonExecutor | ScriptExecutor | CliExecutor | HttpExecutor

@@ -87,7 +87,7 @@ def fresh_counters() -> None:
 
 @pytest.fixture(scope="module")
 def runner(tmp_path_factory: pytest.TempPathFactory, server: str) -> Iterator[Any]:
-    env = {"EXECUTOR_TEST_BASE": server, "EXECUTOR_TEST_TOKEN": "s3cret"}
+    env = {"EXECUTOR_TEST_BASE": server, "EXECUTOR_TEST_TOKEN": "s3cret-7a1f"}
     with imported_build(
         "executors", tmp_path_factory.mktemp("executors"), "runner", env
     ) as package:
@@ -177,7 +177,7 @@ def test_http_renders_templates_and_environment_at_call_time(
     missing = runner.web.post(title="Bug")
     assert missing.error.code == "missing-environment-variable"
     generated = Path(runner.__file__).parent
-    assert "s3cret" not in "".join(p.read_text() for p in generated.rglob("*.py"))
+    assert "s3cret-7a1f" not in "".join(p.read_text() for p in generated.rglob("*.py"))
 
 
 def test_cli_builds_an_argument_list_and_asks_before_danger(runner: Any) -> None:

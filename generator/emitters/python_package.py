@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import posixpath
-import re
 
 from ..emitters import provider_files, render, tool_modules
 from ..diagnostics import Report
@@ -27,6 +26,9 @@ RUNTIME = (
     "_tasks.py",
     "_tools.py",
     "_executors.py",
+    "_processes.py",
+    "_templates.py",
+    "_reaper.py",
     "_connections.py",
     "_validate.py",
     "_accept.py",
@@ -196,22 +198,14 @@ def _builtin_files(config: Config, tools: tuple[ToolView, ...]) -> dict[str, str
     return files
 
 
-_SECRET = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
-
-
 def secret_names(tools: tuple[ToolView, ...]) -> tuple[str, ...]:
-    """The environment variables any tool's executor names (``env``, and ``${NAME}`` in
-    its templates): all of them, so that a tool's output is redacted of every other
-    tool's secrets too, whichever modules a process has loaded."""
+    """The environment variables that hold secrets, of every tool's executor
+    (``loaders.credentials``): all of them, so that a tool's output is redacted of
+    every other tool's secrets too, whichever modules a process has loaded."""
     names: set[str] = set()
     for tool in tools:
-        if not isinstance(tool.body, CallableModule):
-            continue
-        executor = tool.body.executor
-        names.update(str(name) for name in executor.get("env") or ())
-        for key in ("url", "headers_template", "body_template", "args_template"):
-            if key in executor:
-                names.update(_SECRET.findall(repr(executor[key])))
+        if isinstance(tool.body, CallableModule):
+            names.update(str(name) for name in tool.body.executor.get("secrets") or ())
     return tuple(sorted(names))
 
 

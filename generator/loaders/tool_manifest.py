@@ -19,7 +19,7 @@ from .. import discover
 from ..diagnostics import Report
 from ..loaders import Context, Loaded
 from ..ir import Executor, Function, HttpExecutor, Position, ScriptExecutor
-from ..loaders import executor_check, manifest
+from ..loaders import credentials, executor_check, manifest
 
 FILE = "tool-manifest.yaml"
 SCHEMA = "tool-manifest.schema.json"
@@ -166,8 +166,9 @@ def script_executor(
         template = manifest.split_words(doc, template, (*at, "args_template"))
         if template is None:
             return None
-    env = tuple(sorted(set(value.get("env") or ())))
-    return ScriptExecutor(normal, tuple(template), folder, env=env)
+    env = credentials.env_names(value.get("env"))
+    secrets = credentials.secrets(value)
+    return ScriptExecutor(normal, tuple(template), folder, env=env, secrets=secrets)
 
 
 def http_executor(
@@ -197,4 +198,5 @@ def http_executor(
         dict(sorted(headers.items())) if headers else None,
         "body_template" in value,
         value.get("body_template"),
+        credentials.secrets(value),
     )

@@ -16,7 +16,13 @@ from .. import discover
 from ..diagnostics import Report
 from ..loaders import Context, Loaded
 from ..ir import CliExecutor, Executor, Function, Position, PythonExecutor
-from ..loaders import call_examples, executor_check, manifest, tool_manifest
+from ..loaders import (
+    call_examples,
+    credentials,
+    executor_check,
+    manifest,
+    tool_manifest,
+)
 
 SCHEMA = "tools.schema.json"
 
@@ -119,5 +125,6 @@ def _executor(
         command = manifest.split_words(doc, command, (*at, "command"))
         if command is None:
             return None
-    env = tuple(sorted(set(value.get("env") or ())))
-    return CliExecutor(tuple(command), tuple(value.get("positional") or ()), env)
+    positional = tuple(value.get("positional") or ())
+    env = credentials.env_names(value.get("env"))
+    return CliExecutor(tuple(command), positional, env, credentials.secrets(value))

@@ -1,8 +1,9 @@
 """The built-in ``batch`` tools: commands run as argument lists, never through a shell
-unless the caller asks for one, in a folder inside the configured root. They run as the
-script executor runs its processes: in a process group of their own, killed as a group
-at the timeout, with output cut at ``max-output-bytes`` as it is read, and with only
-the allowlisted part of the environment (``_executors.ENVIRONMENT``)."""
+unless the caller asks for one, in a folder inside the configured root. They run as
+the script executor runs its processes (``_processes``): every process they start
+ended at the timeout, or when the command exits, output cut at ``max-output-bytes`` as
+it is read, and only the allowlisted part of the environment
+(``_processes.ENVIRONMENT``)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from typing import Any
 
 from ._builtin_file import PathError, inside
 from . import _settings
-from ._executors import Deadline, Failure, _cut, current_deadline, environment, stream
+from ._executors import Deadline, Failure, _cut, current_deadline
+from ._processes import environment, stream
 from ._tasks import split_words
 
 INTERPRETERS = {".py": (sys.executable,), ".sh": ("bash",), ".js": ("node",)}

@@ -23,6 +23,7 @@ from __future__ import annotations
 import base64
 import importlib
 import json
+import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple, TypeAlias
@@ -202,7 +203,9 @@ class Paged:
 class Handlers:
     """What the server answers beyond the protocol's own methods (``initialize``,
     ``ping``, ``server/discover``, which each transport answers in its era): by
-    method, a ``Handler``; those in ``blocking`` run in a worker thread."""
+    method, a ``Handler``; those in ``blocking`` run in a worker thread, and those in
+    ``bounded`` no more at once than their semaphore lets (a transport holds it until
+    the answer is sent, where it can)."""
 
     blocking = frozenset({"tools/call", "prompts/get", "resources/read"})
 
@@ -224,6 +227,9 @@ class Handlers:
             "prompts/get": self.get_prompt,
             # The skills' files, as SEP-2640 says.
             **_mcp_skills.Skills(self.schemas).methods(),
+        }
+        self.bounded: dict[str, threading.Semaphore] = {
+            "resources/read": _mcp_skills.READS
         }
 
     def call_tool(self, params: Mapping[str, Any]) -> dict[str, Any]:

@@ -11,9 +11,20 @@ import importlib
 import json
 import os
 import socket
+import threading
+from collections.abc import Mapping
 from typing import Any
 
-from ._mcp import INSTRUCTIONS, Confirm, Handlers, Http, RpcError, tool_entries, version
+from ._mcp import (
+    INSTRUCTIONS,
+    Confirm,
+    Handler,
+    Handlers,
+    Http,
+    RpcError,
+    tool_entries,
+    version,
+)
 from ._mcp_skills import EXTENSION
 from ._runtime import PACKAGE
 
@@ -40,6 +51,9 @@ def server(handlers: Handlers) -> Any:
 
     def adapted(method: str) -> Any:
         handler, result_type = handlers.methods[method], results.get(method)
+        limit = handlers.bounded.get(method)
+        if limit is not None:  # held for the handler (the SDK sends the answer later)
+            handler = _within(handler, limit)
 
         async def answer(ctx: Any, typed: Any) -> Any:
             params = ctx.params or {}  # as the wire had them: the SDK checked them
@@ -82,6 +96,14 @@ def server(handlers: Handlers) -> Any:
         "skills/get", types.ReadResourceRequestParams, adapted("skills/get")
     )
     return mcp_server
+
+
+def _within(handler: Handler, limit: threading.Semaphore) -> Handler:
+    def held(params: Mapping[str, Any]) -> dict[str, Any]:
+        with limit:
+            return handler(params)
+
+    return held
 
 
 # The bearer token every HTTP request must carry when set (always, on a public bind).

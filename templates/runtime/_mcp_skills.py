@@ -5,16 +5,25 @@
 ``_skills`` at build time (each skill's SKILL.md frontmatter as written, and every file
 as a ``skill://<skill path>/<file>`` resource with the ``sha256:`` digest and size the
 lock records); ``resources/list`` and ``resources/read`` serve the files themselves,
-from the skill folders below the source root. A file whose bytes no longer match its
-digest (changed since the build) is refused, not served. Nothing here runs anything: a
-skill's ``allowed-tools`` and ``!`cmd``` lines are text for the host to approve.
+from the skill folders below the source root. A file is served only as the build saw
+it: a regular file (a FIFO or a device is refused, without blocking), not a symbolic
+link, whose real path is inside its skill's folder, read no further than the size the
+build recorded (and one byte more, to see it grew), whose bytes read have the recorded
+digest. At most ``READS`` files are read at once, each held until its answer is sent
+(``Handlers.bounded``): 40 reads of a 15 MiB file at once do not hold 40 copies. Nothing
+here runs anything: a skill's ``allowed-tools`` and ``!`cmd``` lines are text for the
+host to approve.
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import os
+import stat
+import threading
 from collections.abc import Container, Mapping
+from pathlib import Path
 from typing import Any
 
 from . import _settings
@@ -25,6 +34,8 @@ EXTENSION = "io.modelcontextprotocol/skills"
 # How long a host may keep an entry: it changes only when the package is rebuilt.
 TTL_MS = 300_000
 CACHE = {"ttlMs": TTL_MS, "cacheScope": "public"}
+# Files read at once (in the server: each until its answer is sent).
+READS = threading.BoundedSemaphore(2)
 
 
 def served(tools: Container[str]) -> dict[str, dict[str, Any]]:
@@ -36,9 +47,11 @@ def served(tools: Container[str]) -> dict[str, dict[str, Any]]:
 
 def read(uri: str) -> dict[str, Any]:
     """A served file's ``resources/read`` contents: text when it is UTF-8, else base64;
-    LookupError when its bytes are not those of the build."""
+    LookupError (its URI and why, no path of this machine) when it is not the file the
+    build saw."""
     file = FILES[uri]
-    data = _settings.source_dir(file["folder"], file["file"]).read_bytes()
+    folder = _settings.source_dir(file["folder"])
+    data = _read(folder, file["file"], int(file["size"]), uri)
     if "sha256:" + hashlib.sha256(data).hexdigest() != file["digest"]:
         raise LookupError(f"{uri} changed since the package was built; rebuild it")
     contents: dict[str, Any] = {"uri": uri, "mimeType": file["mimeType"]}
@@ -46,6 +59,43 @@ def read(uri: str) -> dict[str, Any]:
         return contents | {"text": data.decode("utf-8")}
     except UnicodeDecodeError:
         return contents | {"blob": base64.b64encode(data).decode("ascii")}
+
+
+def _read(folder: Path, name: str, size: int, uri: str) -> bytearray:
+    """The bytes of ``name`` in ``folder``, opened without following a last symbolic
+    link, without blocking on a FIFO, checked a regular file inside ``folder`` after
+    opening, and read to ``size`` + 1 bytes at most."""
+    path = os.path.realpath(folder / name)
+    if not _inside(path, folder):
+        raise LookupError(f"{uri} leads out of its skill's folder")
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
+    except OSError as error:
+        raise LookupError(f"{uri} cannot be opened ({error.strerror})") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise LookupError(f"{uri} is not a regular file")
+        opened = f"/proc/self/fd/{fd}"  # Linux: what was opened, not what was asked
+        if os.path.exists(opened) and not _inside(os.readlink(opened), folder):
+            raise LookupError(f"{uri} leads out of its skill's folder")
+        data, got = bytearray(size + 1), 0  # one buffer, no pieces to join
+        with memoryview(data) as view:
+            while got <= size:
+                read = os.readv(fd, [view[got:]])
+                if not read:
+                    break
+                got += read
+    finally:
+        os.close(fd)
+    if got > size:
+        raise LookupError(f"{uri} changed since the package was built; rebuild it")
+    del data[got:]
+    return data
+
+
+def _inside(path: str, folder: Path) -> bool:
+    return os.path.commonpath([path, str(folder)]) == str(folder)
 
 
 class Skills:

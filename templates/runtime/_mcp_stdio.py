@@ -15,7 +15,13 @@ other era is refused.
 
 Protocol methods (``initialize``, ``ping``, lists) are answered on the reading thread,
 in order; calls, prompts and file reads in worker threads, each answered when done, so
-a slow tool never holds up the others. A request the client cancels
+a slow tool never holds up the others. File reads run in ``READERS`` daemon threads of
+their own, each holding its ``Handlers.bounded`` semaphore until its answer is written
+(40 reads of a 15 MiB file at once peak at 174 MB of RSS, against 1.4 GB unbounded,
+and 299 MB with a thread per read, each keeping its freed memory in an allocator arena
+of its own). When the input ends, the server waits for the calls still running, and up
+to ``GRACE`` seconds for the reads: one stuck on a hung disk never keeps it from
+exiting. A request the client cancels
 (``notifications/cancelled``) is never answered; its tool runs to its end, as it did on
 the SDK. A line that is not JSON gets a parse error; a message that is not a request
 an invalid-request error, both under the id ``null``; a notification never gets an
@@ -28,8 +34,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import queue
 import re
 import threading
+import time
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -73,6 +81,10 @@ CACHEABLE = frozenset(
 NO_CACHE = {"ttlMs": 0, "cacheScope": "private"}
 # Worker threads for calls at once (the SDK's, anyio's, default).
 WORKERS = 40
+# Threads for file reads, and the seconds the server waits for them once its input has
+# ended.
+READERS = 2
+GRACE = 5.0
 _JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[{]|[\]}]', re.S)
 _ENCODER = json.JSONEncoder(
     ensure_ascii=False, check_circular=False, separators=(",", ":")
@@ -117,6 +129,8 @@ class Connection:
         self.lock = threading.Lock()  # over running
         self.writing = threading.Lock()  # one message on the wire at a time
         self.pool: ThreadPoolExecutor | None = None  # started at the first call
+        self.reads: queue.SimpleQueue[Any] = queue.SimpleQueue()  # for the readers
+        self.readers: list[threading.Thread] = []  # started at the first read
         info = {"name": PACKAGE, "version": version()}
         self.stamp = {SERVER_INFO_KEY: info}
         self.hello = {"serverInfo": info, "instructions": INSTRUCTIONS}
@@ -129,6 +143,11 @@ class Connection:
         finally:
             if self.pool is not None:
                 self.pool.shutdown(wait=True)
+            for _ in self.readers:
+                self.reads.put(None)  # each reader's last
+            until = time.monotonic() + GRACE
+            for thread in self.readers:
+                thread.join(max(0.0, until - time.monotonic()))
 
     def receive(self, line: str) -> None:
         """One line off the wire: answered, now or from a worker, unless it is a
@@ -277,28 +296,45 @@ class Connection:
         return result
 
     def start(self, ident: str | int, method: str, params: dict[str, Any]) -> None:
+        with self.lock:
+            self.running[ident] = False
+        if method in self.handlers.bounded:
+            if not self.readers:
+                self.readers = [
+                    threading.Thread(target=self.read, daemon=True)
+                    for _ in range(READERS)
+                ]
+                for thread in self.readers:
+                    thread.start()
+            self.reads.put((ident, method, params))
+            return
         if self.pool is None:
             from concurrent.futures import ThreadPoolExecutor
 
             self.pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="mcp-call")
-        with self.lock:
-            self.running[ident] = False
         self.pool.submit(self.work, ident, method, params)
+
+    def read(self) -> None:
+        """A reader thread: the queued reads, until its last (None)."""
+        while (item := self.reads.get()) is not None:
+            self.work(*item)
 
     def work(self, ident: str | int, method: str, params: dict[str, Any]) -> None:
         """Run a blocking handler and answer it, unless the client cancelled it."""
         result: dict[str, Any] | None = None
         error: dict[str, Any] | None = None
-        try:
-            result = self.shaped(method, self.handlers.methods[method](params))
-        except RpcError as exc:
-            error = _refused(exc)
-        except Exception:  # never the handler's text: it may hold anything
-            error = _error(INTERNAL_ERROR, "Internal error")
-        with self.lock:
-            cancelled = self.running.pop(ident, False)
-        if not cancelled:
-            self.send(ident, result, error)
+        with self.handlers.bounded.get(method) or contextlib.nullcontext():
+            try:
+                result = self.shaped(method, self.handlers.methods[method](params))
+            except RpcError as exc:
+                error = _refused(exc)
+            except Exception:  # never the handler's text: it may hold anything
+                error = _error(INTERNAL_ERROR, "Internal error")
+            with self.lock:
+                cancelled = self.running.pop(ident, False)
+            if not cancelled:
+                self.send(ident, result, error)
+            result = None  # let it go before the next read starts
 
     def send(
         self,
@@ -313,9 +349,10 @@ class Connection:
         else:
             message["error"] = error
         # A lone surrogate (a name that is not UTF-8) is sent as JSON's \\u escape.
-        data = _ENCODER.encode(message).encode("utf-8", "backslashreplace") + b"\n"
+        data = _ENCODER.encode(message).encode("utf-8", "backslashreplace")
         with self.writing, contextlib.suppress(OSError, ValueError):
-            self.out.write(data)
+            self.out.write(data)  # and the line's end apart: no copy of a long line
+            self.out.write(b"\n")
             self.out.flush()
 
 

@@ -353,13 +353,13 @@ def _model_cosines(purpose: str) -> tuple[Any, float, float]:
     if loaded is None:
         return None, DENSE_WEIGHT, COSINE_FLOOR
     encoder, vectors, built = loaded
-    try:
-        query = encoder.embed([purpose], query=True)[0]
-    except Exception as error:  # whatever the inference library raises
+    try:  # whatever the inference library raises; a query of another dimension
+        query = encoder.embed([purpose], query=True)[0].reshape(vectors.shape[1])
+        cosines = _state["numpy"].einsum("ij,j->i", vectors, query)
+    except Exception as error:
         _state["model"] = None
         _model_missing(f"{built.ENCODER} failed", repr(error))
         return None, DENSE_WEIGHT, COSINE_FLOOR
-    cosines = _state["numpy"].einsum("ij,j->i", vectors, query)
     return cosines, built.WEIGHT, built.FLOOR
 
 

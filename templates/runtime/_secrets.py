@@ -2,20 +2,24 @@
 
 Every text that leaves the package (a ``ToolResult``'s data, error and stderr, whatever
 the exception behind it; ``dispatch`` and MCP answers; ``python -m <package>`` output;
-events) passes through ``redact``. It replaces each secret, and each of its common
-encodings (URL-quoted, base64 at any alignment, hex), with ``[redacted]``, and makes
-every text encodable as UTF-8 (a file name that is not UTF-8 arrives as surrogates,
-which no JSON encoder or MCP client takes): its undecodable bytes are written ``\\xff``.
+events) passes through ``redact``. It replaces each secret, in every form it may come
+back in (``forms``: as sent, escaped, encoded), with ``[redacted]``, and makes every text
+encodable as UTF-8 (a file name that is not UTF-8 arrives as surrogates, which no JSON
+encoder or MCP client takes): its undecodable bytes are written ``\\xff``.
 
-A secret is the value of an environment variable a manifest names: ``${NAME}`` in an
-executor's templates, or an ``env`` entry. The build lists every tool's names
-(``_settings.SECRET_NAMES``), their values are read from the environment when
-redacting, and every value read for a call is remembered (in case the environment
-changes afterwards).
+A secret is the value of an environment variable the build declared one
+(``_settings.SECRET_NAMES``: the manifest says so, or its name or place does; see
+skillc's ``loaders/credentials.py``); every other variable is configuration, never cut
+out of an answer. Their values are read from the environment when redacting, and every
+value read for a call is remembered (in case the environment changes afterwards). A
+secret shorter than ``SHORTEST`` characters, in any form it is sent in, is refused
+(``refused``): cutting a few characters out of every text would corrupt the data, not
+protect it.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from itertools import chain
@@ -24,27 +28,54 @@ from typing import Any
 from . import _settings
 
 REDACTED = "[redacted]"
-# Encodings of shorter secrets are not searched: a few characters of base64 or hex
-# match too much unrelated text. The secret itself always is.
-ENCODED_MIN = 8
+# The fewest characters a secret may have, in every form it is sent in.
+SHORTEST = 8
 NESTED = 40  # data nested deeper is walked with a stack of its own
 _values: set[str] = set()
 _NONE: frozenset[str] = frozenset()
 _compiled: dict[frozenset[str], re.Pattern[str] | None] = {}
+_known: list[Any] = [None, _NONE]  # the key known() last answered for, and its answer
+_UNSENT = str.maketrans("", "", "\t\r\n")  # what a URL loses on its way (urlsplit)
+_PERCENT = re.compile("%[0-9A-F]{2}")
 
 
-def remember(value: str) -> None:
-    """A secret's value, read for a call: redacted from now on."""
-    if value:
+def refused(name: str, value: str) -> str | None:
+    """Why the value of ``name`` is not sent: a secret too short to redact safely (the
+    variable named, never its value); None when it may be sent."""
+    if name not in _settings.SECRET_NAMES or _long_enough(value):
+        return None
+    return (
+        f"${{{name}}} holds a secret but fewer than {SHORTEST} characters (leading "
+        "and trailing spaces and line breaks aside): too few to cut out of answers "
+        "safely, so it is not sent. Give it a longer value, or, if it is no secret, "
+        f"declare it so in its executor's env: {{name: {name}, secret: false}}"
+    )
+
+
+def remember(name: str, value: str) -> None:
+    """A value read for a call: redacted from now on when ``name`` holds a secret."""
+    if name in _settings.SECRET_NAMES and _long_enough(value):
         _values.add(value)
 
 
 def known() -> frozenset[str]:
-    """Every secret value: those read for calls, and the named variables' values now."""
-    if not _values and not _settings.SECRET_NAMES:
+    """Every secret value: those read for calls, and the declared variables' values
+    now (those long enough to be sent). Kept while neither changes: checking each
+    value's forms' lengths at each call made ``redact`` of a small answer with three
+    secrets 18 us, not 6."""
+    names = _settings.SECRET_NAMES
+    if not _values and not names:
         return _NONE
-    current = {os.environ.get(name, "") for name in _settings.SECRET_NAMES}
-    return frozenset((current | _values) - {""})
+    key = (tuple(os.environ.get(name, "") for name in names), len(_values))
+    if _known[0] != key:  # remembered values are only ever added
+        current = set(key[0]) | _values
+        _known[:] = [key, frozenset(v for v in current if v and _long_enough(v))]
+    found: frozenset[str] = _known[1]
+    return found
+
+
+def _long_enough(value: str) -> bool:
+    return min(map(len, _variants(value))) >= SHORTEST
 
 
 def redact(value: Any) -> Any:
@@ -133,27 +164,74 @@ def encodable(text: str) -> str:
 
 
 def forms(secret: str) -> set[str]:
-    """``secret`` and the encodings it is commonly sent back in."""
-    import base64
+    """``secret`` and the forms it may come back in: as it was sent (stripped, or
+    without the tabs and line breaks a URL loses) or read (``%41`` and ``+`` decoded);
+    each as Python's ``repr`` (of text or bytes, with either quote), JSON and HTML
+    write it, and once more as JSON (a ``repr`` inside a JSON text); URL-quoted, hex,
+    and base64 at any alignment. Forms shorter than ``SHORTEST`` are left out."""
+    found: set[str] = set()
+    for value in _variants(secret):
+        once = _escaped(value)
+        found |= once | {twice for text in once for twice in _json(text)}
+        found |= _encoded(value)
+    return {text for text in found if len(text) >= SHORTEST}
+
+
+def _variants(secret: str) -> set[str]:
     import urllib.parse
 
     found = {secret}
-    if len(secret) < ENCODED_MIN:
-        return found
-    raw = secret.encode("utf-8", "surrogateescape")
-    found |= {
-        urllib.parse.quote(secret, safe=""),
-        urllib.parse.quote(secret),
-        urllib.parse.quote_plus(secret),
-        raw.hex(),
-        raw.hex().upper(),
+    if "%" in secret or "+" in secret:
+        found |= {urllib.parse.unquote(secret), urllib.parse.unquote_plus(secret)}
+    found |= {text.translate(_UNSENT) for text in found}
+    return found | {text.strip() for text in found}
+
+
+def _escaped(text: str) -> set[str]:
+    """``text`` as escaped inside quotes: repr, ascii, unicode_escape, JSON, HTML.
+    Appending both quotes makes ``repr`` escape the one it delimits with."""
+    import html
+
+    both = text + "'\""
+    found = {text, repr(text)[1:-1], repr(both)[1:-4], ascii(text)[1:-1]}
+    found |= {ascii(both)[1:-4], html.escape(text), html.escape(text, quote=False)}
+    found |= _json(text) | {text.encode("unicode_escape").decode("ascii")}
+    for encoding in ("utf-8", "latin-1"):  # bytes: as http.client's errors show them
+        try:
+            raw = text.encode(encoding)
+        except UnicodeEncodeError:
+            continue
+        found |= {repr(raw)[2:-1], repr(raw + b"'\"")[2:-4]}
+    return found
+
+
+def _json(text: str) -> set[str]:
+    narrow, wide = json.dumps(text)[1:-1], json.dumps(text, ensure_ascii=False)[1:-1]
+    return {narrow, wide, narrow.replace("/", "\\/"), wide.replace("/", "\\/")}
+
+
+def _encoded(text: str) -> set[str]:
+    """URL-quoted (either case of hex digit), hex, and the base64 characters made of
+    the secret's bits alone, at each byte alignment inside longer base64 text."""
+    import base64
+    import urllib.parse
+
+    try:
+        raw = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate that stands for no byte
+        raw = text.encode("utf-8", "surrogatepass")
+    quoted = {
+        urllib.parse.quote(raw, safe=""),
+        urllib.parse.quote(raw),
+        urllib.parse.quote_plus(raw),
     }
-    for shift in range(3):  # inside longer base64 text, at each byte alignment
+    found = quoted | {_PERCENT.sub(lambda m: m.group().lower(), q) for q in quoted}
+    found |= {raw.hex(), raw.hex().upper()}
+    for shift in range(3):
         encoded = base64.b64encode(bytes(shift) + raw).decode("ascii")
-        # the characters made of the secret's bits alone
         middle = encoded[-(-shift * 8 // 6) : (shift + len(raw)) * 8 // 6]
         found |= {middle, middle.replace("+", "-").replace("/", "_")}
-    return {text for text in found if text == secret or len(text) >= ENCODED_MIN}
+    return found
 
 
 def _pattern(secrets: frozenset[str]) -> re.Pattern[str] | None:

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import json
 import os
 import subprocess
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -97,6 +99,57 @@ def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         for module in ("_settings", "_tools"):  # tests reach into them in any order
             importlib.import_module(f"{package.__name__}.{module}")
         yield package
+
+
+# tests/fixtures/secrets: two secrets, two configuration values (issue 41).
+LEAK = {
+    "LEAK_TOKEN": "tok-5e1f0a9c73",
+    "LEAK_KEY": "key-2b7d4c8e16",
+    "LEAK_SIGNING": "sig-9a3c1e5b72",
+    "LEAK_REGION": "us",
+    "LEAK_STAGE": "prod",
+}
+
+
+class Echo(Quiet):
+    """Answers ``/echo/<how>`` with the credentials it was sent (the Authorization and
+    Cookie headers, the query as sent and decoded, the body): as JSON, as text, or as
+    the body of a 500."""
+
+    def answer(self) -> None:
+        query = self.path.partition("?")[2]
+        length = int(self.headers.get("Content-Length") or 0)
+        echoed = {
+            "authorization": self.headers.get("Authorization", ""),
+            "cookie": self.headers.get("Cookie", ""),
+            "query": query,
+            "decoded": urllib.parse.unquote_plus(query),
+            "body": self.rfile.read(length).decode("utf-8", "replace"),
+        }
+        how = self.path.partition("?")[0].rpartition("/")[2]
+        if how == "json":
+            body = json.dumps(echoed).encode()
+            self.send(200, body, {"Content-Type": "application/json"})
+        else:
+            text = "\n".join(echoed.values()).encode()
+            self.send(200 if how == "text" else 500, text)
+
+    do_GET = do_POST = answer  # noqa: N815 - http.server's naming
+
+
+@pytest.fixture(scope="session")
+def sealed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """tests/fixtures/secrets built and imported, its origin's address in LEAK_BASE."""
+    folder = tmp_path_factory.mktemp("secrets")
+    env = {**LEAK, "LEAK_BASE": ""}
+    with serve(Echo) as base, imported_build("secrets", folder, "sealed", env) as built:
+        os.environ["LEAK_BASE"] = base  # imported_build puts back what it changed
+        yield built
+
+
+def project_of(package: Any) -> Path:
+    """The folder a built package's project is in."""
+    return Path(package.__file__).parent.parent
 
 
 def one_tool_project(folder: Path, schema: str, executor: str) -> Path:

@@ -193,15 +193,16 @@ def test_credentials_not_sent_to_a_host_an_argument_names(
 
 
 def test_an_exception_of_any_type_is_redacted(guarded: Any, servers: Any) -> None:
-    # http.client's own ValueError quotes the header, secret and all
+    # http.client's own ValueError would quote the header, secret and all: the header
+    # is refused before it is sent, naming the header alone
     answer = guarded.dispatch(
         "anthropic",
         {"id": "1", "name": "hostile__cookie", "input": {"lang": "en\nX: 1"}},
     )
     direct = guarded.hostile.cookie(lang="en\r\nX-Injected: 1")
     assert answer["is_error"] and not direct.ok
+    assert direct.error.code == "invalid-header" and "Cookie" in direct.error.message
     texts = json.dumps(answer) + repr(direct)
-    assert "[redacted]" in texts
     for secret in SECRETS.values():
         assert secret not in texts
     assert SEEN == []

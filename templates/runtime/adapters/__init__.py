@@ -13,14 +13,18 @@ Each takes the filters of the package's ``tools()`` (``tag``, ``capability``,
 ``dispatch``'s). The tools are the ones the provider files offer a model, under their
 provider names (``file__read``); every call goes through ``dispatch()``, so only
 declared arguments reach a tool, validated, with its deadline, and a failed call is an
-answer the model reads, never an exception in the agent loop.
+answer the model reads, never an exception in the agent loop. Every declared argument
+reaches its tool: one a framework keeps for itself (LangChain's ``config``,
+``callbacks``, ``run_manager``, ``self``) is offered the model under another name
+(``renamed``) and passed back under its own; the other three frameworks hand a tool
+every argument as the model sent it.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
@@ -120,17 +124,52 @@ def call(name: str, arguments: Any, confirm: Confirm) -> Answer:
     return Answer(not answer["is_error"], answer["content"])
 
 
-def raising(name: str, confirm: Confirm, failed: type[Exception]) -> Callable[..., str]:
+def raising(
+    name: str,
+    confirm: Confirm,
+    failed: type[Exception],
+    back: Mapping[str, str] | None = None,
+) -> Callable[..., str]:
     """A tool's function for a framework that passes the model's arguments as keywords
-    and takes an exception of its own (``failed``) as the call's error for the model."""
+    and takes an exception of its own (``failed``) as the call's error for the model;
+    ``back``: the arguments ``renamed`` gave other names, under their own again."""
 
     def run(**arguments: Any) -> str:
+        if back:
+            arguments = {back.get(key, key): value for key, value in arguments.items()}
         answer = call(name, arguments, confirm)
         if not answer.ok:
             raise failed(answer.text)
         return answer.text
 
     return run
+
+
+def renamed(
+    schema: dict[str, Any], reserved: frozenset[str]
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """``schema`` with each argument a framework keeps for itself (``reserved``)
+    renamed as the model is offered it (``config`` becomes ``config_``, with one more
+    ``_`` while that name is taken), and the way back: the model's names to the
+    tool's."""
+    properties = schema.get("properties") or {}
+    back: dict[str, str] = {}
+    for name in properties:
+        if name in reserved:
+            new = name + "_"
+            while new in properties or new in back:
+                new += "_"
+            back[new] = name
+    if not back:
+        return schema, back
+    forward = {old: new for new, old in back.items()}
+    offered = {
+        **schema,
+        "properties": {forward.get(k, k): v for k, v in properties.items()},
+    }
+    if isinstance(schema.get("required"), list):
+        offered["required"] = [forward.get(name, name) for name in schema["required"]]
+    return offered, back
 
 
 def prepared(tool: Offered) -> Invocation:

@@ -9,19 +9,23 @@ your runner returns: run a sub-agent there).
 
 Every call goes through ``dispatch()``; a failed one raises LangChain's
 ``ToolException``, which the tool turns into a ``ToolMessage`` with ``status="error"``
-for the model: the run goes on.
+for the model: the run goes on. An argument named as one of LangChain's own keywords
+(``RESERVED``) is offered as ``<name>_`` and passed to the tool as ``<name>``.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import Confirm, offered, raising, require
+from . import Confirm, offered, raising, renamed, require
 
 if TYPE_CHECKING:
     from .._runtime import Filter
 
 INSTALL = "langchain-core"
+# Keywords LangChain keeps for itself: StructuredTool._run's own parameters (an argument
+# of the name never reached the tool, or raised TypeError) and its FILTERED_ARGS.
+RESERVED = frozenset({"self", "config", "run_manager", "callbacks"})
 
 
 def tools(
@@ -33,13 +37,16 @@ def tools(
     """``StructuredTool``s of the tools, skills and subagents the filters select;
     ``confirm`` approves a tool marked dangerous."""
     langchain = require("langchain_core.tools", INSTALL)
-    return [
-        langchain.StructuredTool(
-            name=tool.name,
-            description=tool.description,
-            args_schema=tool.schema,
-            func=raising(tool.name, confirm, langchain.ToolException),
-            handle_tool_error=True,
+    made = []
+    for tool in offered(tag, capability, namespace):
+        schema, back = renamed(tool.schema, RESERVED)
+        made.append(
+            langchain.StructuredTool(
+                name=tool.name,
+                description=tool.description,
+                args_schema=schema,
+                func=raising(tool.name, confirm, langchain.ToolException, back),
+                handle_tool_error=True,
+            )
         )
-        for tool in offered(tag, capability, namespace)
-    ]
+    return made

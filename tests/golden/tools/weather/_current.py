@@ -57,6 +57,9 @@ _SPEC = _tools.ToolSpec(
         "headers_template": {
             "Authorization": "Bearer ${WEATHER_TOKEN}",
         },
+        "secrets": [
+            "WEATHER_TOKEN",
+        ],
     },
     parameters={
         "city": "city",
