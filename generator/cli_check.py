@@ -45,7 +45,7 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--no-cache",
         action="store_true",
-        help=f"do not read the build cache ({pipeline.CACHE_DIR}/)",
+        help="do not read the build cache",
     )
 
 

@@ -30,11 +30,8 @@ def {name}(session: nox.Session) -> None:
     session.install({requirement!r})
     session.run("skillc", "build", *session.posargs)
 '''
-GITIGNORE = (
-    "# skillc: its build cache, and Python's bytecode",
-    ".skillc-cache/",
-    "__pycache__/",
-)
+# (The build cache is in the user's cache folder, never in the project.)
+GITIGNORE = ("# skillc: Python's bytecode", "__pycache__/")
 
 
 def sources(root: Path) -> tuple[list[str], str]:
@@ -157,7 +154,7 @@ def _nox_session(root: Path, noxfile: Path) -> None:
 
 
 def _gitignore(path: Path) -> None:
-    """Add what skillc leaves beside its output (the cache) and in it (bytecode)."""
+    """Add what a build leaves in its output: Python's bytecode."""
     text = path.read_text(encoding="utf-8") if path.is_file() else ""
     present = {line.strip() for line in text.splitlines()}
     missing = [line for line in GITIGNORE[1:] if line not in present]

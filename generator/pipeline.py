@@ -1,7 +1,7 @@
 """The build, top to bottom: config -> discover -> load (through the cache) -> resolve ->
 views -> emitters -> ``{path: bytes}``. cli.py writes what ``run`` returns, or checks it.
 
-The build is a pure function of the input files and the settings. ``cache.Memo`` keeps
+The build is a pure function of the input files and the settings. ``cache.Cache`` keeps
 its parts (loader results, hard typings, exact token counts, black's layouts) by the hash
 of what they depend on, and what the last build wrote, for the no-op check (``digests``).
 """
@@ -45,19 +45,7 @@ DEPENDENCIES = (
     *("black", "datamodel-code-generator", "pydantic", "jsonschema", "PyYAML"),
     *("Jinja2", "numpy", "bpe-openai", "regex"),
 )
-# What the cache may hold besides plain data: loader results, typings, diagnostics.
-CACHED = dict.fromkeys(
-    ("Kind", "Definition", "Function", "Position", "Parameter", "PythonExecutor")
-    + ("ScriptExecutor", "CliExecutor", "HttpExecutor"),
-    f"{_ROOT}.ir",
-) | {
-    "Loaded": f"{_ROOT}.loaders",
-    "Typed": f"{_ROOT}.views.pytypes",
-    "Diagnostic": f"{_ROOT}.diagnostic",
-    "Severity": f"{_ROOT}.diagnostics",
-}
-CACHE_DIR = cache.CACHE_DIR
-Memo = cache.Memo  # what configure opens, for run (cli.py holds it, never imports it)
+Cache = cache.Cache  # what configure opens, for run (cli.py holds it, never imports it)
 
 
 class Build(NamedTuple):
@@ -65,17 +53,18 @@ class Build(NamedTuple):
     this repo's no-op 1.84x -> 1.36x its floor (bench.py --only repo --runs 7)."""
 
     files: dict[str, bytes]  # the output, by path relative to the output folder
-    model: Model | None = None  # None: the output folder is up to date
-    notes: tuple[str, ...] = ()  # cache files found and not trusted, to warn about
-    remember: Callable[[], None] = lambda: None  # keep the cache, once written
+    model: Model | None = None  # None: nothing to do (the last build's outcome holds)
+    notes: tuple[str, ...] = ()  # what to warn about the cache
+    # Keep the cache, once the output is written (True) or not (errors).
+    remember: Callable[[bool], None] = lambda written: None
 
 
-def configure(root: Path, cached: bool, **flags: Any) -> tuple[Config, cache.Memo]:
-    """The project's memo (``cached``: its folder's), then ``config.load`` (``flags``:
-    the command line's) given the table the memo's first entry, a witness, keeps."""
-    memo = cache.project_memo(root.resolve() if cached else None, CACHED, DEPENDENCIES)
-    last = memo.get(memo.first) if memo.first else None
-    parsed = last.get("pyproject") if isinstance(last, dict) else None
+def configure(root: Path, cached: bool, **flags: Any) -> tuple[Config, cache.Cache]:
+    """The project's cache (``cached``: in the user's cache folder), then
+    ``config.load`` (``flags``: the command line's) given the table the last build's
+    witness keeps."""
+    memo = cache.Cache.of(root.resolve() if cached else None, DEPENDENCIES)
+    parsed = memo.last.get("pyproject") if memo.last else None
     return configuration.load(root, **flags, parsed=parsed), memo
 
 
@@ -86,11 +75,13 @@ def run(
     cached: bool = True,
     writing: bool = False,
     emit: bool = True,
-    memo: cache.Memo | None = None,
+    keep_going: bool = False,
+    memo: cache.Cache | None = None,
 ) -> Build:
     """Compile the project. ``cached``: read the cache (``memo``: configure's);
-    ``writing``: the output is about to be written (the cache may say it is up to
-    date, and ``remember`` keeps it); ``emit``: False stops after the model."""
+    ``writing``: the output is about to be written, with the valid tools alone when
+    some have errors (``keep_going``): the cache may say the last build's outcome
+    holds, and ``remember`` keeps it; ``emit``: False stops after the model."""
     started = time.time_ns()
     project = config.root.resolve()
     settings = [config.as_json(), table_key(config.find_tool), GENERATOR]
@@ -100,56 +91,65 @@ def run(
         settings.append(encoders.encoder_key(config))
     sources = config.source_dirs()
     where = cache.key("last", settings, os.fspath(project), [str(s) for s in sources])
-    memo = memo or cache.project_memo(project if cached else None, CACHED, DEPENDENCIES)
-    memo.first = where
-    last = memo.get(where) if writing and emit else None
-    read = {"pyproject": config.pyproject}  # the settings' table, by its text
+    memo = memo or cache.Cache.of(project if cached else None, DEPENDENCIES)
+    last = memo.last if writing and emit else None
+    if last and last["where"] != where:  # other settings
+        last = None
+    read = {"where": where, "pyproject": config.pyproject}  # the settings' table
     if last and digests.unchanged(last["seen"], last["started"]):
-        if done := _done(config, report, memo, where, last | read):
+        if done := _done(config, report, memo, last | read, keep_going):
             return done
     from . import discover
 
     walk = Report(strict=config.strict, ignore=frozenset(config.ignore))
-    skip = (config.out_dir, project / CACHE_DIR)
     found = discover.discover(
-        sources, project, skip, walk, config.exclude, config.max_file_bytes
+        sources, project, (config.out_dir,), walk, config.exclude, config.max_file_bytes
     )
     report.extend(walk.items)
     inputs, contents = digests.read_all(found.inputs, found.seen, config.max_file_bytes)
     key = cache.key("build", settings, repr(found), walk.items, inputs)
     witness = {"key": key, "seen": found.seen, "started": started} | read
     if last and last["key"] == key:  # a folder or file touched, nothing changed
-        if done := _done(config, report, memo, where, last | witness):
+        if done := _done(config, report, memo, last | witness, keep_going):
             return done
     from . import loaders  # here: a no-op imports no loader (test_startup)
 
     with loaders.hashed(contents):  # the loaders read the bytes hashed
         model = _model(config, report, found, inputs, memo)
     if not emit:
-        return Build({}, model, tuple(memo.ignored))
+        return Build({}, model, tuple(memo.notes))
     files = _emit(model, config, report, memo)
 
-    def remember() -> None:
-        if not report.has_errors:
-            outputs = digests.kept(config.out_dir, files)
-            memo.put(where, witness | {"outputs": outputs, "diagnostics": report.items})
+    def remember(written: bool) -> None:
+        """The witness: what this build saw and said, and what it wrote (None:
+        nothing, for errors), so that the next one with the same inputs has nothing
+        to do, errors or not."""
+        outputs = digests.kept(config.out_dir, files) if written else None
+        memo.remember(witness | {"outputs": outputs, "diagnostics": report.items})
         memo.save()
 
-    notes = tuple(memo.ignored)  # what the look-ups met too
-    return Build(files, model, notes, remember if writing else lambda: None)
+    notes = tuple(memo.notes)
+    return Build(files, model, notes, remember if writing else lambda written: None)
 
 
 def _done(
-    config: Config, report: Report, memo: cache.Memo, where: str, last: Any
+    config: Config, report: Report, memo: cache.Cache, last: Any, keep_going: bool
 ) -> Build | None:
-    """Nothing to do when the output folder holds what the last build of these
-    settings wrote (``last``: what it saw, wrote and said, kept under ``where``)."""
-    if not (held := digests.holds(config.out_dir, last["outputs"], memo.written_ns)):
+    """Nothing to do when the last build of these settings (``last``: what it saw,
+    said and wrote) had these inputs and the output folder holds what it wrote; or
+    when it wrote nothing for errors, which a build that does not keep going would
+    say again."""
+    outputs, read = last["outputs"], 0
+    if outputs is None and keep_going:  # it wrote nothing, for errors: this one will
         return None
+    if outputs is not None:
+        if not (held := digests.holds(config.out_dir, outputs, memo.written_ns)):
+            return None
+        outputs, read = held
     report.extend(last["diagnostics"])
-    if held[1] or memo.get(where) != last:  # files were read, or the witness is new
-        memo.put(where, last | {"outputs": held[0]})
-    return Build({}, notes=tuple(memo.ignored), remember=memo.keep)
+    if read or memo.last != last:  # files were read, or the witness is new
+        memo.remember(last | {"outputs": outputs})
+    return Build({}, notes=tuple(memo.notes), remember=lambda written: memo.save())
 
 
 # ----------------------------------------------------------------------------- cache
@@ -159,7 +159,7 @@ T = TypeVar("T")
 
 
 def _memoised(
-    memo: cache.Memo,
+    memo: cache.Cache,
     kind: str,
     make: Callable[..., T],
     by: Callable[..., tuple[Any, ...]] = lambda *arguments: arguments,
@@ -190,7 +190,7 @@ def _model(
     report: Report,
     found: discover.Discovery,
     inputs: Inputs,
-    memo: cache.Memo,
+    memo: cache.Cache,
 ) -> Model:
     """Load every input (through the memo) and resolve them into the model."""
     from dataclasses import replace
@@ -277,7 +277,7 @@ def _load(
     config: Config,
     report: Report,
     inputs: Inputs,
-    memo: cache.Memo,
+    memo: cache.Cache,
     folders: dict[str, str],
     item: discover.Found,
     module: str,
@@ -354,7 +354,7 @@ def _guarded(load: Callable[[], T], rel: str, report: Report, failed: T) -> T:
         return failed
 
 
-def _builtin(name: str, memo: cache.Memo) -> Any:
+def _builtin(name: str, memo: cache.Cache) -> Any:
     """A built-in namespace, from the manifest shipped inside skillc."""
 
     def load(name: str) -> Any:
@@ -389,7 +389,7 @@ def _invalid(report: Report) -> tuple[Invalid, ...]:
 
 
 def _emit(
-    model: Model, config: Config, report: Report, memo: cache.Memo
+    model: Model, config: Config, report: Report, memo: cache.Cache
 ) -> dict[str, bytes]:
     """Every output file: the views of the tools, rendered by each emitter."""
     from .emitters import agent_docs, ai_tools, budgets, lock_report, mcp_skills

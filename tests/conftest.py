@@ -30,6 +30,12 @@ TOOLS_PROJECT = FIXTURES / "tools"
 GOLDEN = TESTS / "golden"
 SHARED = REPO.parent / "shared"
 
+# The build cache of every build the tests run (in this process and the processes it
+# starts), never the user's: a folder of this process's own, outside every project.
+CACHE = Path(tempfile.mkdtemp(prefix="skillc-test-cache-"))
+atexit.register(shutil.rmtree, CACHE, ignore_errors=True)
+os.environ["SKILLC_CACHE_DIR"] = str(CACHE)
+
 
 def shared_corpus(*parts: str) -> Path:
     """A folder of ../shared/corpus; the calling test is skipped, with the reason, when it
