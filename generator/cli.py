@@ -21,6 +21,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return _run(args)
+    except config.SettingsError as exc:  # located, a line each
+        print(exc, file=sys.stderr)
+        return 2
     except (config.ConfigError, writer.OutputError) as exc:
         print(f"skillc: error: {exc}", file=sys.stderr)
         return 2
@@ -141,7 +144,7 @@ def _run(args: argparse.Namespace) -> int:
         return init.main(Path(args.project or args.top_project or ".").resolve())
     root, flags = _project(args)
     if args.command not in ("build", "validate"):
-        cfg = config.load(root, **flags)
+        cfg = pipeline.configure(root, False, **flags)[0]
         if args.command == "find":
             return _find(cfg, " ".join(args.purpose), args.k)
         if args.command == "budget":

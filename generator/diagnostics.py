@@ -24,6 +24,7 @@ class Severity(enum.Enum):
 RETIRED = frozenset({"budget-exceeded"})  # replaced by skillc check's listing budgets
 CODES: dict[str, str] = {
     # files and parsing
+    "invalid-setting": "a [tool.skillc] setting in pyproject.toml has a wrong key, type or value",
     "file-unreadable": "the file could not be read",
     "file-not-utf8": "the file is not valid UTF-8",
     "name-not-utf8": "a file or folder name is not valid UTF-8",

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from . import __version__, cache, config as configuration, digests, tokens
 from .config import Config
+from .project import read_pyproject
 from .diagnostics import Report, Severity
 from .resources import BUILTINS, table_key
 
@@ -60,12 +61,19 @@ class Build(NamedTuple):
 
 
 def configure(root: Path, cached: bool, **flags: Any) -> tuple[Config, cache.Cache]:
-    """The project's cache (``cached``: in the user's cache folder), then
-    ``config.load`` (``flags``: the command line's) given the table the last build's
-    witness keeps."""
+    """The project's cache (``cached``: the user's cache folder's), then its
+    configuration (``flags``: the command line's): the settings the last build read
+    from the same pyproject.toml text, or those the text gives."""
     memo = cache.Cache.of(root.resolve() if cached else None, DEPENDENCIES)
+    text = read_pyproject(root)
     parsed = memo.last.get("pyproject") if memo.last else None
-    return configuration.load(root, **flags, parsed=parsed), memo
+    if parsed is None or parsed.sha256 != hashlib.sha256(text.encode()).hexdigest():
+        from . import (
+            settings,
+        )  # pydantic and tomllib: not for a build with nothing to do
+
+        parsed = settings.parse(text)
+    return configuration.load(root, parsed, **flags), memo
 
 
 def run(

@@ -13,6 +13,10 @@ class ConfigError(Exception):
     """A usage or configuration error: exit status 2."""
 
 
+class SettingsError(ConfigError):
+    """Bad ``[tool.skillc]`` values: each a located error line of its own."""
+
+
 # The folders where each client keeps Agent Skills, lowest precedence first: between
 # copies of one skill in two of them the later folder wins (``shadowed``), wherever
 # they lie (a configured ``~/.codex/skills`` too). Claude Code's last: skillc's format
@@ -153,20 +157,6 @@ def read_pyproject(root: Path) -> str:
         return pyproject.read_text(encoding="utf-8") if pyproject.is_file() else ""
     except UnicodeDecodeError as exc:
         raise ConfigError(f"pyproject.toml: {exc}") from None
-
-
-def parse_table(text: str) -> dict[str, Any]:
-    """The ``[tool.skillc]`` table of a pyproject.toml's text."""
-    import tomllib  # not for a build with nothing to do (see config.load)
-
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"pyproject.toml: {exc}") from None
-    table = data.get("tool", {}).get("skillc", {})
-    if not isinstance(table, dict):
-        raise ConfigError("pyproject.toml: [tool.skillc] must be a table")
-    return table
 
 
 def relative(root: Path, path: str) -> str:

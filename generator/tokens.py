@@ -18,7 +18,7 @@ from typing import Any
 
 from .config import ConfigError
 
-ESTIMATE = "estimate"  # the other choices are in config.TOKEN_COUNTERS
+ESTIMATE = "estimate"  # the other choice is in settings.Settings.token_counter
 
 
 def estimate_tokens(text: str) -> int:

@@ -20,7 +20,8 @@ from typing import Any
 
 import pytest
 
-from skillc import cli
+from skillc import cli, pipeline
+from skillc.config import Config
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
@@ -156,6 +157,11 @@ def tools_project(tmp_path: Path) -> Path:
     target = tmp_path / "tools"
     shutil.copytree(TOOLS_PROJECT, target)
     return target
+
+
+def configured(root: Path, **flags: Any) -> Config:
+    """The configuration of the project ``root``, read from its pyproject.toml."""
+    return pipeline.configure(root, False, **flags)[0]
 
 
 def run_skillc(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
