@@ -5,6 +5,7 @@ or configuration error. Diagnostics go to stderr, sorted; bad input never shows 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import sys
@@ -265,8 +266,6 @@ def _built(cfg: config.Config, name: str) -> Path:
 
 def _find(cfg: config.Config, purpose: str, k: int) -> int:
     """``find_tool`` of the built package, from the command line."""
-    import importlib.util
-
     _built(cfg, "_search_index.py")
     spec = importlib.util.spec_from_file_location(
         cfg.package,

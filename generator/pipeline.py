@@ -3,44 +3,31 @@ views -> emitters -> ``{path: bytes}``. cli.py writes what ``run`` returns, or c
 
 The build is a pure function of the input files and the settings. ``cache.Cache`` keeps
 its parts (loader results, hard typings, exact token counts, black's layouts) by the hash
-of what they depend on, and what the last build wrote, for the no-op check (``digests``).
+of what they depend on, and what the last build saw, said and wrote, for the no-op
+check (``digests``). This module is that decision: what each step past it needs is
+imported where the step begins (the settings' model, the walk, the stages), so that a
+build with nothing to do imports none of it (tests/test_startup.py).
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import importlib
 import os
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from . import __version__, cache, config as configuration, digests, tokens
+from . import __version__, cache, config as configuration, digests
 from .config import Config
+from .diagnostics import Report
 from .project import read_pyproject
-from .diagnostics import Report, Severity
-from .resources import BUILTINS, table_key
+from .resources import table_key
 
 if TYPE_CHECKING:  # imported when a build has something to do (see Build)
-    from . import discover
-    from .diagnostic import Diagnostic
-    from .ir import Definition, Function, Invalid, Model
-
-# This package's own import name (skillc, installed from the folder generator/).
-_ROOT = __name__.partition(".")[0]
+    from .ir import Model
 
 GENERATOR = f"skillc {__version__}"
-# Each Markdown kind's loader, by Kind.value, and each manifest format's (imported when
-# a project has one).
-MARKDOWN = {kind: f"{_ROOT}.loaders.{kind}" for kind in ("skill", "agent", "command")}
-MANIFESTS = {
-    "tools": f"{_ROOT}.loaders.tools_file",
-    "tool-manifest": f"{_ROOT}.loaders.tool_manifest",
-    "ai-tool": f"{_ROOT}.loaders.ai_tool",
-    "skill-tools": f"{_ROOT}.loaders.skill_tools",  # a skill folder's tools
-}
 # The distributions whose output reaches the files: a cache of other versions is unused.
 DEPENDENCIES = (
     *("black", "datamodel-code-generator", "pydantic", "jsonschema", "PyYAML"),
@@ -107,7 +94,7 @@ def run(
     if last and digests.unchanged(last["seen"], last["started"]):
         if done := _done(config, report, memo, last | read, keep_going):
             return done
-    from . import discover
+    from . import discover  # a folder or an input changed: walk the sources
 
     walk = Report(strict=config.strict, ignore=frozenset(config.ignore))
     found = discover.discover(
@@ -120,13 +107,12 @@ def run(
     if last and last["key"] == key:  # a folder or file touched, nothing changed
         if done := _done(config, report, memo, last | witness, keep_going):
             return done
-    from . import loaders  # here: a no-op imports no loader (test_startup)
+    from . import stages  # what a build with something to do needs
 
-    with loaders.hashed(contents):  # the loaders read the bytes hashed
-        model = _model(config, report, found, inputs, memo)
+    model = stages.model(config, report, found, (inputs, contents), memo, GENERATOR)
     if not emit:
         return Build({}, model, tuple(memo.notes))
-    files = _emit(model, config, report, memo)
+    files = stages.emit(model, config, report, memo)
 
     def remember(written: bool) -> None:
         """The witness: what this build saw and said, and what it wrote (None:
@@ -158,299 +144,3 @@ def _done(
     if read or memo.last != last:  # files were read, or the witness is new
         memo.remember(last | {"outputs": outputs})
     return Build({}, notes=tuple(memo.notes), remember=lambda written: memo.save())
-
-
-# ----------------------------------------------------------------------------- cache
-
-
-T = TypeVar("T")
-
-
-def _memoised(
-    memo: cache.Cache,
-    kind: str,
-    make: Callable[..., T],
-    by: Callable[..., tuple[Any, ...]] = lambda *arguments: arguments,
-) -> Callable[..., T]:
-    """``make``, its results kept in ``memo`` by ``kind`` and what ``by`` makes of the
-    arguments (the arguments themselves unless told)."""
-
-    def made(*arguments: Any) -> T:
-        key = cache.key(kind, *by(*arguments))
-        value = memo.get(key)
-        if value is None:
-            value = make(*arguments)
-            memo.put(key, value)
-        return value  # type: ignore[no-any-return]
-
-    return made
-
-
-# ----------------------------------------------------------------------------- load
-
-
-Inputs = dict[str, tuple[str, str, int]]  # path -> (sha256, real path, size)
-LoaderResult = tuple[Any, list["Diagnostic"]]  # a loader's result, and what it reported
-
-
-def _model(
-    config: Config,
-    report: Report,
-    found: discover.Discovery,
-    inputs: Inputs,
-    memo: cache.Cache,
-) -> Model:
-    """Load every input (through the memo) and resolve them into the model."""
-    from dataclasses import replace
-    from . import discover
-    from .discovered import Kind
-    from .ir import SourceFile
-    from .loaders.plugin import load_plugin
-    from .resolve import resolve
-
-    project = config.root.resolve()
-    load = functools.partial(_load, config, report, inputs, memo, {})
-    plugins: dict[Path, Any] = dict(found.defined)
-    definitions: list[Definition] = []
-    functions: list[Function] = []
-    summaries: dict[str, str] = {}
-    for name in config.builtins:
-        builtin = _builtin(name, memo)
-        functions += builtin.functions
-        summaries[name] = builtin.summary
-    for item in found.found:
-        if item.kind is Kind.TOOL:
-            manifest = MANIFESTS[item.manifest]
-            loaded = load(item, manifest, None)
-            functions += loaded.functions
-            if loaded.summary and loaded.functions:
-                namespace = ".".join(loaded.functions[0].path[:-1])
-                summaries.setdefault(namespace, loaded.summary)
-            continue
-        if item.kind is Kind.SKILL and discover.has_tools(item.files):
-            own = MANIFESTS["skill-tools"]
-            functions += load(item, own, None).functions
-        plugin = None
-        if item.plugin is not None:
-            if item.plugin not in plugins:
-                where = item.plugin
-                form = discover.plugin_format(where)
-                plugins[where] = _guarded(
-                    lambda: load_plugin(
-                        where, project, report, config.max_file_bytes, form
-                    ),
-                    discover.relative(where, project),
-                    report,
-                    None,
-                )
-            plugin = plugins[item.plugin]
-            if plugin is None:
-                continue  # an invalid plugin: reported where it was read
-        owner = plugin.name if plugin else None
-        markdown = MARKDOWN[item.kind.value]
-        loaded = load(item, markdown, owner)
-        if loaded.definition is not None:
-            folder = plugin.folder if plugin else None
-            definitions.append(replace(loaded.definition, plugin_dir=folder))
-    summaries |= {p.name: p.description for p in plugins.values() if p is not None}
-    base = os.fspath(project) + os.sep
-    sources = tuple(
-        SourceFile(
-            discover.relative(path, project),
-            digest,
-            size,
-            os.path.abspath(path).startswith(base) and not real.startswith(base),
-        )
-        for path, (digest, real, size) in sorted(inputs.items())
-    )
-    model = resolve(
-        [*definitions, *functions],
-        summaries,
-        sources,
-        GENERATOR,
-        report,
-        config.max_depth,
-        config.provider_name_limit,
-    )
-    return replace(
-        model,
-        invalid=_invalid(report),
-        not_compiled=found.not_compiled,
-        hooks=found.hooks,
-        mcp_servers=found.mcp_servers,
-    )
-
-
-def _load(
-    config: Config,
-    report: Report,
-    inputs: Inputs,
-    memo: cache.Cache,
-    folders: dict[str, str],
-    item: discover.Found,
-    module: str,
-    plugin: str | None,
-) -> Any:
-    """What the loader ``module`` makes of ``item`` (``plugin``: its plugin's name), from
-    the memo when every file it reads is as it was. ``folders``: real paths of folders
-    met before (``digests.same``: 1,000 skills checked in 0.03 s of CPU, not 0.06)."""
-    from . import discover, loaders
-
-    read = _files_read(item, module, inputs)
-    settings = (config.strict, sorted(config.ignore), config.max_file_bytes)
-    allowlist = config.install_allowlist
-    was = [inputs[path] for path in read]
-    key = cache.key("load", module, repr(item), plugin, settings, allowlist, was)
-    kept: LoaderResult | None = memo.get(key)
-    if kept is None:
-        scratch = Report(strict=config.strict, ignore=frozenset(config.ignore))
-        context = loaders.Context(
-            project=config.root.resolve(),
-            report=scratch,
-            max_file_bytes=config.max_file_bytes,
-            plugin=plugin,
-            install_allowlist=tuple(allowlist),
-        )
-        load = importlib.import_module(module).load
-        rel = discover.relative(item.path, context.project)
-        result = _guarded(lambda: load(item, context), rel, scratch, loaders.Loaded())
-        kept = result, scratch.items
-        if digests.same(read, inputs, folders, context.max_file_bytes):
-            memo.put(key, kept)  # none changed since
-    report.extend(kept[1])
-    return kept[0]
-
-
-def _files_read(item: discover.Found, module: str, inputs: Inputs) -> list[str]:
-    """The input files the loader reads: the item's, and a skill's metadata.yaml; a
-    skill's tool-manifest.yaml and scripts for its tools."""
-    from . import discover
-
-    path = os.fspath(item.path)
-    folder = os.path.dirname(path)
-    if module == MANIFESTS["skill-tools"]:
-        names = [
-            name
-            for name in item.files
-            if name == discover.TOOL_MANIFEST or discover.is_script(name)
-        ]
-        return [p for p in (os.path.join(folder, n) for n in names) if p in inputs]
-    if item.kind.value != "skill":
-        return [path]
-    # Beside SKILL.md: its metadata.yaml, and Codex's agents/openai.yaml.
-    besides = (discover.METADATA_FILE, os.path.join("agents", "openai.yaml"))
-    return [
-        path,
-        *(p for p in (os.path.join(folder, b) for b in besides) if p in inputs),
-    ]
-
-
-def _guarded(load: Callable[[], T], rel: str, report: Report, failed: T) -> T:
-    """A loader's result; an exception no loader foresaw (a bug in skillc) becomes an
-    error located at the file, so one odd file never takes the other tools down."""
-    try:
-        return load()
-    except Exception as exc:  # noqa: BLE001 - reported, with what was raised
-        report.error(
-            rel,
-            1,
-            1,
-            "load-failed",
-            f"skillc could not load this file ({type(exc).__name__}: {exc}); "
-            "please report it",
-        )
-        return failed
-
-
-def _builtin(name: str, memo: cache.Cache) -> Any:
-    """A built-in namespace, from the manifest shipped inside skillc."""
-
-    def load(name: str) -> Any:
-        from . import discover
-        from .loaders import Loaded, tools_file
-        from .resolve import BUILTIN_ROOT
-
-        path = BUILTINS / f"{name}{discover.TOOLS_SUFFIX}"
-        scratch = Report()
-        where = f"<skillc>/builtins/{path.name}"
-        summary, functions = tools_file.read(
-            path, where, BUILTIN_ROOT, scratch, 1 << 20, "builtin"
-        )
-        if scratch.items:
-            raise RuntimeError(f"the built-in {name} manifest: {scratch.items}")
-        return Loaded(functions=tuple(functions), summary=summary)
-
-    return _memoised(memo, "builtin", load)(name)
-
-
-def _invalid(report: Report) -> tuple[Invalid, ...]:
-    from .ir import Invalid
-
-    codes: dict[str, set[str]] = {}
-    for d in report.items:
-        if d.severity is Severity.ERROR:
-            codes.setdefault(d.path, set()).add(d.code)
-    return tuple(Invalid(path, tuple(sorted(c))) for path, c in sorted(codes.items()))
-
-
-# ----------------------------------------------------------------------------- emit
-
-
-def _emit(
-    model: Model, config: Config, report: Report, memo: cache.Cache
-) -> dict[str, bytes]:
-    """Every output file: the views of the tools, rendered by each emitter."""
-    from .emitters import agent_docs, ai_tools, budgets, lock_report, mcp_skills
-    from .emitters import provider_files, python_package, search_index, search_model
-    from .emitters import skill_files, tool_modules, well_known
-    from .checks import bom, strict
-    from .views import builder, pytypes
-
-    embedding = search_index.hybrid(config.find_tool, report)
-    encoder = search_model.choose(config, report)
-    count = tokens.counter(config.token_counter)
-    if config.token_counter != tokens.ESTIMATE:  # 2,000 estimates: 0.001 s of CPU,
-        # their look-ups in the memo file up to 0.05 s (1,000 skills of tests/bench.py)
-        count = _memoised(memo, f"tokens:{config.token_counter}", count)
-    hard = _memoised(memo, "typing", pytypes.type_hard)  # by datamodel-code-generator
-    typing = functools.partial(pytypes.type_loosely, hard=hard)
-
-    views = tuple(builder.build(t, config.package, count, typing) for t in model.tools)
-    package = builder.package(model, views)
-    python_package.check(package, config.package, report)
-    offered = package.offered
-    layout = _memoised(memo, "black", tool_modules.black)  # see its docstring
-    files = python_package.emit(package, config, report, layout)
-    files |= agent_docs.emit(package, config)
-    files |= ai_tools.emit(package)
-    files |= bom.emit(model, config, package.generator)
-    summaries = {ns.qualname: ns.summary for ns in package.namespaces}
-    providers, notes = provider_files.emit(offered, config, report, summaries)
-    files |= providers
-    files |= (model_files := search_model.emit(offered, encoder, memo, report))
-    # Each tool's vector, kept by its text: a rebuild makes the changed tools' alone
-    # (see search_index.Embedding for the figure).
-    vector = None
-    if embedding is not None:
-        table = embedding.model
-        vector = _memoised(memo, "vector", embedding.fragment, lambda t: (table, t))
-    method = "model" if model_files else None
-    files |= search_index.emit(offered, embedding, vector, method)
-    published = skill_files.published(package, config, report)
-    files |= mcp_skills.emit(published)
-    budget = budgets.measure(package, files, count, config.token_counter)
-    files |= lock_report.emit_report(
-        package,
-        report.items,
-        notes,
-        budget,
-        search_index.summary(embedding) | search_model.summary(encoder, model_files),
-        strict.eligibility(offered, notes),
-    )
-    output = {path: text.encode("utf-8") for path, text in files.items()}
-    if config.well_known_index:  # bytes: its archives
-        output |= well_known.emit(published, well_known.reader(config.root), report)
-    sums = {path: hashlib.sha256(data).hexdigest() for path, data in output.items()}
-    lock = lock_report.emit_lock(package, config.out, config.as_json(), sums)
-    output |= {path: text.encode("utf-8") for path, text in lock.items()}
-    return dict(sorted(output.items()))

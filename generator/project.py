@@ -4,9 +4,10 @@ home folder or the file system's root)."""
 
 from __future__ import annotations
 
+import keyword
 import os
+import sys
 from pathlib import Path
-from typing import Any
 
 
 class ConfigError(Exception):
@@ -76,9 +77,6 @@ RUNTIME_DEPENDENCIES = frozenset({"re2", "regex", "mcp"})
 def check_package_name(name: str) -> None:
     """A package named like a module it (or Python) imports would shadow that module:
     ``import json`` inside it, or anywhere on the same path, would find the package."""
-    import keyword
-    import sys
-
     if not name.isidentifier() or keyword.iskeyword(name):
         raise ConfigError(f"package name {name!r} is not a Python identifier")
     if name in sys.stdlib_module_names or name in RUNTIME_DEPENDENCIES:

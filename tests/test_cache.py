@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from conftest import CACHE, run_skillc, tree, write_skill
-from skillc import __version__, cache, pipeline
+from skillc import __version__, cache, pipeline, stages
 
 OK = "---\nname: {name}\ndescription: Does {name}.\n---\nBody of {name}.\n"
 
@@ -325,7 +325,7 @@ def test_every_memoised_part_equals_a_fresh_one(
     exact = '[tool.skillc]\ntoken-counter = "o200k_base"\n'
     settings.write_text(settings.read_text().replace("[tool.skillc]\n", exact, 1))
     taken: set[str] = set()
-    memoised = pipeline._memoised
+    memoised = stages._memoised
 
     def checked(
         memo: cache.Cache,
@@ -357,7 +357,7 @@ def test_every_memoised_part_equals_a_fresh_one(
         assert old in path.read_text()
         path.write_text(path.read_text().replace(old, new, 1))
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pipeline, "_memoised", checked)
+        patch.setattr(stages, "_memoised", checked)
         for folder in (project, tools_project):
             build(capsys, folder, "--keep-going")
     kinds = {"vector", "tokens", "typing"}
