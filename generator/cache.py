@@ -146,11 +146,11 @@ class Cache:
             return
         values = {LAST: self.last, MEMO: self._used}
         try:
-            folder, name = self.files[LAST].parent, self.files[LAST].stem
-            folder.mkdir(parents=True, exist_ok=True)
-            for found in os.listdir(folder):  # a killed build's temporaries
-                if found.startswith(name) and found.endswith(".tmp"):
-                    os.unlink(folder / found)
+            where, stem = self.files[LAST].parent, self.files[LAST].stem
+            where.mkdir(parents=True, exist_ok=True)
+            for found in os.listdir(where):  # a killed build's temporaries
+                if found.startswith(stem) and found.endswith(".tmp"):
+                    os.unlink(where / found)
             for part in sorted(self._changed):
                 _write(self.files[part], (self.salt, values[part]))
         except (OSError, pickle.PicklingError, TypeError, AttributeError):
@@ -167,7 +167,8 @@ def _read(path: Path, salt: str) -> tuple[Any, int]:
         return None, 0
     with open(descriptor, "rb") as handle:
         found = os.fstat(descriptor)
-        if not stat.S_ISREG(found.st_mode) or found.st_uid != os.getuid():
+        user = os.getuid() if hasattr(os, "getuid") else found.st_uid  # (Windows)
+        if not stat.S_ISREG(found.st_mode) or found.st_uid != user:
             return None, 0
         try:
             made, value = pickle.load(handle)
