@@ -6,18 +6,10 @@ names, listed with their meaning in ``CODES`` (and in the README).
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Collection, Iterable
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .diagnostic import Diagnostic
-
-
-class Severity(enum.Enum):
-    ERROR = "error"
-    WARNING = "warning"
-
+from .diagnostic import ORDER, Diagnostic
+from .diagnostic import Severity as Severity
 
 # Codes no build reports any more, still accepted in `ignore` so that a configuration
 # written for an older skillc keeps working (ignoring them changes nothing).
@@ -126,8 +118,6 @@ def position(text: str, offset: int) -> tuple[int, int]:
 def make(
     severity: Severity, path: str, line: int, col: int, code: str, message: str
 ) -> Diagnostic:
-    from .diagnostic import Diagnostic
-
     assert code in CODES, code
     rank = 0 if severity is Severity.ERROR else 1
     return Diagnostic(path, max(line, 1), max(col, 1), rank, code, message, severity)
@@ -135,10 +125,6 @@ def make(
 
 def ordered(items: Collection[Diagnostic]) -> list[Diagnostic]:
     """``sorted(items)``, faster (``diagnostic.ORDER``)."""
-    if not items:  # diagnostic.py (and dataclasses) not imported: see its docstring
-        return []
-    from .diagnostic import ORDER
-
     return sorted(items, key=ORDER)
 
 
