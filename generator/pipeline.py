@@ -55,9 +55,8 @@ def configure(root: Path, cached: bool, **flags: Any) -> tuple[Config, cache.Cac
     text = read_pyproject(root)
     parsed = memo.last.get("pyproject") if memo.last else None
     if parsed is None or parsed.sha256 != hashlib.sha256(text.encode()).hexdigest():
-        from . import (
-            settings,
-        )  # pydantic and tomllib: not for a build with nothing to do
+        # A new text: pydantic and tomllib, which a build with nothing to do skips.
+        from . import settings
 
         parsed = settings.parse(text)
     return configuration.load(root, parsed, **flags), memo
