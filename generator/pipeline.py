@@ -89,7 +89,7 @@ def run(
     last = memo.last if writing and emit else None
     if last and last["where"] != where:  # other settings
         last = None
-    read = {"where": where, "pyproject": config.pyproject}  # the settings' table
+    read = {"where": where, "pyproject": config.pyproject}  # the settings, as read
     if last and digests.unchanged(last["seen"], last["started"]):
         if done := _done(config, report, memo, last | read, keep_going):
             return done
