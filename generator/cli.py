@@ -5,6 +5,7 @@ or configuration error. Diagnostics go to stderr, sorted; bad input never shows 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import sys
@@ -21,6 +22,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return _run(args)
+    except config.SettingsError as exc:  # located, a line each
+        print(exc, file=sys.stderr)
+        return 2
     except (config.ConfigError, writer.OutputError) as exc:
         print(f"skillc: error: {exc}", file=sys.stderr)
         return 2
@@ -121,7 +125,7 @@ def _parser() -> argparse.ArgumentParser:
             "--keep-going",
             "on errors, still write the valid tools (exit status stays 1)",
         ),
-        ("--no-cache", "neither read nor write the build cache (.skillc-cache/)"),
+        ("--no-cache", "neither read nor write the build cache"),
         ("--dump-ir", "also write the intermediate model as JSON"),
         ("--force", "discard files in the output folder that skillc did not write"),
     ):
@@ -141,7 +145,7 @@ def _run(args: argparse.Namespace) -> int:
         return init.main(Path(args.project or args.top_project or ".").resolve())
     root, flags = _project(args)
     if args.command not in ("build", "validate"):
-        cfg = config.load(root, **flags)
+        cfg = pipeline.configure(root, False, **flags)[0]
         if args.command == "find":
             return _find(cfg, " ".join(args.purpose), args.k)
         if args.command == "budget":
@@ -158,7 +162,7 @@ def _run(args: argparse.Namespace) -> int:
     return _compile(args, cfg, memo)
 
 
-def _compile(args: argparse.Namespace, cfg: config.Config, memo: pipeline.Memo) -> int:
+def _compile(args: argparse.Namespace, cfg: config.Config, memo: pipeline.Cache) -> int:
     output = cli_report.Output.of(args)
     with cli_report.progress(output) as shown:
         return _build(args, cfg, memo, output, shown)
@@ -167,7 +171,7 @@ def _compile(args: argparse.Namespace, cfg: config.Config, memo: pipeline.Memo) 
 def _build(
     args: argparse.Namespace,
     cfg: config.Config,
-    memo: pipeline.Memo,
+    memo: pipeline.Cache,
     output: cli_report.Output,
     shown: cli_report.Progress,
 ) -> int:
@@ -175,23 +179,24 @@ def _build(
     printed."""
     building = args.command == "build"
     report = cli_check.report_of(cfg)
+    keep_going = building and (args.keep_going or cfg.keep_going)
     result = pipeline.run(
         cfg,
         report,
         memo=memo,
         writing=building and not args.check and not args.dump_ir,
         emit=building,
+        keep_going=keep_going,
     )
     shown.stop()
     for note in result.notes:
-        print(
-            f"skillc: warning: ignored {pipeline.CACHE_DIR}/{note}: this user's "
-            "skillc did not write it",
-            file=sys.stderr,
-        )
-    if result.model is None:
-        result.remember()
-        return cli_report.finish(report, output, f"{cfg.out}/ is up to date")
+        print(f"skillc: warning: {note}", file=sys.stderr)
+    if result.model is None:  # the last build's outcome holds
+        result.remember(True)
+        if report.has_errors and not keep_going:
+            return cli_report.finish(report, output, f"nothing written to {cfg.out}/")
+        done = f"{cfg.out}/ is up to date" + _left_out(report)
+        return cli_report.finish(report, output, done)
     if not building:
         return cli_report.finish(report, output, "")
     if args.dump_ir:
@@ -201,9 +206,8 @@ def _build(
             to_json(result.model), indent=2, sort_keys=True, ensure_ascii=False
         )
         Path(args.dump_ir).write_text(text + "\n", encoding="utf-8")
-    keep_going = args.keep_going or cfg.keep_going
     if report.has_errors and not keep_going:
-        result.remember()
+        result.remember(False)
         return cli_report.finish(report, output, f"nothing written to {cfg.out}/")
     writer.check_owned(cfg.out_dir)
     changes = writer.plan(cfg.out_dir, result.files)
@@ -212,7 +216,7 @@ def _build(
     if not (args.force or cfg.discard_unowned):
         writer.refuse_unowned(changes, cfg.out)
     written = writer.write(cfg.out_dir, result.files, changes)
-    result.remember()
+    result.remember(True)
     if output.verbose:
         for state, paths in (("wrote", written), ("removed", changes.extra)):
             for path in paths:
@@ -223,13 +227,15 @@ def _build(
         f"{cli_report.counted(wrote, 'file')} to {cfg.out}/, "
         f"{len(changes.unchanged):,} unchanged, {len(changes.extra):,} removed"
     )
-    if report.has_errors:  # written under keep-going: say what was left out
-        left_out = {d.path for d in report.items if d.severity is Severity.ERROR}
-        summary += (
-            f"; {cli_report.counted(len(left_out), 'file')} with errors left out "
-            "(keep-going)"
-        )
-    return cli_report.finish(report, output, summary)
+    return cli_report.finish(report, output, summary + _left_out(report))
+
+
+def _left_out(report: Report) -> str:
+    """What a build that kept going left out, for its closing line."""
+    if not report.has_errors:
+        return ""
+    left_out = {d.path for d in report.items if d.severity is Severity.ERROR}
+    return f"; {cli_report.counted(len(left_out), 'file')} with errors left out (keep-going)"
 
 
 def _project(args: argparse.Namespace) -> tuple[Path, dict[str, Any]]:
@@ -260,8 +266,6 @@ def _built(cfg: config.Config, name: str) -> Path:
 
 def _find(cfg: config.Config, purpose: str, k: int) -> int:
     """``find_tool`` of the built package, from the command line."""
-    import importlib.util
-
     _built(cfg, "_search_index.py")
     spec = importlib.util.spec_from_file_location(
         cfg.package,

@@ -12,14 +12,11 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
+from typing import Any, NamedTuple, TextIO
 
 from . import writer
-from .diagnostics import CODES, Severity, make
-
-if TYPE_CHECKING:
-    from .diagnostic import Diagnostic
-    from .diagnostics import Report
+from .diagnostic import Diagnostic
+from .diagnostics import CODES, Report, Severity, make
 
 FORMATS = ("text", "github", "json")
 # Warnings of one code past this many are shown as a count and the first few: a

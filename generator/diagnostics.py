@@ -6,26 +6,19 @@ names, listed with their meaning in ``CODES`` (and in the README).
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Collection, Iterable
-from typing import TYPE_CHECKING
 
 from . import urls
 
-if TYPE_CHECKING:
-    from .diagnostic import Diagnostic
-
-
-class Severity(enum.Enum):
-    ERROR = "error"
-    WARNING = "warning"
-
+from .diagnostic import ORDER, Diagnostic
+from .diagnostic import Severity as Severity
 
 # Codes no build reports any more, still accepted in `ignore` so that a configuration
 # written for an older skillc keeps working (ignoring them changes nothing).
 RETIRED = frozenset({"budget-exceeded"})  # replaced by skillc check's listing budgets
 CODES: dict[str, str] = {
     # files and parsing
+    "invalid-setting": "a [tool.skillc] setting in pyproject.toml has a wrong key, type or value",
     "file-unreadable": "the file could not be read",
     "file-not-utf8": "the file is not valid UTF-8",
     "name-not-utf8": "a file or folder name is not valid UTF-8",
@@ -130,8 +123,6 @@ def position(text: str, offset: int) -> tuple[int, int]:
 def make(
     severity: Severity, path: str, line: int, col: int, code: str, message: str
 ) -> Diagnostic:
-    from .diagnostic import Diagnostic
-
     assert code in CODES, code
     rank = 0 if severity is Severity.ERROR else 1
     # A message may quote a source's URL: printed in CI logs, kept in report.json.
@@ -141,10 +132,6 @@ def make(
 
 def ordered(items: Collection[Diagnostic]) -> list[Diagnostic]:
     """``sorted(items)``, faster (``diagnostic.ORDER``)."""
-    if not items:  # diagnostic.py (and dataclasses) not imported: see its docstring
-        return []
-    from .diagnostic import ORDER
-
     return sorted(items, key=ORDER)
 
 

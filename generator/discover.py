@@ -7,7 +7,7 @@
   inside a skill folder (``.claude/agents/`` included);
 - a command is a ``*.md`` file in a folder named ``commands`` or below it, not inside a
   skill folder (``.claude/commands/``, a plugin's ``commands/``);
-- a plugin is a folder holding a plugin manifest of one of PLUGIN_FORMATS, or one a
+- a plugin is a folder holding a plugin manifest of one of the formats, or one a
   marketplace lists (``generator/discover_plugins.py`` reads them and their layouts);
 - a tool manifest is a ``tool-manifest.yaml`` (outside a skill folder: inside one, it is
   the skill's), an ``ai-tool.yaml`` or a ``*.tools.yaml`` file.
@@ -25,23 +25,19 @@ with the tools they were, stays.
 from __future__ import annotations
 
 import fnmatch
-import functools
 import operator
 import os
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
-from typing import TYPE_CHECKING
 
 from .diagnostics import Report
+from .discover_plugins import PluginFolder, Plugins
 from .discovered import Found as Found, Hook, Kind, McpServer, NotCompiled
+from .discovered import relative as relative
 from .filestat import Seen, stat_of
-
-if TYPE_CHECKING:  # imported when a discovery starts: it imports this module
-    from .discover_plugins import PluginFolder
-    from .loaders.plugin import Plugin
+from .loaders.plugin import Plugin
 
 SKIP_DIRS = frozenset({"node_modules", "__pycache__", "venv"})
 VISIBLE_DOT_DIRS = frozenset({".claude", ".agents"})
@@ -51,15 +47,6 @@ SKILLS_ONLY_DOT_DIRS = frozenset({".codex", ".gemini", ".opencode"})
 SKILL_FILE = "SKILL.md"
 COMMANDS = "commands"
 METADATA_FILE = "metadata.yaml"
-# Each plugin format's loader and manifest (named here too: a walk imports no loader
-# until it meets one); the first a folder holds defines the plugin.
-PLUGIN_FORMATS = (
-    ("skillc.loaders.plugin", ".claude-plugin/plugin.json"),
-    ("skillc.loaders.codex_plugin", ".codex-plugin/plugin.json"),
-    ("skillc.loaders.agent_plugin", "plugin.json"),
-    ("skillc.loaders.gemini_extension", "gemini-extension.json"),
-)
-PLUGIN_MANIFESTS = tuple(manifest for _, manifest in PLUGIN_FORMATS)
 TOOL_MANIFEST = "tool-manifest.yaml"
 AI_TOOL = "ai-tool.yaml"
 TOOLS_SUFFIX = ".tools.yaml"
@@ -78,14 +65,6 @@ class Discovery:
     mcp_servers: tuple[McpServer, ...] = ()
     # The stats of the roots, folders and links the walk saw: see digests.unchanged.
     seen: Seen = field(default_factory=dict, repr=False, compare=False)
-
-
-def relative(path: Path | str, project: Path | str) -> str:
-    """A repo-relative POSIX path (``..`` segments when outside the project)."""
-    text, base = os.fspath(path), os.fspath(project)
-    if text.startswith(base + os.sep):
-        return text[len(base) + 1 :].replace(os.sep, "/")
-    return Path(os.path.relpath(text, base)).as_posix()
 
 
 def discover(
@@ -151,8 +130,6 @@ class _Walker:
     def __init__(
         self, project: str, skip: set[str], report: Report, max_bytes: int
     ) -> None:
-        from .discover_plugins import Plugins
-
         self.project = project
         self.skip = skip
         self.report = report
@@ -357,20 +334,6 @@ class _Walker:
 
     def _warn(self, folder: str, code: str, message: str) -> None:
         self.report.warning(relative(folder, self.project), 1, 1, code, message)
-
-
-@functools.cache
-def plugin_formats() -> tuple[ModuleType, ...]:
-    """Each plugin format's loader module, in PLUGIN_FORMATS order."""
-    import importlib
-
-    return tuple(importlib.import_module(name) for name, _ in PLUGIN_FORMATS)
-
-
-def plugin_format(manifest: Path) -> ModuleType:
-    """The format of the plugin manifest at ``manifest``."""
-    text = manifest.as_posix()
-    return next(f for f in plugin_formats() if text.endswith("/" + f.MANIFEST))
 
 
 def is_script(name: str, head: str | None = None) -> bool:

@@ -1,6 +1,6 @@
 """Discovery's plugins: which folders are plugins, and what their layouts say.
 
-A plugin is a folder holding a plugin manifest of one of ``discover.PLUGIN_FORMATS``
+A plugin is a folder holding a plugin manifest of one of ``FORMATS``
 (Claude Code's ``.claude-plugin/plugin.json``, Codex's ``.codex-plugin/plugin.json``, an
 Agent Plugins ``plugin.json``, a Gemini CLI ``gemini-extension.json``), or one listed
 with a local source by a marketplace of a source root (Claude Code's or Codex's); what
@@ -13,19 +13,29 @@ skillc does not compile, and the manifests of clients skillc does not read
 
 from __future__ import annotations
 
-import functools
+import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from . import discover
 from .diagnostics import Report
-from .discovered import Hook, Kind, McpServer, NotCompiled
+from .discovered import Hook, Kind, McpServer, NotCompiled, relative
+from .loaders import agent_plugin, codex_plugin, gemini_extension
+from .loaders import plugin as claude
+from .loaders.marketplace import read_marketplace
+from .loaders.plugin import Layout, Plugin, layout, left_out, plugin_from
+from .loaders.plugin import read_manifest
+from .loaders.plugin_extras import read_extras, uncompiled
 
-if TYPE_CHECKING:  # the plugin loaders are imported when a plugin is met
-    from .loaders.plugin import Layout, Plugin
+# Each plugin format's loader module, which names its manifest: the first a folder
+# holds defines the plugin.
+FORMATS: tuple[ModuleType, ...] = (claude, codex_plugin, agent_plugin, gemini_extension)
+PLUGIN_MANIFESTS = tuple(form.MANIFEST for form in FORMATS)
+# The first part of each format's manifest path: a folder holding none of them holds no
+# manifest.
+MANIFEST_ENTRIES = frozenset(manifest.split("/")[0] for manifest in PLUGIN_MANIFESTS)
 
 # Marketplaces at a source root: Claude Code's, and Codex's (the same entries).
 MARKETPLACES = (".claude-plugin/marketplace.json", ".agents/plugins/marketplace.json")
@@ -79,12 +89,8 @@ class Plugins:
                 self._marketplace(root, path)
 
     def _marketplace(self, root: str, path: str) -> None:
-        from .loaders import plugin as claude
-        from .loaders.marketplace import read_marketplace
-        from .loaders.plugin import layout, plugin_from
-
         self.inputs.add(path)
-        rel = discover.relative(path, self.project)
+        rel = relative(path, self.project)
         market = read_marketplace(Path(path), rel, self.report, self.max_bytes)
         if market is None:
             return
@@ -115,7 +121,7 @@ class Plugins:
             plugin = plugin_from(
                 entry.definition,
                 rel,
-                discover.relative(folder, self.project),
+                relative(folder, self.project),
                 self.report,
             )
             if plugin is None:
@@ -143,17 +149,15 @@ class Plugins:
             declared = self.declared.get(os.path.normpath(folder))
             if declared is not None:
                 return declared
-        if not any(entry.name in manifest_entries() for entry in entries):
+        if not any(entry.name in MANIFEST_ENTRIES for entry in entries):
             return plugin
-        from .loaders.plugin import read_manifest
-
         defined: PluginFolder | None = None
         name = None
-        for form in discover.plugin_formats():
+        for form in FORMATS:
             manifest = os.path.join(folder, *form.MANIFEST.split("/"))
             if not os.path.isfile(manifest):
                 continue
-            rel = discover.relative(manifest, self.project)
+            rel = relative(manifest, self.project)
             report = self.report if defined is None else Report()
             found, data, text = read_manifest(
                 Path(manifest), rel, report, self.max_bytes, form
@@ -171,7 +175,7 @@ class Plugins:
                 self._not_compiled(
                     rel,
                     own or "",
-                    f"names another plugin than {discover.relative(defined.key, self.project)}"
+                    f"names another plugin than {relative(defined.key, self.project)}"
                     f" ({name!r}), which defines this folder: not read",
                     "manifest",
                 )
@@ -189,16 +193,13 @@ class Plugins:
         form: ModuleType | None = None,
     ) -> None:
         """A plugin's hooks and MCP servers (``form``: its format's module)."""
-        from .loaders import plugin as claude
-        from .loaders.plugin_extras import read_extras
-
         form = form or claude
         hooks, servers = read_extras(
             name,
             folder,
             manifest,
             rel,
-            lambda path: discover.relative(path, self.project),
+            lambda path: relative(path, self.project),
             self.report,
             self.max_bytes,
             form.MCP_FILE,
@@ -219,13 +220,11 @@ class Plugins:
     ) -> None:
         """What the plugin holds that skillc does not compile: in the report, with a
         ``component-not-compiled`` warning at its manifest."""
-        from .loaders.plugin_extras import uncompiled
-
         for kind, path, does in uncompiled(form, folder, manifest, rel):
             where = (
                 path
                 if path == rel
-                else discover.relative(os.path.join(folder, path), self.project)
+                else relative(os.path.join(folder, path), self.project)
             )
             self._not_compiled(where, name, f"{does}; not compiled", kind)
             self.report.warning(
@@ -238,10 +237,8 @@ class Plugins:
     def _left_out(self, name: str, folder: str, found: Layout, rel: str) -> None:
         """Component folders a plugin's layout leaves out, or lists but lacks: reported
         (and a warning at its manifest), never dropped silently."""
-        from .loaders.plugin import left_out
-
         for path, reason in left_out(Path(folder), found):
-            where = discover.relative(os.path.join(folder, path), self.project)
+            where = relative(os.path.join(folder, path), self.project)
             self._not_compiled(where, name, reason, "component")
             self.report.warning(
                 rel, 1, 1, "component-not-compiled", f"{where}: {reason}"
@@ -257,7 +254,7 @@ class Plugins:
                 and os.path.join(entry.path, "marketplace.json") not in self.inputs
             ):
                 self._not_compiled(
-                    discover.relative(entry.path, self.project),
+                    relative(entry.path, self.project),
                     "",
                     "another client's plugin manifests: not read (skillc reads "
                     "Claude Code's, Codex's, Agent Plugins' and Gemini CLI's, and "
@@ -266,18 +263,9 @@ class Plugins:
                 )
 
 
-@functools.cache
-def manifest_entries() -> frozenset[str]:
-    """The first part of each format's manifest path: a folder holding none of them
-    holds no manifest."""
-    return frozenset(manifest.split("/")[0] for manifest in discover.PLUGIN_MANIFESTS)
-
-
 def _json(text: str) -> dict[str, Any]:
     """A manifest's object as written (problems with it are reported where it is
     read as a plugin)."""
-    import json
-
     try:
         data = json.loads(text)
     except ValueError:
@@ -289,5 +277,11 @@ def _has_manifest(folder: str) -> bool:
     """Whether ``folder`` holds a plugin manifest of any format."""
     return any(
         os.path.isfile(os.path.join(folder, *manifest.split("/")))
-        for manifest in discover.PLUGIN_MANIFESTS
+        for manifest in PLUGIN_MANIFESTS
     )
+
+
+def plugin_format(manifest: Path) -> ModuleType:
+    """The format of the plugin manifest at ``manifest``."""
+    text = manifest.as_posix()
+    return next(f for f in FORMATS if text.endswith("/" + f.MANIFEST))

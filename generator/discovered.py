@@ -8,9 +8,18 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import os
 from pathlib import Path
 
 from .filestat import UNREADABLE as UNREADABLE
+
+
+def relative(path: Path | str, project: Path | str) -> str:
+    """A repo-relative POSIX path (``..`` segments when outside the project)."""
+    text, base = os.fspath(path), os.fspath(project)
+    if text.startswith(base + os.sep):
+        return text[len(base) + 1 :].replace(os.sep, "/")
+    return Path(os.path.relpath(text, base)).as_posix()
 
 
 class Kind(enum.Enum):

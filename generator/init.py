@@ -38,11 +38,8 @@ def {name}(session: nox.Session) -> None:
     session.install({requirement!r})
     session.run("skillc", "build", *session.posargs)
 '''
-GITIGNORE = (
-    "# skillc: its build cache, and Python's bytecode",
-    ".skillc-cache/",
-    "__pycache__/",
-)
+# (The build cache is in the user's cache folder, never in the project.)
+GITIGNORE = ("# skillc: Python's bytecode", "__pycache__/")
 
 
 def sources(root: Path) -> tuple[list[str], str]:
@@ -228,7 +225,7 @@ def _nox_session(root: Path, files: _Files) -> None:
 
 
 def _gitignore(files: _Files) -> None:
-    """Add what skillc leaves beside its output (the cache) and in it (bytecode)."""
+    """Add what a build leaves in its output: Python's bytecode."""
     name = ".gitignore"
     text = files.read(name)
     present = {line.strip() for line in (text or "").splitlines()}

@@ -12,6 +12,7 @@ Skill and script names are normalised as seed 001 says before they are validated
 from __future__ import annotations
 
 import builtins
+import hashlib
 import keyword
 import re
 import unicodedata
@@ -121,8 +122,6 @@ def provider_name(qualname: str, limit: int = DEFAULT_PROVIDER_NAME_LIMIT) -> st
     name = _NOT_PROVIDER.sub(_provider_char, qualname.replace(".", "__"))
     if len(name) <= limit:
         return name
-    import hashlib
-
     digest = hashlib.sha256(qualname.encode()).hexdigest()[:8]
     return f"{name[: limit - 9].rstrip('_')}_{digest}"
 

@@ -4,13 +4,18 @@ home folder or the file system's root)."""
 
 from __future__ import annotations
 
+import keyword
 import os
+import sys
 from pathlib import Path
-from typing import Any
 
 
 class ConfigError(Exception):
     """A usage or configuration error: exit status 2."""
+
+
+class SettingsError(ConfigError):
+    """Bad ``[tool.skillc]`` values: each a located error line of its own."""
 
 
 # The folders where each client keeps Agent Skills, lowest precedence first: between
@@ -72,9 +77,6 @@ RUNTIME_DEPENDENCIES = frozenset({"re2", "regex", "mcp"})
 def check_package_name(name: str) -> None:
     """A package named like a module it (or Python) imports would shadow that module:
     ``import json`` inside it, or anywhere on the same path, would find the package."""
-    import keyword
-    import sys
-
     if not name.isidentifier() or keyword.iskeyword(name):
         raise ConfigError(f"package name {name!r} is not a Python identifier")
     if name in sys.stdlib_module_names or name in RUNTIME_DEPENDENCIES:
@@ -153,20 +155,6 @@ def read_pyproject(root: Path) -> str:
         return pyproject.read_text(encoding="utf-8") if pyproject.is_file() else ""
     except UnicodeDecodeError as exc:
         raise ConfigError(f"pyproject.toml: {exc}") from None
-
-
-def parse_table(text: str) -> dict[str, Any]:
-    """The ``[tool.skillc]`` table of a pyproject.toml's text."""
-    import tomllib  # not for a build with nothing to do (see config.load)
-
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"pyproject.toml: {exc}") from None
-    table = data.get("tool", {}).get("skillc", {})
-    if not isinstance(table, dict):
-        raise ConfigError("pyproject.toml: [tool.skillc] must be a table")
-    return table
 
 
 def relative(root: Path, path: str) -> str:

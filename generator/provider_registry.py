@@ -7,14 +7,16 @@ order is kept in what the files list and in ``dispatch()``'s tests of the name."
 
 from __future__ import annotations
 
-# This package's own import name (skillc, installed from the folder generator/).
-_ROOT = __name__.partition(".")[0]
+from types import ModuleType
 
-PROVIDERS: dict[str, str] = {
-    "anthropic": f"{_ROOT}.emitters.providers.anthropic",
-    "openai": f"{_ROOT}.emitters.providers.openai",
-    "openai-compatible": f"{_ROOT}.emitters.providers.openai_compatible",
-    "gemini": f"{_ROOT}.emitters.providers.gemini",
-    "mcp": f"{_ROOT}.emitters.providers.mcp",
-    "bedrock": f"{_ROOT}.emitters.providers.bedrock",
+from .emitters.providers import anthropic, bedrock, gemini, mcp, openai
+from .emitters.providers import openai_compatible
+
+PROVIDERS: dict[str, ModuleType] = {
+    "anthropic": anthropic,
+    "openai": openai,
+    "openai-compatible": openai_compatible,
+    "gemini": gemini,
+    "mcp": mcp,
+    "bedrock": bedrock,
 }

@@ -15,17 +15,22 @@ The floor: a script that reads every input file of the project (the sources its 
 lists after a first build) and parses its YAML with yaml.CSafeLoader (a Markdown file's
 frontmatter, a manifest whole) and its JSON with json.loads.
 
-Sizes, each with the cold build, the no-op rebuild (<= 1.3) and one change (<= 3):
+Sizes, each with the cold build (<= 15), the no-op rebuild (<= 1.3), one change (<= 10)
+and the no-op rebuild with an input in error (<= 1.3: a SKILL.md whose frontmatter is not
+YAML added to the sources, built and rebuilt with --keep-going):
 - repo: this repository's skills/, built with its own [tool.skillc] (the built-in
   namespaces) and token-counter = "o200k_base"; one change appends a line to a skill's body.
 - marketplace: ../shared/corpus/plugins/wshobson-agents (about 494 skills, subagents
-  and commands); cold <= 8; one change appends a line to a subagent's body.
+  and commands); one change appends a line to a subagent's body.
 - skills: 1,000 synthetic skills of about 1.5 KB (no public collection has that many in
-  one tree); cold <= 8; one change appends a line to a skill's body; and a fresh import
-  + list of the built package in a new process (<= 0.3), beside `python -c pass`.
-- manifests: 5,000 real function definitions of ../shared/corpus/functions, 200 to a
-  tool-manifest.yaml, repeated in numbered namespaces; cold <= 12; one change edits a
+  one tree); one change appends a line to a skill's body; and a fresh import + list of
+  the built package in a new process (<= 0.3), beside `python -c pass`.
+- manifests: 2,000 and 5,000 real function definitions of ../shared/corpus/functions,
+  200 to a tool-manifest.yaml, repeated in numbered namespaces; one change edits a
   tool's description.
+
+Each build has a cache folder of the bench's own (SKILLC_CACHE_DIR), set aside with the
+output folder before a cold build.
 
 Compile rate: the share of each real source in ../shared/corpus that compiles.
 find_tool: recall@1/@3/@10, MRR, query and load times and the context saved
@@ -84,7 +89,9 @@ SECTIONS = (
     "runtime",
 )
 MANIFEST_SIZE = 200
-SKILLS, TOOLS = 1000, 5000
+SKILLS, TOOLS = 1000, (2000, 5000)
+COLD, ONE_CHANGE, NO_OP = 15.0, 10.0, 1.3  # the targets, as ratios to the floor
+BROKEN = "---\nname: [\n---\n"  # an input in error: its frontmatter is not YAML
 QUICK_FLOOR, QUICK_RUNS = 0.5, 15  # below this floor (s), rows take this many pairs
 
 
@@ -465,9 +472,19 @@ def _query_time(tmp: Path, runs: int) -> list[Row]:
     ]
 
 
-def timed(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> float:
+def timed(
+    command: list[str],
+    cwd: Path,
+    env: dict[str, str] | None = None,
+    status: int = 0,
+) -> float:
+    """The wall time of ``command``, which must exit with ``status``."""
     start = time.perf_counter()
-    subprocess.run(command, cwd=cwd, env=env, check=True, capture_output=True)
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True)
+    if done.returncode != status:
+        raise subprocess.CalledProcessError(
+            done.returncode, command, stderr=done.stderr
+        )
     return time.perf_counter() - start
 
 
@@ -574,6 +591,7 @@ def main() -> int:
         return _run(parser, args)
     finally:
         shutil.rmtree(TRASH, ignore_errors=True)
+        shutil.rmtree(CACHE, ignore_errors=True)
 
 
 def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
@@ -630,7 +648,9 @@ def _print(rows: list[Line]) -> None:
 
 
 BASE_ENV = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-BUILD_ENV = dict(BASE_ENV)  # --skillc adds its folder to PYTHONPATH
+# The builds' cache, of the bench's own; --skillc adds its folder to PYTHONPATH.
+CACHE = Path(tempfile.gettempdir()) / f"skillc-bench-cache-{os.getpid()}"
+BUILD_ENV = BASE_ENV | {"SKILLC_CACHE_DIR": str(CACHE)}
 BUILD = [sys.executable, "-m", "skillc", "build"]
 
 # Where cold runs' old trees go until the bench ends. Deleting thousands of files just
@@ -693,27 +713,23 @@ def _floor(project: Path) -> Callable[[], float]:
 
 
 def _builds(
-    project: Path,
-    label: str,
-    edit: Callable[[int], None],
-    runs: int,
-    cold: float,
+    project: Path, label: str, edit: Callable[[int], None], runs: int, source: Path
 ) -> tuple[Sampler, list[Line]]:
-    """The floor, then cold, no-op and one-change builds of ``project`` (targets:
-    ``cold``, 1.3 and 3)."""
+    """The floor, then cold, no-op and one-change builds of ``project``, and no-op
+    builds with an input in error added to its sources' folder ``source``."""
     out = project / "generated"
     sampler = Sampler(_floor(project), runs)
 
     def cold_build() -> float:
-        _set_aside(out, project / ".skillc-cache")
+        _set_aside(out, CACHE, project / ".skillc-cache")  # (--skillc: an old one's)
         return timed(BUILD, project, BUILD_ENV)
 
     figures = [
-        sampler.figure(f"{label}: cold build", cold_build, cold, max(3, runs // 2 + 1))
+        sampler.figure(f"{label}: cold build", cold_build, COLD, max(3, runs // 2 + 1))
     ]
     figures.append(
         sampler.figure(
-            f"{label}: no-op rebuild", lambda: timed(BUILD, project, BUILD_ENV), 1.3
+            f"{label}: no-op rebuild", lambda: timed(BUILD, project, BUILD_ENV), NO_OP
         )
     )
     counter = iter(range(1, 1_000_000))
@@ -722,7 +738,21 @@ def _builds(
         edit(next(counter))
         return timed(BUILD, project, BUILD_ENV)
 
-    figures.append(sampler.figure(f"{label}: one changed, rebuild", one_change, 3.0))
+    figures.append(
+        sampler.figure(f"{label}: one changed, rebuild", one_change, ONE_CHANGE)
+    )
+    broken = source / "zz-broken" / "SKILL.md"
+    broken.parent.mkdir()
+    broken.write_text(BROKEN, encoding="utf-8")
+    going = [*BUILD, "--keep-going"]
+    timed(going, project, BUILD_ENV, status=1)
+    figures.append(
+        sampler.figure(
+            f"{label}: no-op, an input in error",
+            lambda: timed(going, project, BUILD_ENV, status=1),
+            NO_OP,
+        )
+    )
     floor = statistics.median(sampler.floor_times)
     rows: list[Line] = [
         (f"{label}: floor (read + CSafeLoader)", floor, "s", 1.0, None, "", "")
@@ -757,7 +787,8 @@ def repo_figures(runs: int) -> list[Line]:
         shutil.copytree(REPO / "skills", project / "skills")
         _exact_counts(REPO / "pyproject.toml", project / "pyproject.toml")
         edit = _appender(project / "skills" / "planner" / "SKILL.md")
-        _, rows = _builds(project, "this repo's skills/", edit, runs, 8.0)
+        label = "this repo's skills/"
+        _, rows = _builds(project, label, edit, runs, project / "skills")
     return rows
 
 
@@ -779,7 +810,7 @@ def marketplace_figures(runs: int) -> list[Line]:
         agents = sorted((project / "market").rglob("agents/*.md"))
         edit = _appender(agents[len(agents) // 2])
         label = "wshobson-agents marketplace"
-        _, rows = _builds(project, label, edit, runs, 8.0)
+        _, rows = _builds(project, label, edit, runs, project / "market")
     return rows
 
 
@@ -791,7 +822,8 @@ def skill_figures(runs: int) -> list[Line]:
         write_corpus(project, SKILLS)
         target = project / "skills" / f"skill-{SKILLS // 2:04d}" / "SKILL.md"
         label = f"{SKILLS:,} skills (synthetic)"
-        sampler, rows = _builds(project, label, _appender(target), runs, 8.0)
+        edit = _appender(target)
+        sampler, rows = _builds(project, label, edit, runs, project / "skills")
         listing = [py, "-c", "import generated; generated.list()"]
         # A run of these rows is a few milliseconds on top of start-up, whose jitter is
         # as large: where pairs are cheap, more of them steady the median.
@@ -814,25 +846,27 @@ def skill_figures(runs: int) -> list[Line]:
 
 
 def manifest_figures(runs: int) -> list[Line]:
-    """5,000 real function definitions in manifests of 200."""
+    """2,000 and 5,000 real function definitions in manifests of 200."""
     import corpus_rates
 
     if not corpus_rates.CORPUS.is_dir():
         print("manifests: ../shared/corpus is not beside this checkout; skipped")
         return []
-    with tempfile.TemporaryDirectory() as tmp:
-        project = Path(tmp)
-        manifests = write_manifests(project, TOOLS)
-        path, data = manifests[len(manifests) // 2]
-        tool = data["tools"][len(data["tools"]) // 2]
-        original = tool["description"]
+    rows = []
+    for size in TOOLS:
+        with tempfile.TemporaryDirectory() as tmp:
+            project = Path(tmp)
+            manifests = write_manifests(project, size)
+            path, data = manifests[len(manifests) // 2]
+            tool = data["tools"][len(data["tools"]) // 2]
+            original = tool["description"]
 
-        def edit(number: int) -> None:
-            tool["description"] = f"{original} (edit {number})"
-            _dump(path, data)
+            def edit(number: int) -> None:
+                tool["description"] = f"{original} (edit {number})"
+                _dump(path, data)
 
-        label = f"{TOOLS:,} manifest tools (real)"
-        _, rows = _builds(project, label, edit, runs, 12.0)
+            label = f"{size:,} manifest tools (real)"
+            rows += _builds(project, label, edit, runs, project / "tools")[1]
     return rows
 
 

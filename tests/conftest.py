@@ -20,7 +20,8 @@ from typing import Any
 
 import pytest
 
-from skillc import cli
+from skillc import cli, pipeline
+from skillc.config import Config
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
@@ -29,6 +30,12 @@ FIXTURE_PROJECT = FIXTURES / "project"
 TOOLS_PROJECT = FIXTURES / "tools"
 GOLDEN = TESTS / "golden"
 SHARED = REPO.parent / "shared"
+
+# The build cache of every build the tests run (in this process and the processes it
+# starts), never the user's: a folder of this process's own, outside every project.
+CACHE = Path(tempfile.mkdtemp(prefix="skillc-test-cache-"))
+atexit.register(shutil.rmtree, CACHE, ignore_errors=True)
+os.environ["SKILLC_CACHE_DIR"] = str(CACHE)
 
 
 def shared_corpus(*parts: str) -> Path:
@@ -150,6 +157,11 @@ def tools_project(tmp_path: Path) -> Path:
     target = tmp_path / "tools"
     shutil.copytree(TOOLS_PROJECT, target)
     return target
+
+
+def configured(root: Path, **flags: Any) -> Config:
+    """The configuration of the project ``root``, read from its pyproject.toml."""
+    return pipeline.configure(root, False, **flags)[0]
 
 
 def run_skillc(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:

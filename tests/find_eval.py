@@ -28,7 +28,7 @@ from typing import Any
 
 import yaml
 
-from skillc import cli, config, pipeline
+from skillc import cli, pipeline
 from skillc.views import builder
 from skillc.diagnostics import Report
 from skillc.emitters import search_index
@@ -173,7 +173,7 @@ def _catalogue(
 
 def model_of(project: Path, out: str) -> Model:
     """The intermediate model of a project, built in this process."""
-    cfg = config.load(project.resolve(), out=out)
+    cfg = pipeline.configure(project.resolve(), False, out=out)[0]
     model = pipeline.run(cfg, Report(), cached=False, emit=False).model
     assert model is not None
     return model

@@ -52,7 +52,7 @@ def test_manifest_schemas_have_stable_ids_and_are_printed(
 ) -> None:
     folder = REPO / "generator" / "schemas"
     names = sorted(p.name.removesuffix(".schema.json") for p in folder.glob("*.json"))
-    assert names == ["ai-tool", "tool-manifest", "tools"]
+    assert names == ["ai-tool", "skillc-settings", "tool-manifest", "tools"]
     for name in names:
         text = (folder / f"{name}.schema.json").read_text()
         schema = json.loads(text)

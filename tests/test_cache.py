@@ -1,9 +1,12 @@
-"""The build cache saves work and never changes output; it holds JSON only, and only
-entries this user's skillc wrote are used."""
+"""The build cache saves work and never changes output. It lives in the user's cache
+folder, never in the project (a pickle runs code when read, and a pull request can
+commit files to the project), and only files this skillc made there are read."""
 
 from __future__ import annotations
 
 import dataclasses
+import os
+import pickle
 import shutil
 from collections.abc import Mapping
 from pathlib import Path
@@ -11,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from conftest import run_skillc, tree, write_skill
-from skillc import cache, pipeline
+from conftest import CACHE, run_skillc, tree, write_skill
+from skillc import __version__, cache, pipeline, stages
 
 OK = "---\nname: {name}\ndescription: Does {name}.\n---\nBody of {name}.\n"
 
@@ -21,6 +24,11 @@ def build(capsys: pytest.CaptureFixture[str], project: Path, *extra: str) -> str
     code, err = run_skillc(capsys, "-C", str(project), "build", *extra)
     assert code == 0, err
     return err
+
+
+def files(project: Path) -> list[Path]:
+    """The project's cache files: the last build's witness and the memo."""
+    return list(cache.Cache.of(project.resolve(), ()).files.values())
 
 
 def test_cached_rebuilds_equal_clean_builds(
@@ -39,23 +47,27 @@ def test_cached_rebuilds_equal_clean_builds(
     write_skill(skills_project / "skills", "d", OK.format(name="d"))
     build(capsys, skills_project)
     clean = tmp_path / "clean"
-    shutil.copytree(
-        skills_project,
-        clean,
-        ignore=shutil.ignore_patterns("generated", ".skillc-cache"),
-    )
+    shutil.copytree(skills_project, clean, ignore=shutil.ignore_patterns("generated"))
     build(capsys, clean, "--no-cache")
     assert tree(skills_project / "generated") == tree(clean / "generated")
-    assert not (clean / ".skillc-cache").exists()
+    assert not any(path.exists() for path in files(clean))
 
 
 def test_no_op_rebuild_takes_the_fast_path(
     skills_project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The cache is in the user's cache folder, one folder per skillc version;
+    nothing of it is in the project."""
     write_skill(skills_project / "skills", "a", OK.format(name="a"))
     build(capsys, skills_project)
     assert "generated/ is up to date" in build(capsys, skills_project)
-    assert (skills_project / ".skillc-cache" / ".gitignore").read_text().endswith("*\n")
+    assert all(path.parent == CACHE / __version__ for path in files(skills_project))
+    assert all(path.is_file() for path in files(skills_project))
+    assert sorted(path.name for path in skills_project.iterdir()) == [
+        "generated",
+        "pyproject.toml",
+        "skills",
+    ]
 
 
 def test_hand_edited_output_is_kept_until_forced(
@@ -86,14 +98,35 @@ def test_new_bundled_file_is_picked_up(
     assert '"notes.md"' in (skills_project / "generated" / "task" / "_a.py").read_text()
 
 
-def test_corrupt_cache_is_ignored(
+def test_new_bundled_file_is_picked_up(
     skills_project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     write_skill(skills_project / "skills", "a", OK.format(name="a"))
     build(capsys, skills_project)
-    memo = skills_project / ".skillc-cache" / "memo.jsonl"
-    head, _, body = memo.read_text().partition("\n")
-    memo.write_text(head + "\n" + body.replace('"', "'", 40) + "garbage\n")
+    (skills_project / "skills" / "a" / "notes.md").write_text("notes")
+    build(capsys, skills_project)
+    assert '"notes.md"' in (skills_project / "generated" / "task" / "_a.py").read_text()
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "other-salt"])
+def test_a_damaged_cache_is_ignored(
+    skills_project: Path, capsys: pytest.CaptureFixture[str], damage: str
+) -> None:
+    """A cache file that does not unpickle, or that another skillc made (another
+    salt), is not used: the build is one without a cache, and replaces it."""
+    write_skill(skills_project / "skills", "a", OK.format(name="a"))
+    build(capsys, skills_project)
+    for path in files(skills_project):
+        data = path.read_bytes()
+        if damage == "garbage":
+            path.write_bytes(b"garbage" + data)
+        elif damage == "truncated":
+            path.write_bytes(data[: len(data) // 2])
+        else:
+            salt = pickle.loads(data)[0].encode()
+            path.write_bytes(data.replace(salt, salt[::-1]))
+    assert "up to date" not in build(capsys, skills_project)
+    assert "up to date" in build(capsys, skills_project)
     write_skill(
         skills_project / "skills", "a", OK.format(name="a").replace("Body", "New")
     )
@@ -121,18 +154,22 @@ def test_check_mode_writes_no_cache(
     write_skill(skills_project / "skills", "a", OK.format(name="a"))
     code, _ = run_skillc(capsys, "-C", str(skills_project), "build", "--check")
     assert code == 1  # nothing built yet: stale
-    assert not (skills_project / ".skillc-cache").exists()
+    assert not any(path.exists() for path in files(skills_project))
 
 
 def test_unwritable_cache_does_not_fail_the_build(
-    skills_project: Path, capsys: pytest.CaptureFixture[str]
+    skills_project: Path,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     write_skill(skills_project / "skills", "a", OK.format(name="a"))
-    (skills_project / ".skillc-cache").write_text(
-        "a file where the cache folder would go"
-    )
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the cache folder would go")
+    monkeypatch.setenv("SKILLC_CACHE_DIR", str(blocked))
     build(capsys, skills_project)
     assert (skills_project / "generated" / "task" / "_a.py").is_file()
+    assert "up to date" not in build(capsys, skills_project)  # nothing was kept
 
 
 def test_cached_rebuilds_of_tool_manifests_equal_clean_builds(
@@ -147,26 +184,76 @@ def test_cached_rebuilds_of_tool_manifests_equal_clean_builds(
     (tools_project / "overrides" / "file.tools.yaml").unlink()
     build(capsys, tools_project)
     clean = tmp_path / "clean"
-    shutil.copytree(
-        tools_project, clean, ignore=shutil.ignore_patterns("out", ".skillc-cache")
-    )
+    shutil.copytree(tools_project, clean, ignore=shutil.ignore_patterns("out"))
     build(capsys, clean, "--no-cache")
     assert tree(tools_project / "out") == tree(clean / "out")
     assert (tools_project / "out" / "pdf_extractor" / "_ocr.py").is_file()
     assert "Fetch an object" in (tools_project / "out" / "_listing.py").read_text()
 
 
-def test_an_entry_made_with_another_key_is_ignored_with_a_warning(
-    skills_project: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+class _Planted:
+    """Unpickled, it creates the file ``marker``: what a pull request could commit."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[object, tuple[Path]]:
+        return Path.touch, (self.marker,)
+
+
+def test_nothing_is_read_from_a_cache_folder_inside_the_project(
+    skills_project: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
 ) -> None:
-    """Another user's (or a committed) memo: its MACs do not verify with this user's
-    key, so nothing in it is used, and the build says so."""
+    """A cache folder in the project (SKILLC_CACHE_DIR or XDG_CACHE_HOME pointing
+    there, as a CI job might) is where a pull request can commit pickles: pickles
+    planted where the cache would be, with the salt it would have, are neither read
+    nor replaced, and the build says why. Nor is .skillc-cache/, where earlier
+    versions kept the cache, read."""
+    write_skill(skills_project / "skills", "a", OK.format(name="a"))
+    marker = tmp_path / "code-ran"
+    old = skills_project / ".skillc-cache"
+    old.mkdir()
+    (old / "memo.jsonl").write_bytes(pickle.dumps(_Planted(marker)))
+    monkeypatch.setenv("SKILLC_CACHE_DIR", str(skills_project / ".cache"))
+    monkeypatch.setattr(cache, "fingerprint", lambda *arguments: "the salt")
+    where = skills_project / ".cache" / __version__
+    planted = pickle.dumps(("the salt", _Planted(marker)))
+    where.mkdir(parents=True)
+    for path in cache.Cache(
+        where / cache.name(skills_project.resolve())
+    ).files.values():
+        path.write_bytes(planted)  # where the cache would be, were it not inside
+    before = {path: path.read_bytes() for path in where.iterdir()}
+    for _ in range(2):
+        err = build(capsys, skills_project)
+        assert "the cache folder" in err and "inside the project" in err, err
+        assert "up to date" not in err
+    assert not marker.exists()
+    assert {path: path.read_bytes() for path in where.iterdir()} == before
+
+
+def test_a_cache_file_of_another_user_is_not_read(
+    skills_project: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In a cache folder shared with others (SKILLC_CACHE_DIR=/tmp/...), a file that
+    another user owns is not unpickled."""
     write_skill(skills_project / "skills", "a", OK.format(name="a"))
     build(capsys, skills_project)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("XDG_CACHE_HOME", str(tmp_path / "someone-else"))
-        err = build(capsys, skills_project)
-    assert "ignored .skillc-cache/memo.jsonl" in err and "up to date" not in err
+    assert "up to date" in build(capsys, skills_project)
+    owner = os.stat(files(skills_project)[0]).st_uid
+    unpickled: list[object] = []
+    load = pickle.load
+    monkeypatch.setattr(pickle, "load", lambda *a: unpickled.append(a) or load(*a))
+    assert "up to date" in build(capsys, skills_project) and unpickled
+    unpickled.clear()
+    monkeypatch.setattr(os, "getuid", lambda: owner + 1)
+    assert "up to date" not in build(capsys, skills_project)
+    assert unpickled == []
 
 
 def test_other_versions_of_the_dependencies_start_afresh(
@@ -186,26 +273,34 @@ def test_other_versions_of_the_dependencies_start_afresh(
 
 
 def test_every_loader_result_of_the_fixtures_is_kept_exactly(
-    project: Path, tools_project: Path, capsys: pytest.CaptureFixture[str]
+    project: Path,
+    tools_project: Path,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
 ) -> None:
-    """The codec gives back what it was given: equal values of the same types (tuples
+    """The cache gives back what it was given: equal values of the same types (tuples
     stay tuples, read-only mappings stay read-only), for every loader result."""
     kept: list[Any] = []
-    put = cache.Memo.put
+    put = cache.Cache.put
 
-    def recording(self: cache.Memo, key: str, value: object) -> None:
+    def recording(self: cache.Cache, key: str, value: object) -> None:
         kept.append(value)
         put(self, key, value)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(cache.Memo, "put", recording)
+        patch.setattr(cache.Cache, "put", recording)
         for folder in (project, tools_project):
             build(capsys, folder, "--keep-going")
-    codec = cache.Codec(pipeline.CACHED)
     assert len(kept) > 20
-    for value in kept:
-        again = codec.decode(codec.encode(value))
-        assert again == value and _types(again) == _types(value)
+    assert "mappingproxy" in repr([_types(value) for value in kept])
+    saved = cache.Cache(tmp_path / "memo", "salt")
+    for number, value in enumerate(kept):
+        saved.put(str(number), value)
+    saved.save()
+    again = cache.Cache(tmp_path / "memo", "salt")
+    for number, value in enumerate(kept):
+        found = again.get(str(number))
+        assert found == value and _types(found) == _types(value)
 
 
 def _types(value: Any) -> Any:
@@ -220,23 +315,6 @@ def _types(value: Any) -> Any:
     return type(value)
 
 
-def test_the_codec_keeps_nothing_it_was_not_told_of() -> None:
-    """Anything but plain data and the listed classes is refused when written, and a
-    tagged object naming another class is refused when read: reading the cache never
-    makes an object of a class it was not told of."""
-    codec = cache.Codec(pipeline.CACHED)
-    for value in (b"bytes", {1, 2}, Path("."), float("nan"), object()):
-        with pytest.raises((TypeError, ValueError)):
-            codec.encode(value)
-    for text in (
-        '{"\\u0000": "Popen", "v": {"args": ["true"]}}',
-        '{"\\u0000": "Config", "v": {}}',
-        '{"\\u0000": "tuple", "v": [], "extra": 1}',
-    ):
-        with pytest.raises(ValueError):
-            codec.decode(text)
-
-
 def test_every_memoised_part_equals_a_fresh_one(
     project: Path, tools_project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -247,10 +325,10 @@ def test_every_memoised_part_equals_a_fresh_one(
     exact = '[tool.skillc]\ntoken-counter = "o200k_base"\n'
     settings.write_text(settings.read_text().replace("[tool.skillc]\n", exact, 1))
     taken: set[str] = set()
-    memoised = pipeline._memoised
+    memoised = stages._memoised
 
     def checked(
-        memo: cache.Memo,
+        memo: cache.Cache,
         kind: str,
         make: Any,
         by: Any = lambda *arguments: arguments,
@@ -279,23 +357,8 @@ def test_every_memoised_part_equals_a_fresh_one(
         assert old in path.read_text()
         path.write_text(path.read_text().replace(old, new, 1))
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pipeline, "_memoised", checked)
+        patch.setattr(stages, "_memoised", checked)
         for folder in (project, tools_project):
             build(capsys, folder, "--keep-going")
     kinds = {"vector", "tokens", "typing"}
     assert kinds <= taken, taken
-
-
-def test_an_entry_holding_a_line_separator_is_read_back(
-    skills_project: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """JSON keeps U+2028 as it is: the memo's lines are split at newlines only, so
-    a rebuild after one change finds every entry (and warns about none)."""
-    text = '---\nname: a\ndescription: "Does a.\u2028Then b."\n---\nBody.\n'
-    write_skill(skills_project / "skills", "a", text)
-    write_skill(skills_project / "skills", "b", OK.format(name="b"))
-    build(capsys, skills_project)
-    assert "\u2028" in (skills_project / ".skillc-cache" / "memo.jsonl").read_text()
-    write_skill(skills_project / "skills", "b", OK.format(name="b") + "More.\n")
-    err = build(capsys, skills_project)
-    assert "ignored" not in err and "wrote " in err

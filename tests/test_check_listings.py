@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import built_marketplace, checked, run_skillc, write_skill
+from conftest import built_marketplace, checked, configured, run_skillc, write_skill
 from skillc.checks import harnesses, listings
 from skillc.checks.harnesses import RULES
 from skillc.checks.listings import CUT, FULL, NAME_ONLY, OMITTED, TRUNCATED
@@ -311,10 +311,9 @@ def test_wshobson_plugins_fit_one_at_a_time_but_not_all_at_once(
     assert {e["status"] for e in claude["entries"]} == {FULL}
     # All at once: the catalogue's 286 names alone are over 8,000 characters.
     from skillc import pipeline
-    from skillc.config import load
     from skillc.diagnostics import Report
 
-    model = pipeline.run(load(project), Report(), cached=False, emit=False).model
+    model = pipeline.run(configured(project), Report(), cached=False, emit=False).model
     assert model is not None
     everything = listings.entries(RULES["claude-code"], model.tools)
     flat = [

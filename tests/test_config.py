@@ -1,19 +1,23 @@
-"""Each ``[tool.skillc]`` setting is declared once (generator/config.py: its key, type,
-default and doc) and read from there: the README's key block says what the
-declaration says, and every setting is read, checked and recorded from it."""
+"""Each ``[tool.skillc]`` setting is declared once, as a field of the pydantic model
+``generator/settings.py::Settings`` (its key, type, default, bounds and doc), and read
+from there: the README's key block says what the declaration says, the JSON Schema
+published for editors is made from it, every setting is read, checked and recorded
+from it, and a bad value is an error located in pyproject.toml."""
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from pathlib import Path
 
 import pytest
 
-from conftest import REPO
-from skillc import config
+from conftest import REPO, configured, run_python
+from skillc import config, settings
 
 TABLES = {"profiles", "conflicts", "check"}  # documented beside the block, as tables
+SCHEMA = REPO / "generator" / "schemas" / "skillc-settings.schema.json"
 
 
 def _readme_block() -> list[tuple[str, str, str]]:
@@ -34,20 +38,44 @@ def _readme_block() -> list[tuple[str, str, str]]:
 def test_the_readme_key_block_is_the_declaration() -> None:
     """Every setting appears once, with its default (or the example the declaration
     gives) and its doc, in the order of the declaration; nothing else does."""
-    declared = {config.key_of(s): s for s in config.settings() if s.name not in TABLES}
+    declared = {
+        field.alias: field
+        for name, field in settings.Settings.model_fields.items()
+        if name not in TABLES
+    }
     block = _readme_block()
     assert [key for key, _, _ in block] == list(
         declared
-    ), "the README's [tool.skillc] block and generator/config.py's settings differ"
+    ), "the README's [tool.skillc] block and generator/settings.py's fields differ"
     for key, value, comment in block:
-        setting = declared[key]
-        shown = setting.metadata["shown"] or None
-        expected = tomllib.loads(f"v = {shown}")["v"] if shown else setting.default
+        field = declared[key]
+        expected = field.examples[0] if field.examples else field.default
         actual = tomllib.loads(f"v = {value}")["v"]
         if isinstance(expected, tuple):
             expected = list(expected)
         assert actual == expected, key
-        assert comment == setting.metadata["doc"], key
+        assert comment == field.description, key
+
+
+def test_the_published_schema_is_the_declaration() -> None:
+    """generator/schemas/skillc-settings.schema.json, which `skillc schema
+    skillc-settings` prints for editors, is what the model makes now, and it accepts
+    this repository's own [tool.skillc] and the README's block."""
+    made = json.dumps(settings.schema(), indent=2, ensure_ascii=False) + "\n"
+    assert (
+        SCHEMA.read_text(encoding="utf-8") == made
+    ), "stale: python -m skillc.settings > generator/schemas/skillc-settings.schema.json"
+    import jsonschema
+
+    schema = json.loads(made)
+    own = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["skillc"]
+    block = tomllib.loads("\n".join(f"{k} = {v}" for k, v, _ in _readme_block()))
+    for table in (own, block, {"profiles": {"support": {"provider": "anthropic"}}}):
+        jsonschema.validate(table, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"max-read-bytes": 0}, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"profiles": {"a": {"colour": 1}}}, schema)
 
 
 def test_every_setting_is_read_and_recorded(tmp_path: Path) -> None:
@@ -71,7 +99,7 @@ def test_every_setting_is_read_and_recorded(tmp_path: Path) -> None:
         '[tool.skillc.profiles.support]\nprovider = "anthropic"\n',
         encoding="utf-8",
     )
-    cfg = config.load(tmp_path)
+    cfg = configured(tmp_path)
     assert (cfg.package, cfg.strict, cfg.max_depth, cfg.builtins) == (
         "kit",
         True,
@@ -108,12 +136,61 @@ def test_every_setting_is_read_and_recorded(tmp_path: Path) -> None:
         ('find-tool = "dense"', "find-tool must be one of hybrid, lexical"),
         ('ignore = ["no-such-code"]', "unknown diagnostic code(s) no-such-code"),
         ("colour = true", "unknown [tool.skillc] key(s): colour"),
+        ("sources = []", "sources must be a non-empty list of strings"),
+        ('builtins = ["net"]', "builtins must be one of file, batch, db"),
+        ('find-tool-encoder = "../x"', "find-tool-encoder must be an encoder's name"),
     ],
 )
-def test_a_bad_value_is_a_configuration_error(
+def test_a_bad_value_is_an_error_at_its_line(
     tmp_path: Path, line: str, message: str
 ) -> None:
     (tmp_path / "skills").mkdir()
-    (tmp_path / "pyproject.toml").write_text(f"[tool.skillc]\n{line}\n")
-    with pytest.raises(config.ConfigError, match=re.escape(message)):
-        config.load(tmp_path)
+    (tmp_path / "pyproject.toml").write_text(
+        f'[project]\nname = "x"\n\n[tool.skillc]\n{line}\n'
+    )
+    with pytest.raises(config.SettingsError) as raised:
+        configured(tmp_path)
+    assert str(raised.value).startswith("pyproject.toml:5:1: error[invalid-setting]: ")
+    assert message in str(raised.value)
+
+
+def test_every_bad_setting_is_said_at_once_without_a_traceback(tmp_path: Path) -> None:
+    """In a fresh process, as a user meets it: one located line per bad value, in the
+    order of the file, a table's key at its own line, exit status 2."""
+    (tmp_path / "skills").mkdir()
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.skillc]\n"
+        "strict = 1\n"
+        "keep_going = true\n"
+        "\n"
+        "[tool.skillc.profiles.support]\n"
+        'provider = "anthropic"\n'
+        "colour = 1\n",
+        encoding="utf-8",
+    )
+    done = run_python("", tmp_path, "-m", "skillc", "build")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.splitlines() == [
+        "pyproject.toml:2:1: error[invalid-setting]: [tool.skillc] strict must be true "
+        "or false",
+        "pyproject.toml:3:1: error[invalid-setting]: unknown [tool.skillc] key(s): "
+        "keep_going (did you mean 'keep-going'?)",
+        "pyproject.toml:7:1: error[invalid-setting]: [tool.skillc.profiles.support] "
+        "unknown key(s): colour",
+    ]
+
+
+def test_a_no_op_reads_no_settings(tmp_path: Path) -> None:
+    """The settings a build read are kept with the text they were read from: a
+    rebuild with nothing to do imports neither pydantic nor the settings' model."""
+    (tmp_path / "skills").mkdir()
+    (tmp_path / "pyproject.toml").write_text('[tool.skillc]\nsources = ["skills"]\n')
+    code = (
+        "import sys; from skillc import cli; status = cli.main(['build']); "
+        "print(status, sorted(m for m in sys.modules if m.startswith(('pydantic', "
+        "'skillc.settings', 'tomllib'))))"
+    )
+    assert run_python(code, tmp_path).returncode == 0
+    done = run_python(code, tmp_path)
+    assert "is up to date" in done.stderr, done.stderr
+    assert done.stdout.split(maxsplit=1) == ["0", "[]\n"]

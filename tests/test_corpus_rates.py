@@ -30,6 +30,7 @@ import pytest
 
 from conftest import TESTS, run_mypy, run_python
 from corpus_rates import CORPUS, Rate, build, count, lay_out
+from skillc import settings
 from skillc.config import Config
 from skillc.diagnostics import Report
 from skillc.emitters import provider_files, python_package, render, search_index
@@ -172,7 +173,7 @@ def test_provider_files_leave_the_shared_schema_alone(views: list[ToolView]) -> 
     schema is what it was, and a second pass writes the same lines."""
     offered = tuple(view for view in views if view.offered and not view.schema_problem)
     before = [copy.deepcopy(dict(view.input_schema)) for view in offered]
-    config = Config(Path("."), sources=("corpus",), package="generated")
+    config = Config(Path("."), **settings.parse("").values)  # the defaults
     first = provider_files.emit(offered, config, Report(), {})
     assert [dict(view.input_schema) for view in offered] == before
     assert provider_files.emit(offered, config, Report(), {}) == first

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from conftest import run_skillc, tree, write_skill
+from conftest import CACHE, run_skillc, tree, write_skill
 from skillc import writer
 
 SKILL = "---\nname: {name}\ndescription: Does {name}.\n---\n{body}\n"
@@ -97,12 +97,13 @@ def environment() -> dict[str, str]:
 
 
 def leftovers(project: Path) -> list[str]:
-    """Temporaries of any build, in the project folder or inside the output."""
+    """Temporaries of any build: in the project folder, inside the output, or in the
+    build cache's folder."""
     found = [p.name for p in project.iterdir() if p.name.startswith(".generated.")]
     found += [
         p.name for p in (project / "generated").rglob("*") if "skillc-tmp" in p.name
     ]
-    return found
+    return found + [p.name for p in CACHE.rglob("*.tmp")]
 
 
 @pytest.fixture

@@ -183,9 +183,7 @@ def test_vectors_are_compiled_deterministically_and_loaded_lazily(
     assert report["find_tool"]["method"] == "hybrid"
     assert report["find_tool"]["model"].startswith("minilm-static-256-")
     other = tmp_path / "again"
-    shutil.copytree(
-        project, other, ignore=shutil.ignore_patterns("generated", ".skillc-cache")
-    )
+    shutil.copytree(project, other, ignore=shutil.ignore_patterns("generated"))
     status, err = run_skillc(capsys, "-C", str(other), "build", "--no-cache")
     assert status == 0, err
     assert (other / "generated" / "_search_vectors.py").read_text() == first

@@ -17,8 +17,8 @@ from typing import Any
 import numpy
 import pytest
 
-from conftest import REPO, run_mypy, run_python, run_skillc
-from skillc.config import ConfigError, load
+from conftest import REPO, configured, run_mypy, run_python, run_skillc
+from skillc.config import ConfigError
 from skillc.embed import encoders
 from skillc.emitters import search_model
 
@@ -117,7 +117,7 @@ def _texts(project: Path) -> list[str]:
     from skillc.diagnostics import Report
     from skillc.emitters.search_index import runtime
 
-    model = pipeline.run(load(project), Report(), cached=False, emit=False).model
+    model = pipeline.run(configured(project), Report(), cached=False, emit=False).model
     assert model is not None
     words = runtime().words
     return [
@@ -307,7 +307,7 @@ def test_a_build_without_the_encoder_warns_and_ranks_hybrid(
 def test_config_names_the_encoder(tmp_path: Path) -> None:
     (tmp_path / "skills").mkdir()
     (tmp_path / "pyproject.toml").write_text('[tool.skillc]\nfind-tool = "model"\n')
-    config = load(tmp_path)
+    config = configured(tmp_path)
     assert (config.find_tool, config.find_tool_encoder) == (
         "model",
         "all-mpnet-base-v2",
@@ -317,9 +317,11 @@ def test_config_names_the_encoder(tmp_path: Path) -> None:
         '[tool.skillc]\nfind-tool-encoder = "../../etc"\n'
     )
     with pytest.raises(ConfigError, match="find-tool-encoder"):
-        load(tmp_path)
+        configured(tmp_path)
     (tmp_path / "pyproject.toml").write_text("[tool.skillc]\n")
-    assert "find-tool-encoder" not in load(tmp_path).as_json()  # other locks unchanged
+    assert (
+        "find-tool-encoder" not in configured(tmp_path).as_json()
+    )  # other locks unchanged
 
 
 def test_an_encoder_folder_names_only_known_kinds(tmp_path: Path) -> None:

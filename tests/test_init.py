@@ -132,17 +132,20 @@ def test_a_git_install_is_named_by_its_url_and_commit(
 
 
 def test_init_writes_or_extends_gitignore(tmp_path: Path) -> None:
-    write_skill(tmp_path / "skills", "a", SKILL)
-    (tmp_path / ".gitignore").write_text("dist/\n__pycache__/\n")
-    init.main(tmp_path)
-    assert (tmp_path / ".gitignore").read_text() == (
-        "dist/\n__pycache__/\n\n"
-        "# skillc: its build cache, and Python's bytecode\n.skillc-cache/\n"
-    )
-    fresh = tmp_path / "fresh"
-    write_skill(fresh / "skills", "a", SKILL)
-    init.main(fresh)
-    assert ".skillc-cache/\n__pycache__/\n" in (fresh / ".gitignore").read_text()
+    """Python's bytecode, which importing the output writes in it; no cache folder
+    (the build cache is in the user's cache folder)."""
+    given = {"kept": "dist/\n__pycache__/\n", "extended": "dist/\n", "fresh": None}
+    for name, text in given.items():
+        write_skill(tmp_path / name / "skills", "a", SKILL)
+        if text is not None:
+            (tmp_path / name / ".gitignore").write_text(text)
+        init.main(tmp_path / name)
+    found = {name: (tmp_path / name / ".gitignore").read_text() for name in given}
+    assert found == {
+        "kept": "dist/\n__pycache__/\n",
+        "extended": "dist/\n\n# skillc: Python's bytecode\n__pycache__/\n",
+        "fresh": "# skillc: Python's bytecode\n__pycache__/\n",
+    }
 
 
 def test_git_status_stays_clean_after_a_build_and_an_import(

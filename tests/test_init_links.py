@@ -25,7 +25,7 @@ FILES = {
 ADD = {
     "pyproject.toml": "[tool.skillc]",
     "noxfile.py": 'session.run("skillc", "build", *session.posargs)',
-    ".gitignore": ".skillc-cache/",
+    ".gitignore": "__pycache__/",
 }
 
 

@@ -1,18 +1,21 @@
 """The no-op rebuild looks at the output folder by stat, as git's index does: it reads
-no output file whose size, mtime, ctime and inode are those the memo kept, and it never
-misses an edit (ctime cannot be set back), nor trusts stats it did not sign."""
+no output file whose size, mtime, ctime and inode are those the cache kept, and it never
+misses an edit (ctime cannot be set back), nor trusts stats from the project folder. A
+build whose inputs have errors is a no-op too when nothing changed: it says again what
+the last one said."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
 
 from conftest import run_python, run_skillc, write_skill
-from skillc import digests
+from skillc import __version__, cache, digests, pipeline
 
 OK = "---\nname: {name}\ndescription: Does {name}.\n---\nBody of {name}.\n"
 # A build in a fresh process, with the output files it opens.
@@ -57,15 +60,15 @@ def test_a_no_op_reads_no_output_file(built: Path) -> None:
 
 def test_a_touched_output_is_read_once_and_its_stat_kept(built: Path) -> None:
     """A file of the same bytes and a new stat (touched, checked out again) is read,
-    and its new stat kept: the next no-op reads nothing. Saving the stats keeps every
-    loader result the memo held."""
-    memo = built / ".skillc-cache" / "memo.jsonl"
-    entries = len(memo.read_text().splitlines())
+    and its new stat kept: the next no-op reads nothing. Keeping the stats leaves the
+    memo (every loader result) as it was."""
+    memo = cache.Cache.of(built.resolve(), ()).files[cache.MEMO]
+    kept = memo.read_bytes(), memo.stat().st_mtime_ns
     module = built / "generated" / "task" / "_a.py"
     module.write_bytes(module.read_bytes())
     opened, err = _opened(built)
     assert "up to date" in err and opened == [str(module)]
-    assert len(memo.read_text().splitlines()) == entries
+    assert (memo.read_bytes(), memo.stat().st_mtime_ns) == kept
     assert _opened(built) == ([], err)
 
 
@@ -90,30 +93,38 @@ def test_an_edit_of_the_same_size_is_found(
     assert module.read_bytes() == original
 
 
-def test_stats_written_into_the_memo_by_hand_are_not_trusted(
-    built: Path, capsys: pytest.CaptureFixture[str]
+def test_stats_forged_in_the_project_are_not_trusted(
+    built: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A memo whose build entry was made to vouch for an edited output (the stats it
-    has after the edit written in, as a committed cache could): its MAC does not
-    verify, so it is ignored with a warning, and the edit is found."""
+    """A witness made to vouch for an edited output (the stats the file has after the
+    edit written in, as a committed cache could be), placed where the cache would be
+    were its folder in the project: it is not read, and the edit is found."""
     module = built / "generated" / "task" / "_a.py"
-    memo = built / ".skillc-cache" / "memo.jsonl"
+    own = cache.Cache.of(built.resolve(), pipeline.DEPENDENCIES)
+    assert own.last is not None
+    where = built / ".cache"
+    monkeypatch.setenv("SKILLC_CACHE_DIR", str(where))
     sha256 = hashlib.sha256(module.read_bytes()).hexdigest()
-    before = _kept(sha256, module)
     module.write_bytes(module.read_bytes().replace(b"Does a.", b"Does A!"))
-    text = memo.read_text()
-    assert before in text
-    memo.write_text(text.replace(before, _kept(sha256, module)))
+    info = module.stat()
+    outputs = own.last["outputs"] | {
+        "task/_a.py": [
+            sha256,
+            info.st_size,
+            info.st_mtime_ns,
+            info.st_ctime_ns,
+            info.st_ino,
+        ]
+    }
+    forged = cache.Cache(
+        (where / __version__).resolve() / cache.name(built.resolve()), own.salt
+    )
+    forged.remember(own.last | {"outputs": outputs})
+    forged.save()
+    assert forged.files[cache.LAST].is_file()
     code, err = run_skillc(capsys, "-C", str(built), "build")
-    assert "ignored .skillc-cache/memo.jsonl" in err
+    assert "the cache folder" in err and "inside the project" in err
     assert code == 2 and "generated/task/_a.py (edited since skillc wrote it)" in err
-
-
-def _kept(sha256: str, path: Path) -> str:
-    """How the memo spells an output file with this sha256 and the stat it has."""
-    info = path.stat()
-    stat = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
-    return json.dumps([sha256, *stat])
 
 
 def test_a_racily_clean_output_is_read(tmp_path: Path) -> None:
@@ -145,9 +156,9 @@ sys.exit(status)
 
 
 def test_a_no_op_imports_neither_the_toml_parser_nor_dataclasses(built: Path) -> None:
-    """A build with nothing to do needs the memo's first entry, stats and a MAC: not
-    tomllib (that entry holds the settings' table, with the text it was read from),
-    nor dataclasses or the discovery (the model's)."""
+    """A build with nothing to do needs the last build's witness and stats: not
+    tomllib (the witness holds the settings, with the text they were read from), nor
+    dataclasses or the discovery (the model's)."""
     done = run_python(IMPORTED, built, str(built))
     assert done.returncode == 0, done.stderr
     assert "generated/ is up to date" in done.stderr
@@ -167,3 +178,59 @@ def test_the_kept_table_is_used_for_its_own_text_only(
     assert status == 0 and "is up to date" not in err, err
     assert "make tools" in (built / "generated" / "AGENTS.md").read_text()
     assert "generated/ is up to date" in _opened(built)[1]
+
+
+# A build in a fresh process: what it said, its status, what it imported and which
+# project files it opened.
+AUDITED = """
+import json, os, sys
+opened = []
+def audit(event, args):
+    if event == "open" and isinstance(args[0], str) and args[0].startswith(sys.argv[1]):
+        opened.append(os.path.relpath(args[0], sys.argv[1]))
+sys.addaudithook(audit)
+from skillc import cli
+status = cli.main(["-C", sys.argv[1], "build", *sys.argv[2:]])
+print(json.dumps({"status": status, "opened": opened, "modules": sorted(sys.modules)}))
+"""
+BAD = "---\nname: [\n---\n"  # a frontmatter that is not YAML
+
+
+def _audited(project: Path, *flags: str) -> tuple[int, str, list[str], set[str]]:
+    done = run_python(AUDITED, project, str(project), *flags)
+    result = json.loads(done.stdout)
+    return result["status"], done.stderr, result["opened"], set(result["modules"])
+
+
+@pytest.mark.parametrize("keep_going", [True, False])
+def test_a_build_of_unchanged_inputs_with_errors_is_a_no_op(
+    skills_project: Path, capsys: pytest.CaptureFixture[str], keep_going: bool
+) -> None:
+    """One input in error, nothing changed since the last build: the rebuild says the
+    same diagnostics, ends as the last one did (exit 1; the valid tools written under
+    --keep-going, nothing written without it), and loads nothing: no input opened, no
+    loader imported (a no-op of 5,000 tools with one bad one cost 5.8x its floor)."""
+    for name in ("a", "b"):
+        write_skill(skills_project / "skills", name, OK.format(name=name))
+    write_skill(skills_project / "skills", "bad", BAD)
+    time.sleep(3 * digests.RACY_NS / 1e9)  # stats the build can vouch for
+    flags = ("--keep-going",) if keep_going else ()
+    status, first = run_skillc(capsys, "-C", str(skills_project), "build", *flags)
+    error = "skills/bad/SKILL.md:3:1: error[yaml-syntax]"
+    assert status == 1 and error in first
+    assert (skills_project / "generated").is_dir() == keep_going
+    for _ in range(2):
+        status, err, opened, modules = _audited(skills_project, *flags)
+        assert status == 1 and error in err, err
+        ending = "is up to date" if keep_going else "nothing written to generated/"
+        assert ending in err and first.count("error[") == err.count("error[")
+        assert [p for p in opened if p.startswith(("skills", "generated"))] == []
+        assert "skillc.loaders" not in modules
+    if not keep_going:  # a build that keeps going writes the valid tools
+        status, err, _, _ = _audited(skills_project, "--keep-going")
+        assert status == 1 and "wrote" in err and error in err
+        assert (skills_project / "generated" / "task" / "_a.py").is_file()
+    (skills_project / "skills" / "bad" / "SKILL.md").write_text(OK.format(name="bad"))
+    status, err, _, _ = _audited(skills_project)
+    assert status == 0 and "error" not in err.replace("0 errors", "")
+    assert (skills_project / "generated" / "task" / "_bad.py").is_file()

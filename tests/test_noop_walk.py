@@ -149,7 +149,7 @@ def test_a_change_after_a_no_op_that_skipped_the_walk_is_built(
         built,
         clean,
         symlinks=True,
-        ignore=shutil.ignore_patterns("generated", ".skillc-cache"),
+        ignore=shutil.ignore_patterns("generated"),
     )
     _build(capsys, clean, "--no-cache")
     assert tree(built / "generated") == tree(clean / "generated")

@@ -4,6 +4,7 @@ google-genai, mcp, botocore), and a dispatch round trip per provider. No network
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import json
 import os
@@ -456,7 +457,8 @@ def test_a_provider_is_one_module_and_one_registry_line(
 
     (tmp_path / "toy_provider.py").write_text(TOY_PROVIDER)
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setitem(provider_registry.PROVIDERS, "toy", "toy_provider")
+    toy = importlib.import_module("toy_provider")
+    monkeypatch.setitem(provider_registry.PROVIDERS, "toy", toy)
     project, status, err = _with_config(
         tmp_path, '\n[tool.skillc.profiles.playground]\nprovider = "toy"\n'
     )

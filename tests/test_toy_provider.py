@@ -50,7 +50,8 @@ def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     folder.mkdir()
     (folder / "toy_dispatch.py").write_text(TOY, encoding="utf-8")
     monkeypatch.syspath_prepend(str(folder))
-    monkeypatch.setitem(provider_registry.PROVIDERS, "toy", "toy_dispatch")
+    toy = importlib.import_module("toy_dispatch")
+    monkeypatch.setitem(provider_registry.PROVIDERS, "toy", toy)
     yield
     sys.modules.pop("toy_dispatch", None)
 

@@ -288,12 +288,14 @@ def test_codex_marketplace_beside_claude_codes(
     assert not any(name.startswith("task.demo_market") for name in names)
 
 
-def test_each_plugin_format_names_the_manifest_its_loader_reads() -> None:
-    """discover names each format's manifest beside its loader module, so that a walk
-    imports no loader until it meets a manifest: the two must agree."""
-    import importlib
+def test_the_plugin_formats_in_their_order_of_precedence() -> None:
+    """The first manifest a folder holds defines its plugin: Claude Code's, then
+    Codex's, then an Agent Plugins one, then a Gemini CLI extension."""
+    from skillc import discover_plugins
 
-    from skillc import discover
-
-    for module, manifest in discover.PLUGIN_FORMATS:
-        assert importlib.import_module(module).MANIFEST == manifest
+    assert discover_plugins.PLUGIN_MANIFESTS == (
+        ".claude-plugin/plugin.json",
+        ".codex-plugin/plugin.json",
+        "plugin.json",
+        "gemini-extension.json",
+    )

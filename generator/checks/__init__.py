@@ -1,8 +1,8 @@
 """Catalogue health: what ``skillc check`` finds in a build besides stale output.
 
 Each check is one module of pure functions over what a build already has (the model,
-the output files, the lock it replaces), listed in ``CHECKS``: adding a check is adding
-its module and one line there. A check reports problems into the ``Report`` it is given
+the output files, the lock it replaces), listed in ``registry.CHECKS``: adding a check
+is adding its module and one line there. A check reports problems into the ``Report`` it is given
 (so ``ignore`` and ``warnings-as-errors`` apply to them as to the build's own) and
 returns its findings as JSON data for ``skillc check --report``. Nothing here writes a
 file or runs what the project holds.
@@ -11,8 +11,6 @@ file or runs what the project holds.
 from __future__ import annotations
 
 import dataclasses
-
-import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import field
 from typing import Any
@@ -47,24 +45,3 @@ class Subject:
 
 
 Check = Callable[[Subject, Report], Any]
-
-# This package's own import name (skillc, installed from the folder generator/).
-_ROOT = __name__.partition(".")[0]
-
-# Each check's module, by the name ``skip`` and ``--report`` use; each has ``run``.
-CHECKS: dict[str, str] = {
-    "listing": f"{_ROOT}.checks.listings",
-    "breaking": f"{_ROOT}.checks.breaking",
-    "overlap": f"{_ROOT}.checks.overlap",
-    "scan": f"{_ROOT}.checks.scan",
-}
-
-
-def run(subject: Subject, report: Report) -> dict[str, Any]:
-    """Every check not skipped, in order: what each found, by name."""
-    found: dict[str, Any] = {}
-    for name, path in CHECKS.items():
-        if name not in subject.options.skip:
-            check: Check = importlib.import_module(path).run
-            found[name] = check(subject, report)
-    return found

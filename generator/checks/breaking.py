@@ -17,6 +17,7 @@ nothing was promised. An additive change without a minor bump (a patch one below
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import re
 from collections.abc import Iterator, Mapping
@@ -420,8 +421,6 @@ def _verdict(change: Change, level: str | None, old_version: object) -> str:
 
 
 def _json(data: bytes | None) -> dict[str, Any] | None:
-    import json
-
     if data is None:
         return None
     value = json.loads(data)
@@ -429,6 +428,4 @@ def _json(data: bytes | None) -> dict[str, Any] | None:
 
 
 def _show(value: Any) -> str:
-    import json
-
     return json.dumps(value, ensure_ascii=False, sort_keys=True)

@@ -30,6 +30,7 @@ from typing import Any
 
 from ..checks import Subject
 from ..diagnostics import Report
+from ..emitters import search_index
 from ..ir import Tool
 
 COSINE = 0.90
@@ -68,16 +69,12 @@ def vectors(files: Mapping[str, bytes]) -> tuple[list[str], Any]:
 
 
 def _words(text: str) -> list[str]:
-    from ..emitters import search_index
-
     return [t for t in search_index.runtime().terms(text) if not t.startswith("=")]
 
 
 def pairs(names: list[str], descriptions: list[str], unit: Any) -> list[dict[str, Any]]:
     """The overlapping pairs of ``names`` (``unit``: their vectors, or None), with
     what made each one."""
-    from ..emitters import search_index
-
     words = [_words(d) for d in descriptions]
     split = search_index.runtime().words
     leaves = [set(_words(" ".join(split(n.rpartition(".")[2])))) for n in names]

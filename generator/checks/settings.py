@@ -5,7 +5,7 @@ listings to simulate, the baseline of breaking changes, the checks left out.
 [tool.skillc.check]
 budget = ["claude-code:200k", "codex:272k"]  # harness[:context tokens]
 against = "lock"                             # or a git ref: "origin/main"
-skip = []                                    # check names (generator.checks.CHECKS)
+skip = []                                    # check names (checks.registry.CHECKS)
 ```
 """
 
@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..checks import CHECKS, Options
+from ..checks import Options
+from ..checks.registry import CHECKS
 from ..checks.harnesses import parse
 from ..config import ConfigError
 

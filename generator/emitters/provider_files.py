@@ -3,7 +3,6 @@ and one folder per configured profile (providers.md; seed 002)."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 from collections.abc import Mapping
@@ -23,7 +22,7 @@ FOLDER = "providers/"
 
 def providers() -> dict[str, ModuleType]:
     """Each registered provider's module, by its name."""
-    return {name: importlib.import_module(path) for name, path in PROVIDERS.items()}
+    return PROVIDERS
 
 
 def files() -> dict[str, File]:

@@ -2,7 +2,7 @@
 skills, subagents and commands (``task.<plugin>.<skill>``); the component paths
 (``skills``, ``commands``, ``agents``) tell discovery where they are.
 
-This is one plugin format of several (``discover.PLUGIN_FORMATS``); each module of one
+This is one plugin format of several (``discover_plugins.FORMATS``); each module of one
 names its manifest (``MANIFEST``), its client, the components skillc does not compile
 (``UNCOMPILED``), and turns its manifest into the definition read here
 (``definition``: Claude Code's keys). The reading below is shared by all of them."""
@@ -21,6 +21,7 @@ from typing import Any
 
 from ..loaders import frontmatter
 from ..diagnostics import Report, position
+from ..discovered import relative
 
 NAME_RULE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 MANIFEST = ".claude-plugin/plugin.json"
@@ -96,16 +97,14 @@ def load_plugin(
     path: Path, project: Path, report: Report, max_bytes: int, form: ModuleType
 ) -> Plugin | None:
     """The plugin whose manifest, in the format of module ``form``, is ``path``."""
-    from .. import discover
-
-    rel = discover.relative(path, project)
+    rel = relative(path, project)
     text = frontmatter.read(path, rel, report, max_bytes)
     if text is None:
         return None
     data = frontmatter.parse_json(text, rel, report)
     if data is None:  # not JSON skillc reads: said where, not again as a missing name
         return None
-    folder = discover.relative(plugin_folder(path, form), project)
+    folder = relative(plugin_folder(path, form), project)
     defined = form.definition(data) if isinstance(data, dict) else data
     return plugin_from(defined, rel, folder, report)
 

@@ -50,25 +50,26 @@ class _Planted:
 
 
 def test_a_committed_cache_file_runs_no_code(tmp_path: Path) -> None:
-    """A pickle committed into .skillc-cache/ (where earlier versions kept pickles) is
-    never unpickled by ``skillc build --check`` (CI, the pre-commit hook) nor by
-    ``skillc build``: it is ignored, with a warning naming it."""
+    """A pickle committed into .skillc-cache/ (where earlier versions kept the cache)
+    is never unpickled by ``skillc build --check`` (CI, the pre-commit hook) nor by
+    ``skillc build``: nothing reads that folder (the cache is in the user's cache
+    folder), and it is left as it was."""
     project = _project(tmp_path)
     marker = tmp_path / "code-ran"
     cache = project / ".skillc-cache"
     cache.mkdir()
-    for name in ("state.pickle", "state-since.pickle", "delta.pickle", "walk.pickle"):
+    for name in ("state.pickle", "memo.jsonl", "memo.pickle", "walk.pickle"):
         (cache / name).write_bytes(pickle.dumps(("any", _Planted(marker))))
+    planted = {path.name: path.read_bytes() for path in cache.iterdir()}
     check = _skillc(project, "--check")
     assert check.returncode == 1, check.stderr  # nothing built yet: stale
     assert not marker.exists()
-    build = _skillc(project)
-    assert build.returncode == 0, build.stderr
-    assert not marker.exists()
-    assert "ignored .skillc-cache/state.pickle" in build.stderr
-    again = _skillc(project)  # the cache is now skillc's own: no warning
-    assert again.returncode == 0 and "ignored" not in again.stderr, again.stderr
-    assert not marker.exists()
+    for _ in range(2):
+        build = _skillc(project)
+        assert build.returncode == 0, build.stderr
+        assert not marker.exists() and "warning:" not in build.stderr
+    assert "is up to date" in build.stderr
+    assert {path.name: path.read_bytes() for path in cache.iterdir()} == planted
 
 
 def test_check_builds_and_compares_whatever_the_cache_says(tmp_path: Path) -> None:

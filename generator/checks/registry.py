@@ -1,0 +1,29 @@
+"""Every check ``skillc check`` runs, in order, by the name ``skip`` and ``--report``
+use: adding a check is adding its module (with ``run``, a ``Check``) and one line here.
+Apart from the package's ``Subject``, which a build imports (bom, strict), so that only
+``skillc check`` imports the checks."""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+from ..checks import Check, Subject, breaking, listings, overlap, scan
+from ..diagnostics import Report
+
+CHECKS: dict[str, ModuleType] = {
+    "listing": listings,
+    "breaking": breaking,
+    "overlap": overlap,
+    "scan": scan,
+}
+
+
+def run(subject: Subject, report: Report) -> dict[str, Any]:
+    """Every check not skipped, in order: what each found, by name."""
+    found: dict[str, Any] = {}
+    for name, module in CHECKS.items():
+        if name not in subject.options.skip:
+            check: Check = module.run
+            found[name] = check(subject, report)
+    return found

@@ -1,0 +1,405 @@
+"""``[tool.skillc]`` in pyproject.toml: each setting declared once, as a field of
+``Settings`` (its key, type, default, bounds and the doc the README's key block gives
+it), read and checked by pydantic, as openapi-python-client's ``ConfigFile`` does.
+
+The JSON Schema editors use (``skillc schema skillc-settings``) is made from it
+(tests/test_config.py holds the committed file, and the README's block, to it). A bad
+value is an error located in pyproject.toml, ``pyproject.toml:3:1:
+error[invalid-setting]: ...``, every one of them at once, never a traceback.
+
+Imported after the no-op decision (pipeline.configure): a build with nothing to do
+takes the values the last build read from the same text."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import tomllib
+import typing
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import StrictBool, StrictInt, StrictStr
+from pydantic.fields import FieldInfo
+
+from .config import CLI_EXCLUDED, CLI_PROVIDERS, Conflict, Parsed, Profile
+from .diagnostics import CODES, RETIRED, did_you_mean
+from .names import DEFAULT_PROVIDER_NAME_LIMIT
+from .project import ConfigError, SettingsError
+from .provider_registry import PROVIDERS
+
+SCHEMA_ID = "urn:skillc:schema:skillc-settings:v1"
+Positive = Annotated[StrictInt, Field(ge=1)]
+Text = Annotated[StrictStr, Field(min_length=1)]
+Texts = tuple[Text, ...]
+
+
+def _key(name: str) -> str:
+    return name.replace("_", "-")
+
+
+# Each table's keys, as its TOML spells them, typed for the JSON Schema: the values
+# become a Profile or Conflict (config.py), the part of the configuration a no-op keeps.
+TABLES = ConfigDict(extra="forbid", alias_generator=_key)
+
+
+class ProfileTable(BaseModel):
+    """``[tool.skillc.profiles.<name>]``: which tools one consumer sees (seed 002)."""
+
+    model_config = TABLES
+    provider: str = Field("", description="default: the profile's name")
+    exclude_categories: list[str] = Field(
+        [], description='default: ["file_ops", "shell"] for CLI agents, else none'
+    )
+    include: list[str] = Field([], description="dotted-name globs; none: every tool")
+    exclude: list[str] = []
+    always_loaded: list[str] = Field(
+        [], description="never deferred behind a tool search"
+    )
+
+
+class ConflictTable(BaseModel):
+    """``[[tool.skillc.conflicts]]``: two tools declared to clash."""
+
+    model_config = TABLES
+    tools: list[str] = Field(min_length=2, max_length=2)
+    kind: Literal["equivalent", "incompatible"]
+    hint: str = ""
+
+
+class Settings(BaseModel):
+    """``[tool.skillc]``: every key is optional."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        frozen=True,
+        alias_generator=_key,
+        field_title_generator=lambda name, info: info.alias or name,
+        title="[tool.skillc]",
+    )
+
+    sources: Texts = Field(
+        (),
+        min_length=1,
+        description="source roots, lowest precedence first (default below)",
+        examples=[[".claude/skills", "skills"]],
+    )
+    out: Text = Field("generated", description="the output folder (skillc owns it)")
+    package: Text = Field(
+        "",
+        description="the import name; default: the out folder's name",
+        examples=["generated"],
+    )
+    strict: StrictBool = Field(
+        False, description="true: Claude Code's tolerated deviations are errors"
+    )
+    exclude: Texts = Field(
+        (),
+        description="project-relative paths (fnmatch globs) left out",
+        examples=[["vendor/**"]],
+    )
+    ignore: Texts = Field(
+        (), description="warning codes not reported", examples=[["non-spec-key"]]
+    )
+    warnings_as_errors: StrictBool = Field(
+        False, description="true: every warning fails the build"
+    )
+    max_file_bytes: Positive = Field(
+        1024 * 1024, description="larger SKILL.md and manifest files are rejected"
+    )
+    builtins: tuple[Literal["file", "batch", "db"], ...] = Field(
+        (), description='built-in namespaces: "file", "batch", "db"'
+    )
+    max_depth: Positive = Field(
+        4,  # seed 000's own api.github.repo.get has four levels
+        alias="max-namespace-depth",
+        description="dotted levels of a tool name: api.github.repo.get",
+    )
+    install_allowlist: Texts = Field(
+        ("pypi:*",), description="where ai-tool.yaml install.pip may point"
+    )
+    file_root: Text = Field(
+        ".", description="the folder the file and batch tools stay inside"
+    )
+    db_path: Text = Field("data.sqlite", description="the db tools' SQLite database")
+    max_read_bytes: Positive = Field(
+        1024 * 1024, description="file.read and file.grep skip larger files"
+    )
+    max_write_bytes: Positive = Field(
+        1024 * 1024, description="file.write and file.edit refuse to write more"
+    )
+    default_timeout_sec: Positive = Field(
+        30, description="a call's timeout when its manifest sets none"
+    )
+    max_output_bytes: Positive = Field(
+        256 * 1024, description="script, command and HTTP output is cut here"
+    )
+    token_counter: Literal["estimate", "o200k_base"] = Field(
+        "estimate", description="or \"o200k_base\" (pip install 'skillc[tokens]')"
+    )
+    provider_name_limit: Positive = Field(
+        DEFAULT_PROVIDER_NAME_LIMIT,
+        description="longest provider tool name (see below)",
+    )
+    always_loaded: Texts = Field(
+        (), description="tools never deferred in the *.deferred.json files"
+    )
+    # Excluded: no output depends on it (not recorded in the lock).
+    lock_wait_sec: Positive = Field(
+        60, description="how long a build waits for another one to end", exclude=True
+    )
+    discard_unowned: StrictBool = Field(
+        False,
+        alias="discard-unowned-files",
+        description='true: like --force (see "Command line")',
+        exclude=True,
+    )
+    keep_going: StrictBool = Field(
+        False,
+        description="true: like --keep-going, for sources you cannot fix",
+        exclude=True,
+    )
+    out_outside_project: StrictBool = Field(
+        False, description="true: out may be outside the project folder", exclude=True
+    )
+    regenerate: Text = Field(
+        "skillc build", description="the rebuild command CLAUDE.md and AGENTS.md give"
+    )
+    find_tool: Literal["hybrid", "lexical", "model"] = Field(
+        "hybrid",
+        description='or "lexical" (BM25F only), or "model" (see find_tool)',
+    )
+    # model mode's encoder: the licence-clean one unless another is named
+    # (generator/embed/encoders.py lists them).
+    find_tool_encoder: Annotated[StrictStr, Field(pattern=r"^[a-z0-9][a-z0-9.-]*$")] = (
+        Field("all-mpnet-base-v2", description="model mode's encoder (see find_tool)")
+    )
+    well_known_index: StrictBool = Field(
+        False, description="true: also write .well-known/agent-skills/ (see below)"
+    )
+    # Tables, documented beside the README's key block.
+    profiles: tuple[Profile, ...] = Field(
+        (),
+        description="which tools each consumer sees (see Profiles)",
+        json_schema_extra={"default": {}},
+    )
+    conflicts: tuple[Conflict, ...] = Field(
+        (), description="tools declared to clash (see Profiles)"
+    )
+    # skillc check's table, read by generator.checks.settings.
+    check: Mapping[str, Any] = Field(
+        default_factory=dict, description="skillc check's settings", exclude=True
+    )
+
+    @field_validator("ignore")
+    @classmethod
+    def _codes(cls, codes: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = sorted(set(codes) - set(CODES) - RETIRED)
+        if unknown:
+            raise ValueError(
+                "[tool.skillc] ignore: unknown diagnostic code(s) "
+                + ", ".join(code + did_you_mean(code, CODES) for code in unknown)
+            )
+        return tuple(sorted(set(codes)))
+
+    @field_validator("builtins")
+    @classmethod
+    def _in_order(cls, names: tuple[str, ...]) -> tuple[str, ...]:
+        order = typing.get_args(
+            typing.get_args(cls.model_fields["builtins"].annotation)[0]
+        )
+        return tuple(name for name in order if name in names)
+
+    @field_validator(
+        "profiles", mode="before", json_schema_input_type=dict[str, ProfileTable]
+    )
+    @classmethod
+    def _profiles(cls, value: Any) -> tuple[Profile, ...]:
+        if not isinstance(value, dict):
+            raise Bad(
+                ("profiles",), "[tool.skillc.profiles] must be a table of profiles"
+            )
+        return tuple(_profile(name, table) for name, table in sorted(value.items()))
+
+    @field_validator(
+        "conflicts", mode="before", json_schema_input_type=list[ConflictTable]
+    )
+    @classmethod
+    def _conflicts(cls, value: Any) -> tuple[Conflict, ...]:
+        if not isinstance(value, list):
+            raise Bad(
+                ("conflicts",), "[[tool.skillc.conflicts]] must be an array of tables"
+            )
+        return tuple(_conflict(item) for item in value)
+
+
+class Bad(ValueError):
+    """A bad value found by a validator, with where it is below [tool.skillc]."""
+
+    def __init__(self, where: tuple[str, ...], message: str) -> None:
+        super().__init__(message)
+        self.where = where
+
+
+def _profile(name: str, table: Any) -> Profile:
+    where = ("profiles", name)
+    if not isinstance(table, dict):
+        raise Bad(where, f"[tool.skillc.profiles.{name}] must be a table")
+    known = {f.alias or name for name, f in ProfileTable.model_fields.items()}
+    unknown = sorted(set(table) - known)
+    if unknown:
+        raise Bad(
+            (*where, unknown[0]),
+            f"[tool.skillc.profiles.{name}] unknown key(s): "
+            + ", ".join(key + did_you_mean(key, known) for key in unknown),
+        )
+    provider = table.get("provider", name)
+    choices = (*PROVIDERS, *CLI_PROVIDERS)
+    if provider not in choices:
+        raise Bad(
+            (*where, "provider"),
+            f"[tool.skillc.profiles.{name}] provider {provider!r} is not one of "
+            f"{', '.join(choices)}",
+        )
+    excluded = list(CLI_EXCLUDED) if provider in CLI_PROVIDERS else []
+    lists = []
+    for key in ("exclude-categories", "include", "exclude", "always-loaded"):
+        items = table.get(key, excluded if key == "exclude-categories" else [])
+        if not isinstance(items, list) or not all(
+            isinstance(item, str) and item for item in items
+        ):
+            raise Bad(
+                (*where, key),
+                f"[tool.skillc] profiles.{name}.{key} must be a list of strings",
+            )
+        lists.append(tuple(items))
+    return Profile(name, provider, *lists)
+
+
+def _conflict(item: Any) -> Conflict:
+    tools = item.get("tools") if isinstance(item, dict) else None
+    kind = item.get("kind") if isinstance(item, dict) else None
+    if (
+        not isinstance(tools, list)
+        or len(tools) != 2
+        or not all(isinstance(t, str) for t in tools)
+        or kind not in ("equivalent", "incompatible")
+    ):
+        raise Bad(
+            ("conflicts",),
+            '[[tool.skillc.conflicts]] needs tools = ["a", "b"] and '
+            'kind = "equivalent" or "incompatible"',
+        )
+    return Conflict((tools[0], tools[1]), kind, str(item.get("hint", "")))
+
+
+# What a value must be, by the error pydantic found in it.
+_MUST = {
+    "bool_type": "true or false",
+    "int_type": "a positive integer",
+    "greater_than_equal": "a positive integer",
+    "string_type": "a non-empty string",
+    "string_too_short": "a non-empty string",
+    "tuple_type": "a list of strings",
+    "too_short": "a non-empty list of strings",
+    "string_pattern_mismatch": "an encoder's name (lowercase letters, digits, '.' and '-')",
+    "dict_type": "a table",
+}
+FIELDS: dict[str, FieldInfo] = Settings.model_fields
+
+
+def parse(text: str) -> Parsed:
+    """The settings of a pyproject.toml ``text`` ("" when there is none)."""
+    try:
+        table = tomllib.loads(text).get("tool", {}).get("skillc", {})
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"pyproject.toml: {exc}") from None
+    if not isinstance(table, dict):
+        raise ConfigError("pyproject.toml: [tool.skillc] must be a table")
+    try:
+        settings = Settings.model_validate(table)
+    except ValidationError as exc:
+        found = sorted({_said(text, error) for error in exc.errors()})
+        raise SettingsError(
+            "\n".join(
+                f"pyproject.toml:{line}:{column}: error[invalid-setting]: {says}"
+                for line, column, says in found
+            )
+        ) from None
+    values = {name: getattr(settings, name) for name in FIELDS}
+    recorded = {
+        name: _key(f.alias or name) for name, f in FIELDS.items() if not f.exclude
+    }
+    return Parsed(hashlib.sha256(text.encode()).hexdigest(), values, recorded)
+
+
+def _said(text: str, error: Any) -> tuple[int, int, str]:
+    """Where a validation error is (line, column), and what it says."""
+    key = str(error["loc"][0]) if error["loc"] else ""
+    where: tuple[str, ...] = (key,)
+    if error["type"] == "extra_forbidden":
+        known = [f.alias or name for name, f in FIELDS.items()]
+        says = f"unknown [tool.skillc] key(s): {key}{did_you_mean(key, known)}"
+    elif isinstance(cause := error.get("ctx", {}).get("error"), Bad):
+        where, says = cause.where, str(cause)
+    elif error["type"] == "value_error":
+        says = str(error["ctx"]["error"])
+    elif error["type"] == "literal_error":
+        name = next(n for n, f in FIELDS.items() if (f.alias or n) == key)
+        choices = _choices(FIELDS[name].annotation)
+        says = f"[tool.skillc] {key} must be one of {', '.join(choices)}"
+    else:
+        says = f"[tool.skillc] {key} must be {_MUST.get(error['type'], 'valid')}"
+    return *position(text, where), says
+
+
+def _choices(annotation: Any) -> tuple[str, ...]:
+    """The strings of a Literal, or of a tuple of them."""
+    found = typing.get_args(annotation)
+    if typing.get_origin(annotation) is tuple:
+        found = typing.get_args(found[0])
+    return tuple(str(choice) for choice in found)
+
+
+_HEADER = re.compile(r"\s*\[\[?([^\]]*)\]\]?")
+_KEY = re.compile(
+    r"\s*((?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*'))*)\s*="
+)
+
+
+def position(text: str, where: tuple[str, ...]) -> tuple[int, int]:
+    """The line and column of ``where`` (keys below [tool.skillc]) in a TOML ``text``:
+    of its key, else of the header of the deepest table on its way, else 1:1."""
+    wanted = ("tool", "skillc", *where)
+    best, depth = (1, 1), 0
+    table: tuple[str, ...] = ()
+    for number, line in enumerate(text.splitlines(), 1):
+        if header := _HEADER.match(line):
+            table = _parts(header[1])
+            found, column = table, line.index("[") + 1
+        elif key := _KEY.match(line):
+            found, column = (*table, *_parts(key[1])), key.start(1) + 1
+        else:
+            continue
+        if len(found) > depth and wanted[: len(found)] == found:
+            best, depth = (number, column), len(found)
+    return best
+
+
+def _parts(dotted: str) -> tuple[str, ...]:
+    return tuple(part.strip().strip("\"'") for part in dotted.split("."))
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema of [tool.skillc], for editors (schemas/skillc-settings...)."""
+    made = Settings.model_json_schema(by_alias=True)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": SCHEMA_ID,
+    } | made
+
+
+if __name__ == "__main__":  # python -m skillc.settings > generator/schemas/...
+    print(json.dumps(schema(), indent=2, ensure_ascii=False))
