@@ -84,7 +84,7 @@ class Settings(BaseModel):
         (),
         min_length=1,
         description="source roots, lowest precedence first (default below)",
-        examples=[[".claude/skills", "skills"]],
+        examples=[["skills"]],
     )
     out: Text = Field("generated", description="the output folder (skillc owns it)")
     package: Text = Field(

@@ -54,12 +54,6 @@ NOT_RUN = {
     "github check": "${{ github.base_ref }} is a GitHub Actions expression and "
     "--against a git remote's branch; the options are checked",
 }
-# The README's example of [tool.skillc] names .claude/skills, which this repository
-# (and most) lacks, so a build with it exits 2. The example is the "shown" value of
-# `sources` in generator/config.py, which test_config holds the README to.
-CONFIGURE_FAILS = (
-    'sources = [".claude/skills", ...]: no such folder (config.py\'s shown)'
-)
 
 
 @dataclass(frozen=True)
@@ -467,10 +461,7 @@ def check_of(block: Block) -> Callable[[Block, Path], None]:
 def _params() -> list[Any]:
     params = []
     for block in readme_blocks():
-        marks = []
-        if check_of(block) is configure:
-            marks.append(pytest.mark.xfail(strict=True, reason=CONFIGURE_FAILS))
-        params.append(pytest.param(block, marks=marks, id=f"line{block.line}"))
+        params.append(pytest.param(block, id=f"line{block.line}"))
     return params
 
 
