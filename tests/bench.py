@@ -21,9 +21,9 @@ Sizes, each with the cold build, the no-op rebuild (<= 1.3) and one change (<= 3
 - skills: 1,000 synthetic skills of about 1.5 KB (no public collection has that many in
   one tree); cold <= 8; one change appends a line to a skill's body; and a fresh import
   + list of the built package in a new process (<= 0.3), beside `python -c pass`.
-- manifests: 5,000 real function definitions of ../shared/corpus/functions, 200 to a
-  tool-manifest.yaml, repeated in numbered namespaces; cold <= 12; one change edits a
-  tool's description.
+- manifests: 2,000 and 5,000 real function definitions of ../shared/corpus/functions,
+  200 to a tool-manifest.yaml, repeated in numbered namespaces; cold <= 12; one change
+  edits a tool's description.
 
 Compile rate: the share of each real source in ../shared/corpus that compiles.
 find_tool: recall@1/@3/@10, MRR, query and load times and the context saved
@@ -82,7 +82,7 @@ SECTIONS = (
     "runtime",
 )
 MANIFEST_SIZE = 200
-SKILLS, TOOLS = 1000, 5000
+SKILLS, TOOLS = 1000, (2000, 5000)
 QUICK_FLOOR, QUICK_RUNS = 0.5, 15  # below this floor (s), rows take this many pairs
 
 
@@ -809,25 +809,27 @@ def skill_figures(runs: int) -> list[Line]:
 
 
 def manifest_figures(runs: int) -> list[Line]:
-    """5,000 real function definitions in manifests of 200."""
+    """2,000 and 5,000 real function definitions in manifests of 200."""
     import corpus_rates
 
     if not corpus_rates.CORPUS.is_dir():
         print("manifests: ../shared/corpus is not beside this checkout; skipped")
         return []
-    with tempfile.TemporaryDirectory() as tmp:
-        project = Path(tmp)
-        manifests = write_manifests(project, TOOLS)
-        path, data = manifests[len(manifests) // 2]
-        tool = data["tools"][len(data["tools"]) // 2]
-        original = tool["description"]
+    rows: list[Line] = []
+    for count in TOOLS:
+        with tempfile.TemporaryDirectory() as tmp:
+            project = Path(tmp)
+            manifests = write_manifests(project, count)
+            path, data = manifests[len(manifests) // 2]
+            tool = data["tools"][len(data["tools"]) // 2]
+            original = tool["description"]
 
-        def edit(number: int) -> None:
-            tool["description"] = f"{original} (edit {number})"
-            _dump(path, data)
+            def edit(number: int) -> None:
+                tool["description"] = f"{original} (edit {number})"
+                _dump(path, data)
 
-        label = f"{TOOLS:,} manifest tools (real)"
-        _, rows = _builds(project, label, edit, runs, 12.0)
+            label = f"{count:,} manifest tools (real)"
+            rows += _builds(project, label, edit, runs, 12.0)[1]
     return rows
 
 
