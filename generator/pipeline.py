@@ -42,7 +42,7 @@ MANIFESTS = {
 }
 # The distributions whose output reaches the files: a cache of other versions is unused.
 DEPENDENCIES = (
-    *("black", "datamodel-code-generator", "pydantic", "jsonschema", "PyYAML"),
+    *("black", "datamodel-code-generator", "pydantic", "jsonschema-rs", "PyYAML"),
     *("Jinja2", "numpy", "bpe-openai", "regex"),
 )
 # What the cache may hold besides plain data: loader results, typings, diagnostics.

@@ -94,7 +94,7 @@ CASES: list[tuple[str, dict[str, str], str, int]] = [
                 "{type: object, properties: {n: {type: integer, minimum: low}}}"
             )
         },
-        "skills/a.tools.yaml:5:75: error[schema-invalid]: tools[0].input_schema.properties.n.minimum: not a valid JSON Schema: 'low' is not of type 'number'",
+        'skills/a.tools.yaml:5:75: error[schema-invalid]: tools[0].input_schema.properties.n.minimum: not a valid JSON Schema: "low" is not of type "number"',
         1,
     ),
     (
@@ -248,6 +248,29 @@ CASES: list[tuple[str, dict[str, str], str, int]] = [
             + PY
         },
         "skills/a.tools.yaml:3:11: error[identifier-collision]: alias ns.u of ns.t is already ns.u",
+        1,
+    ),
+    (
+        "not-a-json-value",
+        {
+            "a.tools.yaml": TOOL.replace("Does a thing.", "!!binary aGVsbG8=").format(
+                rest=PY
+            )
+        },
+        "skills/a.tools.yaml:4:18: error[manifest-invalid]: tools[0].description: not a JSON value (bytes)",
+        1,
+    ),
+    (
+        # JSON Schema's patterns are ECMA-262: $ is the end of the text, never a
+        # newline before it (as in Python's re)
+        "example-pattern-end",
+        {
+            "a.tools.yaml": tools(
+                "{type: object, properties: {s: {pattern: '^[a-z]+$'}}}"
+            )
+            + "    examples: ['ns.t(s=\"ab\\n\")']\n"
+        },
+        'skills/a.tools.yaml:7:16: error[invalid-example]: \'ns.t(s="ab\\\\n")\': s: "ab\\n" does not match "^[a-z]+$"',
         1,
     ),
     (
