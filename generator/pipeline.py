@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # imported when a build has something to do (see Build)
 GENERATOR = f"skillc {__version__}"
 # The distributions whose output reaches the files: a cache of other versions is unused.
 DEPENDENCIES = (
-    *("black", "datamodel-code-generator", "pydantic", "jsonschema", "PyYAML"),
+    *("black", "datamodel-code-generator", "pydantic", "jsonschema-rs", "PyYAML"),
     *("Jinja2", "numpy", "bpe-openai", "regex"),
 )
 Cache = cache.Cache  # what configure opens, for run (cli.py holds it, never imports it)

@@ -259,13 +259,13 @@ def test_a_cache_file_of_another_user_is_not_read(
 def test_other_versions_of_the_dependencies_start_afresh(
     skills_project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: Any
 ) -> None:
-    """What black, jsonschema, datamodel-code-generator... write reaches the output: a
+    """What black, jsonschema-rs, datamodel-code-generator... write reaches the output: a
     memo made with other versions of them is not used (and not warned about)."""
     write_skill(skills_project / "skills", "a", OK.format(name="a"))
     build(capsys, skills_project)
     assert "up to date" in build(capsys, skills_project)
     found = cache.versions(pipeline.DEPENDENCIES)
-    assert found["black"] and found["jsonschema"] and found["PyYAML"]
+    assert found["black"] and found["jsonschema-rs"] and found["PyYAML"]
     other = {**found, "black": found["black"] + ".1"}
     monkeypatch.setattr(cache, "versions", lambda names: other)
     err = build(capsys, skills_project)

@@ -203,6 +203,18 @@ CASES: list[tuple[str, dict[str, str | bytes], str, int]] = [
         "skills/t.tools.yaml:7:",
         1,
     ),
+    (
+        "example-against-a-backtracking-pattern",
+        # a backreference needs a backtracking engine: its steps are bounded
+        {
+            "t.tools.yaml": tools_yaml(
+                r"{type: object, properties: {s: {type: string, pattern: '^(a|a)+\1$'}}}"
+            )
+            + f"    examples: ['t.run(s=\"{'a' * 40}b\")']\n"
+        },
+        "skills/t.tools.yaml:7:",
+        1,
+    ),
 ]
 CODES = {
     "frontmatter-nested-25000-levels": "yaml-too-deep",
@@ -223,6 +235,7 @@ CODES = {
     "install-pip-direct-url": "install-not-allowed",
     "install-pip-index-url": "install-not-allowed",
     "example-against-a-catastrophic-pattern": "invalid-example",
+    "example-against-a-backtracking-pattern": "invalid-example",
 }
 
 

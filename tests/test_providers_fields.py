@@ -275,9 +275,9 @@ def _manifest_build(tmp_path: Path, examples: str) -> tuple[int, str, Path]:
 @pytest.mark.parametrize(
     ("example", "problem"),
     [
-        ('x.y(n="3")', "n: '3' is not of type 'integer'"),
+        ('x.y(n="3")', 'n: "3" is not of type "integer"'),
         ("x.y(n=0)", "n: 0 is less than the minimum of 1"),
-        ("old_y(class_='a')", "the input: 'n' is a required property"),
+        ("old_y(class_='a')", 'the input: "n" is a required property'),
         ("x.y(n=1, m=2)", "m is not a parameter (parameters: class, n)"),
         ("x.y(1)", "name each argument (name=value)"),
         ('x.y(n=__import__("os").getpid())', "n: not a JSON value"),

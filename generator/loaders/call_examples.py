@@ -16,7 +16,7 @@ import json
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from ..loaders import bounded_regex, manifest, plain_check
+from ..loaders import manifest, validation
 from ..names import PARAMETER_RESERVED, identifier
 
 MAX_CHARS = 10_000  # longer text is not read as a call
@@ -46,7 +46,7 @@ def inputs(
         if problem is None:
             try:
                 problem = _invalid(schema, arguments)
-            except Exception:  # a pattern Python's re cannot compile: not checked
+            except Exception:  # noqa: BLE001 - a pattern jsonschema-rs cannot compile
                 continue
         if problem is not None:
             doc.error((*at, index), "invalid-example", f"{text[:200]!r}: {problem}")
@@ -102,20 +102,11 @@ def _arguments(
 
 def _invalid(schema: Mapping[str, Any], arguments: dict[str, Any]) -> str | None:
     """Why the input schema rejects ``arguments`` (None: it takes them), as Draft
-    2020-12 reads it (the normaliser's reading) with patterns in bounded time: an
-    example and a pattern both come from the manifest's author, and ``^(a+)+$`` against
-    forty ``a`` and a ``b`` would hang the build. The quick verdict answers for plain
-    schemas without importing jsonschema (a quarter of a second): with it and the quick
-    check's allOf, anyOf and if, this repository's cold build, whose built-in tools
-    have examples, went from 11.1x, 10.5x and 9.2x its floor to 8.2x, 8.3x and 8.1x
-    (``tests/bench.py --only repo --runs 5``, three pairs of runs)."""
-    if plain_check.verdict(arguments, dict(schema)):
+    2020-12 reads it (the normaliser's reading), with patterns that cannot hang the
+    build (``validation``): an example and a pattern both come from the manifest's
+    author, and ``^(a+)+$`` against forty ``a`` and a ``b`` backtracks for hours."""
+    found = validation.first_problem(schema, arguments)
+    if found is None:
         return None
-    import jsonschema
-
-    validator = bounded_regex.validator(dict(schema))
-    error = jsonschema.exceptions.best_match(validator.iter_errors(arguments))
-    if error is None:
-        return None
-    where = "/".join(str(part) for part in error.absolute_path) or "the input"
-    return f"{where}: {error.message[:300]}"
+    where = "/".join(str(part) for part in found[0]) or "the input"
+    return f"{where}: {found[1][:300]}"

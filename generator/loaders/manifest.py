@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..loaders import frontmatter, plain_check, schema_normalise
-from ..loaders import schema_support, yamlpos
+from ..loaders import frontmatter, schema_normalise, schema_support, validation
+from ..loaders import yamlpos
 from ..diagnostics import Report
 
 JsonPath = tuple[str | int, ...]
@@ -129,16 +129,11 @@ def read(
         report.error(rel, 1, 1, "manifest-invalid", "a manifest must be a YAML mapping")
         return None
     manifest = Manifest(rel, located.data, located, report)
-    if plain_check.verdict(located.data, _schema(schema_name)):
-        return manifest  # jsonschema would say nothing (it is not even imported)
     ok = True
     bad: set[JsonPath] = set()
-    for error in _validator(schema_name).iter_errors(located.data):
-        where = tuple(error.absolute_path)
+    for where, problem in validation.problems(_validator(schema_name), located.data):
         manifest.error(
-            where,
-            "manifest-invalid",
-            f"{_json_path(where) or 'the file'}: {_message(error)}",
+            where, "manifest-invalid", f"{_json_path(where) or 'the file'}: {problem}"
         )
         if len(where) >= 2 and where[0] in ENTRY_LISTS and isinstance(where[1], int):
             bad.add(where[:2])
@@ -148,26 +143,9 @@ def read(
 
 
 @functools.cache
-def _schema(name: str) -> dict[str, Any]:
-    result: dict[str, Any] = json.loads((SCHEMAS / name).read_text(encoding="utf-8"))
-    return result
-
-
-@functools.cache
-def _validator(name: str) -> Any:
-    import jsonschema
-
-    return jsonschema.Draft202012Validator(_schema(name))
-
-
-def _message(error: Any) -> str:
-    if error.validator == "additionalProperties":
-        return str(error.message).replace(
-            "Additional properties are not allowed", "unknown key"
-        )
-    if error.validator == "enum":
-        return f"{error.instance!r} is not one of {', '.join(map(repr, error.validator_value))}"
-    return str(error.message)
+def _validator(name: str) -> validation.Validator:
+    schema = json.loads((SCHEMAS / name).read_text(encoding="utf-8"))
+    return validation.validator(schema)
 
 
 def _json_path(path: JsonPath) -> str:

@@ -7,8 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..loaders import plain_check
-
 TYPE_ALIASES = {
     "dict": "object",
     "map": "object",
@@ -43,19 +41,6 @@ TYPE_ALIASES = {
 ANY_TYPES = frozenset({"any"})
 # What ``coerce`` returns when a value has no clear reading (None is a reading).
 NOTHING = object()
-
-
-def fits(value: Any, schema: dict[str, Any]) -> bool:
-    """Whether ``value`` is valid against ``schema`` (an invalid schema: yes)."""
-    verdict = plain_check.verdict(value, schema)
-    if verdict is not None:
-        return verdict  # what jsonschema would say, without importing it
-    from ..loaders import bounded_regex
-
-    try:
-        return bool(bounded_regex.validator(schema).is_valid(value))
-    except Exception:  # noqa: BLE001 - an invalid schema is reported by check()
-        return True
 
 
 def coerce(value: Any, kind: Any) -> Any:

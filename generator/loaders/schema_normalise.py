@@ -16,14 +16,8 @@ import copy
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..loaders import schema_quick_check
-from ..loaders.schema_coerce import (
-    ANY_TYPES,
-    NOTHING,
-    TYPE_ALIASES,
-    coerce,
-    fits,
-)
+from ..loaders import validation
+from ..loaders.schema_coerce import ANY_TYPES, NOTHING, TYPE_ALIASES, coerce
 
 Path = tuple[str | int, ...]
 # (severity "warning" or "error", JSON path inside the schema, message)
@@ -33,7 +27,6 @@ Complaint = Callable[[str, Path, str], None]
 OWN_FLAG = "\0required"
 # Drafts older than 2020-12 whose forms are rewritten (boolean exclusiveMinimum, ...).
 LEGACY_DRAFTS = ("draft-03", "draft-04", "draft-06", "draft-07", "2019-09")
-META_SCHEMA = "https://json-schema.org/draft/2020-12/schema"
 # Inlining references is bounded: a schema that expands past this many nodes is refused.
 MAX_NODES = 20_000
 
@@ -88,30 +81,14 @@ def normalise(schema: Any, complain: Complaint) -> dict[str, Any] | None:
 
 def check(schema: Mapping[str, Any], path: Path, complain: Complaint) -> bool:
     """Validate a schema against its meta-schema (2020-12 unless it names another)."""
-    if "$schema" not in schema and schema_quick_check.plainly_valid(schema):
-        return True  # what jsonschema would say, without its cost
-    import jsonschema  # here: a project without manifests never pays for the import
-
-    uri = schema.get("$schema", META_SCHEMA)
-    validator = jsonschema.validators.validator_for(
-        {"$schema": uri}, default=jsonschema.Draft202012Validator
-    )
-    known = str(validator.META_SCHEMA.get("$id", validator.META_SCHEMA.get("id", "")))
-    if not isinstance(uri, str) or known.rstrip("#") != uri.rstrip("#"):
+    found = validation.meta_problems(schema)
+    if found is None:
+        uri = schema.get("$schema")
         complain("error", (*path, "$schema"), f"unknown $schema {uri!r}")
         return False
-    ok = True
-    for error in sorted(
-        validator(validator.META_SCHEMA).iter_errors(dict(schema)),
-        key=lambda e: [str(p) for p in e.absolute_path],
-    ):
-        complain(
-            "error",
-            (*path, *error.absolute_path),
-            f"not a valid JSON Schema: {error.message}",
-        )
-        ok = False
-    return ok
+    for where, problem in found:
+        complain("error", (*path, *where), f"not a valid JSON Schema: {problem}")
+    return not found
 
 
 class _Walker:
@@ -400,10 +377,10 @@ class _Walker:
     def default(self, schema: dict[str, Any], path: Path) -> None:
         value = schema["default"]
         probe = {k: v for k, v in schema.items() if k != "default"}
-        if fits(value, probe):
+        if validation.fits(value, probe):
             return
         coerced = coerce(value, schema.get("type"))
-        if coerced is not NOTHING and fits(coerced, probe):
+        if coerced is not NOTHING and validation.fits(coerced, probe):
             self.warn(
                 (*path, "default"),
                 f"default {value!r} does not fit the schema; read as {coerced!r}",

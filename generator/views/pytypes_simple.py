@@ -4,18 +4,21 @@ level down, and typing those through datamodel-code-generator costs its import (
 half a second) and milliseconds a schema.
 
 ``annotate`` answers only for schemas in the small grammar below, with exactly the
-annotations and models datamodel-code-generator gives them (a differential test over
-the real corpora checks this); for anything else it returns None and ``pytypes`` asks
-datamodel-code-generator, so there is still one schema-to-type mapping. The grammar:
+annotations and models datamodel-code-generator gives them (a differential test on a
+sample, the real corpora's schemas among it, checks this); for anything else it
+returns None and ``pytypes`` asks datamodel-code-generator, so there is still one
+schema-to-type mapping. The grammar:
 properties that are scalars, enums, type lists (``[X, Y, "null"]``), unions of those
 with ``null`` or with objects (``anyOf``/``oneOf``), arrays and maps of them, and objects
 of such properties, which become models (one level deep: a model's fields hold no model).
 
-Kept after measuring (issue 25): ``nox -s bench``, 5,000 real function definitions (the
-874 of ../shared/corpus/functions, repeated; a schema met again is typed once), a cold
-build took 9.6 times the floor with it and 13.4 times without (target: 12).
-datamodel-code-generator takes about 17 ms a schema here: a catalogue of 5,000
-distinct schemas would pay about 85 s more.
+Kept after measuring again (issue 40, the build validating with jsonschema-rs):
+``python tests/bench.py --only manifests``, 2,000 and 5,000 real function definitions
+(the 874 of ../shared/corpus/functions, repeated: 736 distinct schemas, each typed
+once), a cold build took 18.1 and 14.7 times the floor without it, 9.8 and 11.5 with it
+(13.5 and 8.6 in another run; target: 15); in CPU time, 18.9 and 15.0 against 8.4
+and 10.1. datamodel-code-generator takes about 8 ms a schema here: a catalogue of
+5,000 distinct schemas would pay about 40 s more.
 """
 
 from __future__ import annotations
