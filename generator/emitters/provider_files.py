@@ -11,7 +11,7 @@ from typing import Any
 
 from ..config import Config
 from ..diagnostics import Report
-from ..emitters import profiles, tool_modules
+from ..emitters import profiles, render
 from ..emitters.providers import File, Shown
 from ..emitters.providers.schemas import Notes, gemini_mcp_name
 from ..provider_registry import PROVIDERS
@@ -69,7 +69,7 @@ def runtime(text: str) -> str:
 
     text = _PART.sub(filled, text)
     # A part moved under an ``if`` (a provider registered after it) may be too wide.
-    return tool_modules.black(text) if any(wide) else text
+    return render.black(text) if any(wide) else text
 
 
 def _branches(names: list[str], bodies: list[str]) -> str:
