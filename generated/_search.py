@@ -416,6 +416,7 @@ def _match(index: int, relevance: float, matched: list[Any], mode: str = "") -> 
 
     if "names" not in _state:
         from ._names import DOTTED, FLAT
+        from ._providers import NAME_FORMS
 
         sources = {}
         for line in SOURCE_NAMES:
@@ -424,11 +425,8 @@ def _match(index: int, relevance: float, matched: list[Any], mode: str = "") -> 
         dotted_names = {path: name for name, path in DOTTED.items()}
         providers = {}
         for flat, path in FLAT.items():
-            dotted = dotted_names[path]
-            providers[path] = {
-                **dict.fromkeys(("anthropic", "openai", "bedrock"), flat),
-                **dict.fromkeys(("gemini", "mcp"), dotted),
-            }
+            forms = {"flat": flat, "dotted": dotted_names[path]}
+            providers[path] = {name: forms[f] for name, f in NAME_FORMS.items()}
         _state["names"] = sources, providers
     sources, providers = _state["names"]
     name = TOOLS[index]

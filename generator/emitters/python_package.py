@@ -62,10 +62,10 @@ def emit(
     children = [ns.path[0] for ns in package.namespaces if len(ns.path) == 1]
     files: dict[str, str] = {
         **{
-            name: f"# {HEADER.format(source='')}\n"
-            + provider_files.runtime(render.static(name))
+            name: f"# {HEADER.format(source='')}\n" + render.static(name)
             for name in RUNTIME
         },
+        **provider_files.runtime(HEADER.format(source="")),
         "py.typed": "",
         # What Python and mypy write beside the package, which the writer keeps
         # across builds but never owns: out of `git status`.
