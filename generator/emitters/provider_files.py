@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from types import ModuleType
 from typing import Any
 
 from ..config import Config
@@ -19,14 +18,9 @@ from ..views import ToolView, pylit
 FOLDER = "providers/"
 
 
-def providers() -> dict[str, ModuleType]:
-    """Each registered provider's module, by its name."""
-    return PROVIDERS
-
-
 def files() -> dict[str, File]:
     """Every provider's files, by name, in the registry's order (not to be changed)."""
-    return {f.name: f for module in providers().values() for f in module.FILES}
+    return {f.name: f for module in PROVIDERS.values() for f in module.FILES}
 
 
 def runtime(header: str) -> dict[str, str]:
@@ -35,26 +29,27 @@ def runtime(header: str) -> dict[str, str]:
     finds them (with each provider's name form for ``find_tool``'s matches)."""
     served = [
         (d.name, d.runtime, module.NAMES)
-        for module in providers().values()
+        for module in PROVIDERS.values()
         for d in getattr(module, "DISPATCH", ())
     ]
-    files = {
+    copied = {
         f"_providers/{path.name}": f"{pylit.pycomment(header)}\n"
         + path.read_text(encoding="utf-8")
         for _, path, _ in served
     }
-    files["_providers/__init__.py"] = render.render(
-        "providers.py.jinja",
-        header=header,
-        served=[(name, path.stem, column) for name, path, column in served],
-        name_forms={name: m.NAMES for name, m in providers().items() if m.NAMES},
-    )
-    return files
+    return copied | {
+        "_providers/__init__.py": render.render(
+            "providers.py.jinja",
+            header=header,
+            served=[(name, path.stem, column) for name, path, column in served],
+            name_forms={name: m.NAMES for name, m in PROVIDERS.items() if m.NAMES},
+        )
+    }
 
 
 def profile_files(provider: str) -> tuple[str, ...]:
     """The files a profile of ``provider`` gets."""
-    module = providers()[provider]
+    module = PROVIDERS[provider]
     default = tuple(f.name for f in module.FILES)
     return tuple(getattr(module, "PROFILE_FILES", default))
 
@@ -160,7 +155,7 @@ def _files(
 
 def names(tools: list[ToolView]) -> dict[str, Any]:
     """Each tool's name for each provider, and back: the dispatcher maps by this table."""
-    columns = {n: m.NAMES for n, m in sorted(providers().items()) if m.NAMES}
+    columns = {n: m.NAMES for n, m in sorted(PROVIDERS.items()) if m.NAMES}
     keeps_dots = [name for name, column in columns.items() if column == "dotted"]
     to_provider = {}
     for tool in tools:

@@ -28,6 +28,7 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=False,  # a build renders a template per tool: no stat each time
     )
     env.filters["pystr"] = pylit.pystr
     env.filters["pydoc"] = pylit.pydoc

@@ -128,7 +128,7 @@ def _typed(kinds: Any, value: Any, where: str, found: list[str]) -> bool:
 def _sized(
     schema: Mapping[str, Any], size: int, key: str, where: str, found: list[str]
 ) -> None:
-    """``min<key>`` and ``max<key>`` (``Length``, ``Items``, ``Properties``)."""
+    """``min<key>`` and ``max<key>`` (``Items``, ``Properties``)."""
     least, most, fewer, more, unit = _SIZES[key]
     if least in schema and size < schema[least]:
         found.append(f"{where}: {fewer} {schema[least]} {unit}")
@@ -139,7 +139,6 @@ def _sized(
 _SIZES = {
     key: (f"min{key}", f"max{key}", *words)
     for key, words in (
-        ("Length", ("shorter than", "longer than", "characters")),
         ("Items", ("fewer than", "more than", "items")),
         ("Properties", ("fewer than", "more than", "entries")),
     )
@@ -149,7 +148,10 @@ _SIZES = {
 def _string(
     schema: Mapping[str, Any], value: str, where: str, found: list[str]
 ) -> None:
-    _sized(schema, len(value), "Length", where, found)
+    if "minLength" in schema and len(value) < schema["minLength"]:
+        found.append(f"{where}: shorter than {schema['minLength']} characters")
+    if "maxLength" in schema and len(value) > schema["maxLength"]:
+        found.append(f"{where}: longer than {schema['maxLength']} characters")
     if "pattern" in schema and not _search(schema["pattern"], value, where, found):
         found.append(f"{where}: does not match {schema['pattern']!r}")
 
@@ -207,8 +209,41 @@ def _object(
     for name in schema.get("required") or []:
         if name not in value:
             found.append(f"{_join(path, name)}: required")
+    properties = schema.get("properties") or {}
+    patterns = schema.get("patternProperties") or {}
+    names = schema.get("propertyNames")
+    extra = schema.get("additionalProperties", True)
     for name, item in value.items():
-        _property(schema, name, item, _join(path, name), found, depth)
+        at = _join(path, name)
+        if names is not None:
+            _check(names, name, f"{at} (the name)", found, depth + 1)
+        matched = _matching(patterns, name, at, found) if patterns else []
+        for pattern in matched:
+            _check(patterns[pattern], item, at, found, depth + 1)
+        if name in properties:
+            _check(properties[name], item, at, found, depth + 1)
+        elif not matched and extra is not True:
+            _additional(extra, item, at, found, depth)
+    _dependents(schema, value, path, found, depth)
+    _sized(schema, len(value), "Properties", path or "the arguments", found)
+
+
+def _additional(extra: Any, item: Any, at: str, found: list[str], depth: int) -> None:
+    """An entry no property or pattern takes, by ``additionalProperties``."""
+    if extra is False:
+        found.append(f"{at}: unknown argument")
+    elif isinstance(extra, Mapping):
+        _check(extra, item, at, found, depth + 1)
+
+
+def _dependents(
+    schema: Mapping[str, Any],
+    value: Mapping[str, Any],
+    path: str,
+    found: list[str],
+    depth: int,
+) -> None:
+    """``dependentRequired`` and ``dependentSchemas`` of the names present."""
     for name, needed in (schema.get("dependentRequired") or {}).items():
         if name in value:
             for other in needed:
@@ -217,37 +252,6 @@ def _object(
     for name, sub in (schema.get("dependentSchemas") or {}).items():
         if name in value:
             _check(sub, value, path, found, depth + 1)
-    _sized(schema, len(value), "Properties", path or "the arguments", found)
-
-
-def _property(
-    schema: Mapping[str, Any],
-    name: str,
-    item: Any,
-    at: str,
-    found: list[str],
-    depth: int,
-) -> None:
-    """One entry of an object: its name, then its value by the schemas that take it
-    (its property's, the patterns' it matches, else ``additionalProperties``)."""
-    names = schema.get("propertyNames")
-    if names is not None:
-        _check(names, name, f"{at} (the name)", found, depth + 1)
-    patterns = schema.get("patternProperties") or {}
-    matched = _matching(patterns, name, at, found)
-    for pattern in matched:
-        _check(patterns[pattern], item, at, found, depth + 1)
-    properties = schema.get("properties") or {}
-    if name in properties:
-        _check(properties[name], item, at, found, depth + 1)
-        return
-    extra = schema.get("additionalProperties", True)
-    if matched or extra is True:
-        return
-    if extra is False:
-        found.append(f"{at}: unknown argument")
-    elif isinstance(extra, Mapping):
-        _check(extra, item, at, found, depth + 1)
 
 
 def _matching(
