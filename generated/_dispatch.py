@@ -2,8 +2,9 @@
 """``dispatch(provider, tool_call)``: run a tool call exactly as a provider returns it, and
 answer in the shape that provider expects next.
 
-The name is mapped back by the tables of ``_names.py`` (written by skillc), never by
-reversing a string. The nulls that strict mode makes a model send for optional arguments become
+Each provider's call and answer shapes are its own module in ``_providers/``, found by
+the table there (both written by skillc from the providers registered with it). The
+name is mapped back by the tables of ``_names.py``, never by reversing a string. The nulls that strict mode makes a model send for optional arguments become
 omitted arguments. Whatever the model sends (not an object, bad JSON, an unknown tool,
 arguments nested 10,000 deep or megabytes long), the answer is a result the model can
 read (with ``is_error`` / ``isError`` / ``status: error`` where the provider has one),
@@ -16,26 +17,17 @@ from __future__ import annotations
 import importlib
 import json
 from collections.abc import Mapping
+from types import ModuleType
 from typing import Any, NamedTuple
 
 from . import _secrets
 from ._accept import check
-from ._mcp import structured_content
 from ._names import DOTTED, FLAT
+from ._providers import SERVED
 from ._runtime import PACKAGE
 from ._tasks import Invocation
 from ._tools import MESSAGE_LIMIT, ConfirmPolicy, problems_text, shortened
 from ._validate import _SCALARS
-
-PROVIDERS = (
-    "anthropic",
-    "openai-chat",
-    "openai-responses",
-    "gemini",
-    "mcp",
-    "bedrock",
-)
-
 
 # json.dumps(data, default=str) as one encoder: dumps makes a new one per call when
 # given ``default``, a tenth of a dispatch's cost.
@@ -51,6 +43,37 @@ class Call(NamedTuple):
     arguments: dict[str, Any]
     problem: str | None = None
 
+    @classmethod
+    def of(cls, ident: Any, name: Any, arguments: Any) -> Call:
+        """The call of these fields as a provider sent them, checked."""
+        ident = ident if isinstance(ident, str) else ""
+        if not isinstance(name, str):
+            return cls(ident, "", {}, "the tool call names no tool")
+        if isinstance(arguments, str):  # OpenAI sends a JSON string
+            try:
+                arguments = json.loads(arguments) if arguments.strip() else {}
+            except (ValueError, RecursionError) as exc:
+                reason = exc if isinstance(exc, ValueError) else "nested too deep"
+                return cls(ident, name, {}, f"arguments are not JSON: {reason}")
+        if arguments is None:
+            arguments = {}
+        if not isinstance(arguments, (dict, Mapping)):  # dict first: no ABC check
+            return cls(ident, name, {}, "arguments must be a JSON object")
+        if not all(isinstance(key, str) for key in arguments):
+            return cls(ident, name, {}, "argument names must be strings")
+        return cls(ident, name, plain(arguments))
+
+
+class Outcome(NamedTuple):
+    """What running a call gave, for its provider's answer: whether it succeeded, its
+    text (the error's, when it failed), its data, and the output schema of the tool
+    (a callable tool's, or None)."""
+
+    ok: bool
+    text: str
+    data: Any = None
+    output_schema: Mapping[str, Any] | None = None
+
 
 def dispatch(
     provider: str, tool_call: Any, confirm: bool | ConfirmPolicy | None = None
@@ -61,73 +84,43 @@ def dispatch(
     None asks the policy of ``set_confirm_policy``, and without one the answer is a
     ``confirmation-required`` error. Only an unknown ``provider`` (the host's mistake,
     not the model's) raises."""
-    if provider not in PROVIDERS:
-        raise ValueError(
-            f"unknown provider {provider!r}; one of {', '.join(PROVIDERS)}"
-        )
+    served = _served(provider)
     try:
-        call = read_call(provider, tool_call)
+        call = served.read(plain(tool_call))
     except Exception:  # a call of the wrong shape: say so, never raise
         call = Call("", "", {}, "the tool call does not have the provider's shape")
     try:
-        ok, text, data = _run(provider, call, confirm)
-        answer = _answer(provider, call, ok, text, data)
+        answer = served.answer(call, _run(provider, call, confirm))
     except Exception as exc:
         text = f"internal-error: the call failed ({type(exc).__name__})"
-        answer = _answer(provider, call, False, text, None)
+        answer = served.answer(call, Outcome(False, text))
     redacted: dict[str, Any] = _secrets.redact(answer)  # what leaves, in one place
     return redacted
 
 
-def read_call(provider: str, tool_call: Any) -> Call:
-    item = _plain(tool_call)
-    if provider == "anthropic":
-        return _call(item.get("id"), item.get("name"), item.get("input"))
-    if provider == "openai-chat":
-        function = _plain(item.get("function") or {})
-        return _call(item.get("id"), function.get("name"), function.get("arguments"))
-    if provider == "openai-responses":
-        name, namespace = item.get("name"), item.get("namespace")
-        if isinstance(name, str) and isinstance(namespace, str) and namespace != name:
-            name = f"{namespace}__{name}" if namespace else name
-        return _call(item.get("call_id"), name, item.get("arguments"))
-    if provider == "gemini":
-        inner = _plain(item.get("functionCall") or item.get("function_call") or item)
-        return _call(inner.get("id"), inner.get("name"), inner.get("args"))
-    if provider == "mcp":
-        params = _plain(item.get("params") or item)
-        return _call("", params.get("name"), params.get("arguments"))
-    inner = _plain(item.get("toolUse") or item)
-    return _call(inner.get("toolUseId"), inner.get("name"), inner.get("input"))
+_modules: dict[str, ModuleType] = {}
 
 
-def _call(ident: Any, name: Any, arguments: Any) -> Call:
-    ident = ident if isinstance(ident, str) else ""
-    if not isinstance(name, str):
-        return Call(ident, "", {}, "the tool call names no tool")
-    if isinstance(arguments, str):  # OpenAI sends a JSON string
-        try:
-            arguments = json.loads(arguments) if arguments.strip() else {}
-        except (ValueError, RecursionError) as exc:
-            reason = exc if isinstance(exc, ValueError) else "nested too deep"
-            return Call(ident, name, {}, f"arguments are not JSON: {reason}")
-    if arguments is None:
-        arguments = {}
-    if not isinstance(arguments, (dict, Mapping)):  # dict first: no ABC check
-        return Call(ident, name, {}, "arguments must be a JSON object")
-    if not all(isinstance(key, str) for key in arguments):
-        return Call(ident, name, {}, "argument names must be strings")
-    return Call(ident, name, _plain(arguments))
+def _served(provider: str) -> ModuleType:
+    """The module of this package that reads ``provider``'s calls and answers them
+    (``_providers``: each provider's own), imported once."""
+    module = _modules.get(provider)
+    if module is None:
+        if provider not in SERVED:
+            raise ValueError(
+                f"unknown provider {provider!r}; one of {', '.join(SERVED)}"
+            )
+        name = f"{PACKAGE}._providers.{SERVED[provider][0]}"
+        module = _modules[provider] = importlib.import_module(name)
+    return module
 
 
-def _run(
-    provider: str, call: Call, confirm: bool | ConfirmPolicy | None
-) -> tuple[bool, str, Any]:
+def _run(provider: str, call: Call, confirm: bool | ConfirmPolicy | None) -> Outcome:
     if call.problem is not None:
-        return False, call.problem, None
+        return Outcome(False, call.problem)
     tool = find(provider, call.name)
     if tool is None:
-        return False, f"unknown tool {call.name[:200]!r}", None
+        return Outcome(False, f"unknown tool {call.name[:200]!r}")
     # The arguments are walked once, by the validation of the call (which refuses
     # them nested too deep): ``without_nulls`` goes no deeper than the schema.
     spec = tool.spec
@@ -136,25 +129,20 @@ def _run(
         result = tool.call_raw(arguments, confirm=confirm)
         if not result.ok:
             assert result.error is not None
-            return False, f"{result.error.code}: {result.error.message}", None
+            return Outcome(False, f"{result.error.code}: {result.error.message}")
         data = result.data
         text = data if isinstance(data, str) else _JSON.encode(data)
-        if provider == "mcp":  # as the outputSchema in providers/mcp.json says
-            data = structured_content(spec.output_schema, data)
-        return True, text, data
+        return Outcome(True, text, data, spec.output_schema)
     named = {k: v for k, v in call.arguments.items() if v is not None}
     problems = task_problems(tool, named)
     if problems:
         text = shortened(problems_text(problems), MESSAGE_LIMIT)
-        return False, f"invalid-arguments: {text}", None
+        return Outcome(False, f"invalid-arguments: {text}")
     outcome = tool(**named) if spec.kind == "skill" else tool(named["prompt"])
     if isinstance(outcome, Invocation):
-        return True, outcome.text, None
-    return (
-        True,
-        outcome if isinstance(outcome, str) else _JSON.encode(outcome),
-        outcome,
-    )
+        return Outcome(True, outcome.text)
+    text = outcome if isinstance(outcome, str) else _JSON.encode(outcome)
+    return Outcome(True, text, outcome)
 
 
 def task_problems(tool: Any, arguments: Mapping[str, Any]) -> list[str]:
@@ -184,8 +172,8 @@ def _task_schema(tool: Any) -> dict[str, Any]:
 def find(provider: str, name: str) -> Any:
     """The tool a provider's name stands for, or None: one lookup in the table the
     build wrote (at 5,000 tools, scanning a table made the last tool's dispatch 13
-    times the first's)."""
-    table = DOTTED if provider in ("gemini", "mcp") else FLAT
+    times the first's), the dotted or the flat one as the provider names tools."""
+    table = DOTTED if SERVED[provider][1] == "dotted" else FLAT
     qualname = table.get(name)
     return None if qualname is None else tool(qualname)
 
@@ -232,55 +220,7 @@ def _allows_null(schema: Mapping[str, Any]) -> bool:
     return any(_allows_null(sub) for sub in schema.get("anyOf") or ())
 
 
-def _answer(
-    provider: str, call: Call, ok: bool, text: str, data: Any
-) -> dict[str, Any]:
-    if provider == "anthropic":
-        return {
-            "type": "tool_result",
-            "tool_use_id": call.id,
-            "content": text,
-            "is_error": not ok,
-        }
-    if provider == "openai-chat":
-        content = text if ok else f"error: {text}"
-        return {"role": "tool", "tool_call_id": call.id, "content": content}
-    if provider == "openai-responses":
-        output = text if ok else f"error: {text}"
-        return {"type": "function_call_output", "call_id": call.id, "output": output}
-    if provider == "gemini":
-        response = {"result": _json_value(data, text)} if ok else {"error": text}
-        answer: dict[str, Any] = {"name": call.name, "response": response}
-        if call.id:
-            answer = {"id": call.id, **answer}
-        return {"functionResponse": answer}
-    if provider == "mcp":
-        result: dict[str, Any] = {
-            "content": [{"type": "text", "text": text}],
-            "isError": not ok,
-        }
-        if ok and isinstance(data, Mapping):
-            result["structuredContent"] = dict(data)
-        return result
-    blocks = [{"json": data}] if ok and isinstance(data, Mapping) else [{"text": text}]
-    return {
-        "toolResult": {
-            "toolUseId": call.id,
-            "content": blocks,
-            "status": "success" if ok else "error",
-        }
-    }
-
-
-def _json_value(data: Any, text: str) -> Any:
-    try:
-        json.dumps(data)
-    except (TypeError, ValueError):
-        return text
-    return text if data is None else data
-
-
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
     """SDK objects (pydantic models) as plain dicts; dicts as they are; anything else
     as an empty dict, so a call of the wrong shape names no tool."""
     if isinstance(value, (dict, Mapping)):

@@ -5,8 +5,8 @@ Lexical: BM25F over fields with weights (a tool's name and aliases count most, t
 triggers and tags, its namespace, its description, then its parameters and examples),
 with light stemming, a few verb synonyms and a boost for a tool named exactly. The index
 is a literal written at build time (``_search_index.py``); a query only splits the
-purpose and adds up postings. skillc uses the same ``terms()`` at build time, so both
-sides agree on every word.
+purpose and adds up postings. Both split words by ``_terms``, so they agree on every
+word.
 
 Hybrid (when the package was built with vectors, and numpy and the token table are
 there): each tool's vector was computed at build time (``_search_vectors.py``); the
@@ -25,57 +25,18 @@ import base64
 import importlib
 import math
 import re
-import unicodedata
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-# Field codes, their weights, and their names in reasons.
-FIELDS = {"n": 4.0, "s": 3.0, "t": 2.5, "g": 2.0, "d": 1.0, "p": 0.6, "e": 0.5}
-FIELD_NAMES = {
-    "n": "name",
-    "t": "triggers",
-    "s": "namespace",
-    "g": "tags",
-    "d": "description",
-    "p": "parameters",
-    "e": "examples",
-}
-K1 = 1.2
+from ._terms import FIELD_NAMES, FIELDS, SYNONYMS_OF, stem, terms
+
+K1 = 1.2  # BM25F's
 B = 0.6
 EXACT = 0.5  # the word as written, on top of its stem
 SYNONYM = 0.2  # a synonym counts for less than the word itself
-STOP = frozenset(
-    "a an and are as at be by can do does for from how i in into is it its me my of on "
-    "or please some that the their them then there these this to use used using want was "
-    "what when where which who will with would you your".split()
-)
-# Verbs people use for the same action: a query word also counts as its group's words.
-SYNONYMS = (
-    ("get", "fetch", "retrieve", "read", "show", "view", "look", "open", "load"),
-    ("list", "enumerate", "ls", "all", "show"),
-    ("find", "search", "grep", "lookup", "locate", "query"),
-    ("create", "make", "new", "add", "insert", "open"),
-    ("delete", "remove", "drop", "erase", "destroy"),
-    ("update", "edit", "modify", "change", "patch", "replace", "set"),
-    ("run", "execute", "start", "launch", "invoke", "call"),
-    ("write", "save", "store", "put"),
-    ("dir", "folder", "directory"),
-    ("file", "files", "document"),
-    ("review", "check", "audit", "inspect"),
-    ("repo", "repository"),
-    ("pr", "pull"),
-    ("issue", "ticket", "bug"),
-)
-_SYNONYMS: dict[str, tuple[str, ...]] = {}
-for _group in SYNONYMS:
-    for _word in _group:
-        _SYNONYMS[_word] = _SYNONYMS.get(_word, ()) + tuple(
-            w for w in _group if w != _word
-        )
-_TOKEN = re.compile(r"[^\W_]+")  # letters and digits: "_", "-", "." and spaces split
-_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")  # camelCase, HTTPServer
+
 # Lexical weight beside the cosine in hybrid ranking (chosen on the dev part of
 # tests/eval/find_tool_heldout.yaml), and the cosine counted as no fit at all.
 DENSE_WEIGHT = 0.6
@@ -84,20 +45,6 @@ EXACT_NAME = 0.5  # relevance added when the purpose names the tool
 # Only a purpose's first characters are read: a purpose is a sentence or two, and
 # ranking costs time in its length (a megabyte took 15 s).
 MAX_PURPOSE = 1000
-_SUFFIXES = (
-    "ations",
-    "ation",
-    "ings",
-    "ing",
-    "ies",
-    "ied",
-    "ers",
-    "er",
-    "ed",
-    "es",
-    "s",
-    "ly",
-)
 
 
 class Match(NamedTuple):
@@ -111,59 +58,6 @@ class Match(NamedTuple):
     path: str = ""
     original: str = ""
     providers: dict[str, str] = {}
-
-
-def stem(word: str) -> str:
-    """A light suffix stripper: enough to make "reading", "reads" and "read" one word."""
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            if suffix == "es" and not word.endswith(
-                ("ses", "xes", "zes", "ches", "shes")
-            ):
-                suffix = "s"  # "files" -> "file", but "boxes" -> "box"
-            if suffix == "s" and word.endswith("ss"):
-                break  # "class", "access"
-            word = word[: -len(suffix)]
-            if suffix in ("ies", "ied"):
-                word += "y"
-            break
-    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
-        word = word[:-1]  # "running" -> "runn" -> "run"
-    return word
-
-
-def words(text: str) -> list[str]:
-    """Lowercased words: camelCase, snake_case, kebab-case and dotted names split,
-    accents stripped; a run of CJK characters (written without spaces) becomes its
-    characters and their pairs."""
-    result: list[str] = []
-    for token in _TOKEN.findall(text):
-        if token.isascii():
-            result += [w.lower() for w in _WORD.findall(token)]
-            continue
-        plain = unicodedata.normalize("NFD", token.lower())
-        plain = "".join(c for c in plain if unicodedata.category(c) != "Mn")
-        if any(unicodedata.east_asian_width(c) == "W" for c in plain):
-            result += list(plain) + [plain[i : i + 2] for i in range(len(plain) - 1)]
-        else:
-            result.append(plain)
-    return result
-
-
-def terms(text: str, stemmed: bool = True) -> list[str]:
-    """Words of ``text`` (see ``words``), stop words out; ``stemmed``: each as its
-    stem, and also as written (``=alerts``) when that differs, so the exact form counts
-    for more than a word that only shares the stem."""
-    words_ = [w for w in words(text) if w not in STOP]
-    if not stemmed:
-        return words_
-    result = []
-    for word in words_:
-        root = stem(word)
-        result.append(root)
-        if root != word:
-            result.append("=" + word)
-    return result
 
 
 METHODS = ("lexical", "dense", "hybrid", "model")
@@ -199,24 +93,11 @@ def find(
         raise ValueError("k must be a positive integer")
     purpose = purpose[:MAX_PURPOSE]
     lexical, matched = _lexical(purpose)
-    weight, floor = (1.0 if chosen == "dense" else DENSE_WEIGHT), COSINE_FLOOR
-    cosines, mode = None, chosen
-    if chosen == "model":
-        cosines, weight, floor = _model_cosines(purpose)
-        if cosines is None:
-            mode = f"hybrid, no encoder: {_state['model why']}"
-    if cosines is None and chosen != "lexical":
-        cosines = _cosines(purpose)
-        if cosines is None and chosen == "model":
-            mode = f"lexical, no encoder: {_state['model why']}"
+    cosines, weight, floor, mode = _dense(purpose, chosen)
     built_for: str = METHOD  # a str: a package built for "hybrid" says so as a Literal
     said = mode if built_for == "model" else ""
     if tags or capabilities:
-        allowed = _allowed(tags, capabilities)
-        lexical = {i: score for i, score in lexical.items() if i in allowed}
-        if cosines is not None:
-            cosines = cosines.copy()
-            cosines[[i for i in range(len(TOOLS)) if i not in allowed]] = -1.0
+        lexical, cosines = _only(_allowed(tags, capabilities), lexical, cosines)
     if cosines is None:
         ranked = sorted(lexical.items(), key=lambda item: (-item[1], TOOLS[item[0]]))
         return [_match(i, score, matched.get(i, []), said) for i, score in ranked[:k]]
@@ -234,6 +115,35 @@ def find(
         for i in top
         if fused[i] > 0
     ]
+
+
+def _only(
+    allowed: set[int], lexical: dict[int, float], cosines: Any
+) -> tuple[dict[int, float], Any]:
+    """The relevances and cosines of the tools in ``allowed`` (the others' cosines
+    set below any fit)."""
+    lexical = {i: score for i, score in lexical.items() if i in allowed}
+    if cosines is not None:
+        cosines = cosines.copy()
+        cosines[[i for i in range(len(cosines)) if i not in allowed]] = -1.0
+    return lexical, cosines
+
+
+def _dense(purpose: str, method: str) -> tuple[Any, float, float, str]:
+    """The purpose's cosine to every tool (None: lexical only), the weight and floor
+    that fuse it with the lexical relevance, and the mode that answered: ``method``, or
+    what model mode fell back to (and why)."""
+    weight, floor = (1.0 if method == "dense" else DENSE_WEIGHT), COSINE_FLOOR
+    cosines, mode = None, method
+    if method == "model":
+        cosines, weight, floor = _model_cosines(purpose)
+        if cosines is None:
+            mode = f"hybrid, no encoder: {_state['model why']}"
+    if cosines is None and method != "lexical":
+        cosines = _cosines(purpose)
+        if cosines is None and method == "model":
+            mode = f"lexical, no encoder: {_state['model why']}"
+    return cosines, weight, floor, mode
 
 
 def _allowed(tags: Sequence[str], capabilities: Sequence[str]) -> set[int]:
@@ -257,7 +167,7 @@ def _lexical(purpose: str) -> tuple[dict[int, float], dict[int, list[Any]]]:
     for word in raw:
         if stem(word) != word:
             query.setdefault("=" + word, EXACT)
-        for other in _SYNONYMS.get(word, ()):
+        for other in SYNONYMS_OF.get(word, ()):
             query.setdefault(stem(other), SYNONYM)
     count = len(TOOLS)
     scores: dict[int, float] = {}
@@ -416,6 +326,7 @@ def _match(index: int, relevance: float, matched: list[Any], mode: str = "") -> 
 
     if "names" not in _state:
         from ._names import DOTTED, FLAT
+        from ._providers import NAME_FORMS
 
         sources = {}
         for line in SOURCE_NAMES:
@@ -424,11 +335,8 @@ def _match(index: int, relevance: float, matched: list[Any], mode: str = "") -> 
         dotted_names = {path: name for name, path in DOTTED.items()}
         providers = {}
         for flat, path in FLAT.items():
-            dotted = dotted_names[path]
-            providers[path] = {
-                **dict.fromkeys(("anthropic", "openai", "bedrock"), flat),
-                **dict.fromkeys(("gemini", "mcp"), dotted),
-            }
+            forms = {"flat": flat, "dotted": dotted_names[path]}
+            providers[path] = {name: forms[f] for name, f in NAME_FORMS.items()}
         _state["names"] = sources, providers
     sources, providers = _state["names"]
     name = TOOLS[index]

@@ -99,11 +99,8 @@ def _check(schema: Any, value: Any, path: str, found: list[str], depth: int) -> 
         found.append(f"{where}: the schema nests too deep to check")
         return
     kinds = schema.get("type")
-    if kinds is not None:
-        names = kinds if isinstance(kinds, list) else [kinds]
-        if not any(_TYPES.get(name, _anything)(value) for name in names):
-            found.append(f"{where}: expected {' or '.join(names)}, got {_kind(value)}")
-            return
+    if kinds is not None and not _typed(kinds, value, where, found):
+        return
     if "enum" in schema and not any(_equal(value, item) for item in schema["enum"]):
         allowed = ", ".join(repr(item) for item in schema["enum"])
         found.append(f"{where}: {_short(value)} is not one of {allowed}")
@@ -118,6 +115,35 @@ def _check(schema: Any, value: Any, path: str, found: list[str], depth: int) -> 
     elif isinstance(value, (list, tuple)):
         _array(schema, value, path, found, depth)
     _combinators(schema, value, path, where, found, depth)
+
+
+def _typed(kinds: Any, value: Any, where: str, found: list[str]) -> bool:
+    """Whether ``value`` is of one of the schema's types (said when not)."""
+    names = kinds if isinstance(kinds, list) else [kinds]
+    if any(_TYPES.get(name, _anything)(value) for name in names):
+        return True
+    found.append(f"{where}: expected {' or '.join(names)}, got {_kind(value)}")
+    return False
+
+
+def _sized(
+    schema: Mapping[str, Any], size: int, key: str, where: str, found: list[str]
+) -> None:
+    """``min<key>`` and ``max<key>`` (``Items``, ``Properties``)."""
+    least, most, fewer, more, unit = _SIZES[key]
+    if least in schema and size < schema[least]:
+        found.append(f"{where}: {fewer} {schema[least]} {unit}")
+    if most in schema and size > schema[most]:
+        found.append(f"{where}: {more} {schema[most]} {unit}")
+
+
+_SIZES = {
+    key: (f"min{key}", f"max{key}", *words)
+    for key, words in (
+        ("Items", ("fewer than", "more than", "items")),
+        ("Properties", ("fewer than", "more than", "entries")),
+    )
+}
 
 
 def _string(
@@ -181,29 +207,44 @@ def _object(
     found: list[str],
     depth: int,
 ) -> None:
-    where = path or "the arguments"
-    properties = schema.get("properties") or {}
-    patterns = schema.get("patternProperties") or {}
     for name in schema.get("required") or []:
         if name not in value:
             found.append(f"{_join(path, name)}: required")
-    extra = schema.get("additionalProperties", True)
+    properties = schema.get("properties") or {}
+    patterns = schema.get("patternProperties") or {}
     names = schema.get("propertyNames")
+    extra = schema.get("additionalProperties", True)
     for name, item in value.items():
         at = _join(path, name)
         if names is not None:
             _check(names, name, f"{at} (the name)", found, depth + 1)
-        matched = _matching(patterns, name, at, found)
+        matched = _matching(patterns, name, at, found) if patterns else []
         for pattern in matched:
             _check(patterns[pattern], item, at, found, depth + 1)
         if name in properties:
             _check(properties[name], item, at, found, depth + 1)
-        elif matched:
-            continue
-        elif extra is False:
-            found.append(f"{at}: unknown argument")
-        elif isinstance(extra, Mapping):
-            _check(extra, item, at, found, depth + 1)
+        elif not matched and extra is not True:
+            _additional(extra, item, at, found, depth)
+    _dependents(schema, value, path, found, depth)
+    _sized(schema, len(value), "Properties", path or "the arguments", found)
+
+
+def _additional(extra: Any, item: Any, at: str, found: list[str], depth: int) -> None:
+    """An entry no property or pattern takes, by ``additionalProperties``."""
+    if extra is False:
+        found.append(f"{at}: unknown argument")
+    elif isinstance(extra, Mapping):
+        _check(extra, item, at, found, depth + 1)
+
+
+def _dependents(
+    schema: Mapping[str, Any],
+    value: Mapping[str, Any],
+    path: str,
+    found: list[str],
+    depth: int,
+) -> None:
+    """``dependentRequired`` and ``dependentSchemas`` of the names present."""
     for name, needed in (schema.get("dependentRequired") or {}).items():
         if name in value:
             for other in needed:
@@ -212,10 +253,6 @@ def _object(
     for name, sub in (schema.get("dependentSchemas") or {}).items():
         if name in value:
             _check(sub, value, path, found, depth + 1)
-    if "minProperties" in schema and len(value) < schema["minProperties"]:
-        found.append(f"{where}: fewer than {schema['minProperties']} entries")
-    if "maxProperties" in schema and len(value) > schema["maxProperties"]:
-        found.append(f"{where}: more than {schema['maxProperties']} entries")
 
 
 def _matching(
@@ -234,10 +271,7 @@ def _array(
             _check(prefix[index], item, f"{path}[{index}]", found, depth + 1)
         elif "items" in schema:
             _check(schema["items"], item, f"{path}[{index}]", found, depth + 1)
-    if "minItems" in schema and len(value) < schema["minItems"]:
-        found.append(f"{where}: fewer than {schema['minItems']} items")
-    if "maxItems" in schema and len(value) > schema["maxItems"]:
-        found.append(f"{where}: more than {schema['maxItems']} items")
+    _sized(schema, len(value), "Items", where, found)
     if schema.get("uniqueItems"):
         seen: list[Any] = []
         for item in value:

@@ -1,9 +1,9 @@
 """Every provider skillc writes tool-schema files for, by the name a profile's
 ``provider`` gives, with the module that writes them. Adding a provider is adding its
-module (see ``generator/emitters/providers/__init__.py`` for what it declares) and one
-line here: its files, its column of names.json, and how the generated package's
-``dispatch()`` and ``find_tool()`` name and serve it all come from that module. The
-order is kept in what the files list and in ``dispatch()``'s tests of the name."""
+module (see ``generator/emitters/providers/__init__.py`` for what it declares), its
+runtime module and one line here: its files, its column of names.json, and the module
+by which the generated package's ``dispatch()`` serves it all come from that module.
+The order is kept in what the files list and in the generated ``_providers`` table."""
 
 from __future__ import annotations
 

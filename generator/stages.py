@@ -23,7 +23,7 @@ from .discover_plugins import plugin_format
 from .discovered import Kind
 from .emitters import agent_docs, ai_tools, budgets, lock_report, mcp_skills
 from .emitters import provider_files, python_package, search_index, search_model
-from .emitters import skill_files, tool_modules, well_known
+from .emitters import render, skill_files, well_known
 from .ir import Definition, Function, Invalid, Model, SourceFile
 from .loaders import agent, ai_tool, command, skill, skill_tools, tool_manifest
 from .loaders import tools_file
@@ -288,7 +288,7 @@ def emit(
     package = builder.package(model, views)
     python_package.check(package, config.package, report)
     offered = package.offered
-    layout = _memoised(memo, "black", tool_modules.black)  # see its docstring
+    layout = _memoised(memo, "black", render.black)  # see python_package.tool_module
     files = python_package.emit(package, config, report, layout)
     files |= agent_docs.emit(package, config)
     files |= ai_tools.emit(package)

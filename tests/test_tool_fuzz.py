@@ -176,3 +176,30 @@ def test_any_schema_gives_diagnostics_never_a_crash(
         status = cli.main(["-C", str(project), "build", "--no-cache"])
     assert status in (0, 1), err.getvalue()
     assert "Traceback" not in err.getvalue()
+
+
+def test_a_signature_too_wide_without_parameters_is_black_as_well(
+    tmp_path: Path,
+) -> None:
+    """A long tool name without parameters, and a long result type: black splits the
+    ``def`` line itself, so the whole module is laid out by black."""
+    project = tmp_path / "wide"
+    (project / "skills").mkdir(parents=True)
+    (project / "pyproject.toml").write_text('[tool.skillc]\nsources = ["skills"]\n')
+    name = "fetch_every_open_pull_request_of_the_organisation_now"
+    tool = {
+        "name": name,
+        "description": "D.",
+        "input_schema": {"type": "object", "properties": {}},
+        "output_schema": {"type": "array", "items": {"type": "object"}},
+        "executor": {"type": "python", "function": "json:dumps"},
+    }
+    (project / "skills" / "a.tools.yaml").write_text(
+        yaml.safe_dump({"namespace": "ns", "tools": [tool]}), encoding="utf-8"
+    )
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        status = cli.main(["-C", str(project), "build", "--no-cache"])
+    assert status == 0, err.getvalue()
+    source = (project / "generated" / "ns" / f"_{name}.py").read_text()
+    assert black.format_str(source, mode=black.Mode()) == source

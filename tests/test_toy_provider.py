@@ -1,6 +1,7 @@
-"""A new provider is one module and one line in generator/provider_registry.py: a toy
-provider, written and registered from outside skillc at test time, gets its file in
-providers/, its column in names.json, its name in find_tool's matches, and the
+"""A new provider is its module, its runtime module and one line in
+generator/provider_registry.py: a toy provider, written and registered from outside
+skillc at test time, gets its file in providers/, its column in names.json, its name in
+find_tool's matches, and its runtime module copied into the package, by which the
 generated package's ``dispatch()`` reads its calls and answers in its shape."""
 
 from __future__ import annotations
@@ -14,13 +15,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import black
 import pytest
 
 from conftest import FIXTURE_PROJECT, run_skillc
 from skillc import provider_registry
 
 TOY = """
+from pathlib import Path
 from typing import Any
 
 from skillc.emitters.providers import Dispatch, File
@@ -33,14 +34,23 @@ def entry(tool: Any, notes: Any, file: str, always: bool) -> dict[str, Any]:
 
 FILES = (File("toy.json", entry),)
 NAMES = "flat"
-DISPATCH = (
-    Dispatch(
-        "toy",
-        dotted=False,
-        read='return _call(item.get("ref"), item.get("tool"), item.get("args"))',
-        answer='return {"ref": call.id, "ok": ok, "says": text}',
-    ),
-)
+DISPATCH = (Dispatch("toy", Path(__file__).with_name("toy_runtime.py")),)
+"""
+# The toy's half of dispatch(), as the package's _providers/toy_runtime.py.
+TOY_RUNTIME = """
+from __future__ import annotations
+
+from typing import Any
+
+from .._dispatch import Call, Outcome
+
+
+def read(item: dict[str, Any]) -> Call:
+    return Call.of(item.get("ref"), item.get("tool"), item.get("args"))
+
+
+def answer(call: Call, outcome: Outcome) -> dict[str, Any]:
+    return {"ref": call.id, "ok": outcome.ok, "says": outcome.text}
 """
 
 
@@ -49,6 +59,7 @@ def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     folder = tmp_path / "outside"
     folder.mkdir()
     (folder / "toy_dispatch.py").write_text(TOY, encoding="utf-8")
+    (folder / "toy_runtime.py").write_text(TOY_RUNTIME, encoding="utf-8")
     monkeypatch.syspath_prepend(str(folder))
     toy = importlib.import_module("toy_dispatch")
     monkeypatch.setitem(provider_registry.PROVIDERS, "toy", toy)
@@ -93,6 +104,6 @@ def test_a_provider_registered_from_outside_is_dispatched(
         assert tools.dispatch("bedrock", block)["toolResult"]["status"] == "success"
         match = tools.find_tool("greet someone", 1)[0]
         assert match.providers["toy"] == match.providers["anthropic"]
-        # Laid out as black lays it out, though bedrock's part moved under an ``if``.
-        module = (out / "_dispatch.py").read_text(encoding="utf-8")
-        assert black.format_str(module, mode=black.Mode()) == module
+        # Its runtime module is the toy's own, copied.
+        runtime = (out / "_providers" / "toy_runtime.py").read_text(encoding="utf-8")
+        assert runtime.endswith(TOY_RUNTIME)

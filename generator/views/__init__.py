@@ -33,7 +33,7 @@ ClaudeValue = str | bool | tuple[str, ...]
 
 @dataclass(frozen=True, slots=True)
 class TaskModule:
-    """What ``tool_modules.task`` writes: a skill's, subagent's or command's module."""
+    """What ``task_tool.py.jinja`` writes: a skill's, subagent's or command's module."""
 
     kind: str
     name: str
@@ -59,7 +59,7 @@ class TaskModule:
 
 @dataclass(frozen=True, slots=True)
 class CallableModule:
-    """What ``tool_modules.callable_`` writes: a callable tool's module."""
+    """What ``callable_tool.py.jinja`` writes: a callable tool's module."""
 
     qualname: str
     name: str
@@ -79,7 +79,6 @@ class CallableModule:
     sends: tuple[tuple[str, str], ...]
     typing_names: tuple[str, ...]
     models: str  # the parameters' model classes, as Python source
-    needs_black: bool  # a line is too long: black's own splitting is the one to match
 
 
 @dataclass(frozen=True, slots=True)

@@ -94,7 +94,7 @@ def build(
 
 
 def search_fields(tool: Tool) -> dict[str, str]:
-    """The text of each field find_tool ranks by (field codes as in ``_search.FIELDS``)."""
+    """The text of each field find_tool ranks by (field codes as in ``_terms.FIELDS``)."""
     d = tool.definition
     namespace, _, leaf = tool.qualname.rpartition(".")
     name = " ".join([leaf, d.name, *tool.aliases])

@@ -18,9 +18,6 @@ from ..ir import Function, Parameter, Tool
 from ..names import function_name
 from ..views import CallableModule
 
-LINE_LENGTH = pylit.LINE_LENGTH
-
-
 Typing = Callable[[Mapping[str, Any]], tuple[pytypes.Typed, pytypes.Loosened]]
 
 
@@ -33,7 +30,6 @@ def module(
     typed, loosened = typing(d.input_schema)
     annotations = {p.name: _annotation(p, typed.annotations) for p in tool.parameters}
     signature = tuple(_parameter(p, annotations[p.name]) for p in tool.parameters)
-    lines = [f"    {line}," for line in signature] + typed.models.splitlines()
     data = CallableModule(
         qualname=tool.qualname,
         name=d.name,
@@ -57,7 +53,6 @@ def module(
         sends=tuple((p.name, p.py_name) for p in tool.parameters),
         typing_names=tuple(sorted({"Any", *typed.typing_names})),
         models=typed.models,
-        needs_black=any(pylit.width(line) > LINE_LENGTH for line in lines),
     )
     return data, tuple(loosened)
 

@@ -51,9 +51,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
+    parser = _parser()
+    args, rest = parser.parse_known_args(argv)
+    if rest and args.command != "call":
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    return _COMMANDS[args.command](args, rest)
+
+
+def _parser() -> argparse.ArgumentParser:
     import argparse
-    import json
-    import sys
 
     parser = argparse.ArgumentParser(prog=f"python -m {PACKAGE}")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -107,41 +113,47 @@ def _main(argv: Sequence[str] | None) -> int:
         action="store_true",
         help="with --http: no sessions, even with one worker",
     )
-    args, rest = parser.parse_known_args(argv)
-    if rest and args.command != "call":
-        parser.error(f"unrecognized arguments: {' '.join(rest)}")
-    if args.command == "mcp":
-        from . import _mcp
+    return parser
 
-        http = _mcp.Http(
-            args.port, args.host, args.workers, args.public, args.stateless
-        )
-        return _mcp.main(
-            args.profile, args.allow_dangerous, http if args.http else None
-        )
-    if args.command == "list":
-        tools = entries(args.namespace, args.tag, args.capability)
-        if args.json:
-            from ._index import METADATA
 
-            listed = [
-                {**entry._asdict(), "metadata": METADATA.get(entry.name, {})}
-                for entry in tools
-            ]
-            print(json.dumps(listed, indent=2))
-        else:
-            print("\n".join(f"{entry.name}: {entry.summary}" for entry in tools))
-        return 0
-    if args.command == "help":
-        return _print_help(args.name)
-    if args.command == "find":
-        from ._search import find as find_tool
+def _serve(args: argparse.Namespace, rest: Sequence[str]) -> int:
+    from . import _mcp
 
-        purpose = " ".join(args.purpose)
-        tags, capabilities = args.tag or (), args.capability or ()
-        for match in find_tool(purpose, args.k, tags=tags, capabilities=capabilities):
-            print(f"{match.relevance:5.3f}  {match.name}  ({match.reason})")
-        return 0
+    http = _mcp.Http(args.port, args.host, args.workers, args.public, args.stateless)
+    return _mcp.main(args.profile, args.allow_dangerous, http if args.http else None)
+
+
+def _list(args: argparse.Namespace, rest: Sequence[str]) -> int:
+    import json
+
+    tools = entries(args.namespace, args.tag, args.capability)
+    if args.json:
+        from ._index import METADATA
+
+        listed = [
+            {**entry._asdict(), "metadata": METADATA.get(entry.name, {})}
+            for entry in tools
+        ]
+        print(json.dumps(listed, indent=2))
+    else:
+        print("\n".join(f"{entry.name}: {entry.summary}" for entry in tools))
+    return 0
+
+
+def _find(args: argparse.Namespace, rest: Sequence[str]) -> int:
+    from ._search import find as find_tool
+
+    purpose = " ".join(args.purpose)
+    tags, capabilities = args.tag or (), args.capability or ()
+    for match in find_tool(purpose, args.k, tags=tags, capabilities=capabilities):
+        print(f"{match.relevance:5.3f}  {match.name}  ({match.reason})")
+    return 0
+
+
+def _call(args: argparse.Namespace, rest: Sequence[str]) -> int:
+    import json
+    import sys
+
     try:
         tool = find(args.name)
     except LookupError as exc:
@@ -227,11 +239,12 @@ def _argument(schema: Any, texts: Sequence[str]) -> Any:
     return whole if isinstance(whole, list) else [_value(items, t) for t in texts]
 
 
-def _print_help(name: str | None) -> int:
+def _help(args: argparse.Namespace, rest: Sequence[str]) -> int:
     import sys
 
     from ._index import NAMESPACES
 
+    name = args.name
     if name is None:
         print(package_help())
     elif name in dict(NAMESPACES):
@@ -273,3 +286,6 @@ def _options(
         else:
             positional.append(item)
     return named, positional
+
+
+_COMMANDS = {"mcp": _serve, "list": _list, "help": _help, "find": _find, "call": _call}

@@ -206,6 +206,39 @@ def _cli(
 def _http(
     spec: ToolSpec, arguments: dict[str, Any], deadline: Deadline, secrets: Secrets
 ) -> Output:
+    request = _prepare(spec, arguments, secrets)
+    status, method, url, raw, kind, truncated = _follow(request, deadline)
+    text, cut = _cut(raw, _settings.MAX_OUTPUT_BYTES)
+    if status >= 400:
+        raise Failure(
+            f"http-{status}",
+            f"{method} {shortened(url)}: {status}; {shortened(text, 2000)}".rstrip(
+                "; "
+            ),
+            transient=status in TRANSIENT_HTTP,
+        )
+    if "json" in kind and not (truncated or cut):
+        try:
+            return Output(json.loads(text))
+        except ValueError:
+            pass
+    return Output(text, truncated or cut)
+
+
+class _Request(NamedTuple):
+    method: str
+    url: str
+    headers: dict[str, str]
+    body: bytes | None
+    credentials: set[str]  # the headers that carry an ``${ENV}`` value
+    pinned: bool  # the body carries one: the request never leaves its origin
+
+
+def _prepare(spec: ToolSpec, arguments: dict[str, Any], secrets: Secrets) -> _Request:
+    """The request a call makes: its URL, headers and body filled from the arguments
+    (those the URL and headers do not take go in the query, or in a JSON body where
+    the method has one). A request that carries a value from the environment goes only
+    to the origin its manifest wrote, or is refused."""
     settings = spec.executor
     template = str(settings["url"])
     # Where the manifest sends the request (its ${ENV} parts read, its arguments left
@@ -235,25 +268,34 @@ def _http(
         url += ("&" if "?" in url else "?") + query
     if body is not None:
         headers.setdefault("Content-Type", "application/json")
-    body_has_secret = body is not None and "${" in json.dumps(
-        settings.get("body_template", "")
-    )
-    origin = _origin(url)
-    if carries and origin != _origin(home):  # the check above, seen from the result
+    if carries and _origin(url) != _origin(home):  # the check above, from the result
         raise Failure(
             "credentials-refused",
             "the request would go to another origin than its manifest's, so "
             "credentials from the environment are not sent",
         )
+    pinned = body is not None and "${" in json.dumps(settings.get("body_template", ""))
+    return _Request(method, url, headers, body, credentials, pinned)
+
+
+def _follow(
+    request: _Request, deadline: Deadline
+) -> tuple[int, str, str, bytes, str, bool]:
+    """The request sent, and its redirects followed: (status, the last method and URL,
+    its body cut at the output limit, its type, cut?). A redirect to another origin
+    drops the headers that carry credentials, or is refused (a body with a secret, or
+    ``cross-origin-redirects = "refuse"``); a 303, or a POST's 301 or 302, is a GET."""
+    method, url, headers, body, credentials, pinned = request
+    origin = _origin(url)
     for _ in range(_settings.MAX_REDIRECTS + 1):
-        status, location, raw, kind, truncated = _request(
+        status, location, raw, kind, truncated = _hop(
             url, method, headers, body, deadline
         )
         if status not in REDIRECTS:
-            break
+            return status, method, url, raw, kind, truncated
         target = urllib.parse.urljoin(url, location)
         if _origin(target) != origin:
-            if _settings.CROSS_ORIGIN_REDIRECTS == "refuse" or body_has_secret:
+            if _settings.CROSS_ORIGIN_REDIRECTS == "refuse" or pinned:
                 raise Failure(
                     "redirect-refused", f"{shortened(url)} redirects to another origin"
                 )
@@ -264,25 +306,9 @@ def _http(
             method, body = "GET", None
             headers.pop("Content-Type", None)
         url = target
-    else:
-        raise Failure(
-            "too-many-redirects", f"more than {_settings.MAX_REDIRECTS} redirects"
-        )
-    text, cut = _cut(raw, _settings.MAX_OUTPUT_BYTES)
-    if status >= 400:
-        raise Failure(
-            f"http-{status}",
-            f"{method} {shortened(url)}: {status}; {shortened(text, 2000)}".rstrip(
-                "; "
-            ),
-            transient=status in TRANSIENT_HTTP,
-        )
-    if "json" in kind and not (truncated or cut):
-        try:
-            return Output(json.loads(text))
-        except ValueError:
-            pass
-    return Output(text, truncated or cut)
+    raise Failure(
+        "too-many-redirects", f"more than {_settings.MAX_REDIRECTS} redirects"
+    )
 
 
 def _headers(
@@ -335,7 +361,7 @@ def _origin(url: str) -> tuple[str, str, int | None]:
     return scheme, (parts.hostname or "").lower(), port
 
 
-def _request(
+def _hop(
     url: str,
     method: str,
     headers: Mapping[str, str],

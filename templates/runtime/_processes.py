@@ -147,54 +147,14 @@ def stream(
     open; at the deadline it is stopped and the call returns."""
     started = _start(argv, cwd, env, stdin, shell)
     process = started.process
-    limit = _settings.MAX_OUTPUT_BYTES
-    kept = {1: bytearray(), 2: bytearray()}
-    truncated = False
-    pending = memoryview(stdin or b"")
     ended = _ended(process)  # readable once the process has exited (Linux)
     with selectors.DefaultSelector() as selector:
-        assert process.stdout is not None and process.stderr is not None
-        selector.register(process.stdout.fileno(), selectors.EVENT_READ, 1)
-        selector.register(process.stderr.fileno(), selectors.EVENT_READ, 2)
-        if process.stdin is not None:
-            os.set_blocking(process.stdin.fileno(), False)
-            selector.register(process.stdin.fileno(), selectors.EVENT_WRITE, 0)
-        if ended is not None:
-            selector.register(ended, selectors.EVENT_READ, 3)
-        pipes = {1, 2}
-
-        def read(key: selectors.SelectorKey) -> bool:
-            """Keep what a pipe has; whether stdout is now past the limit."""
-            chunk = os.read(key.fd, CHUNK)
-            if not chunk:
-                selector.unregister(key.fd)
-                pipes.discard(key.data)
-                return False
-            room = limit + 1 - len(kept[key.data])
-            kept[key.data] += chunk[: max(room, 0)]
-            return key.data == 1 and room < len(chunk)
-
+        pipes = _Pipes(process, selector, stdin, ended)
         try:
-            exited = False
-            while selector.get_map() and not truncated and not exited:
-                wait = 0.5 if ended is not None else 0.05
-                for key, _ in selector.select(min(deadline.left(), wait)):
-                    if key.data == 0:
-                        pending = _feed(key.fd, pending, selector, process)
-                    elif key.data == 3:
-                        exited = True
-                    else:
-                        truncated = read(key) or truncated
-                exited = exited or (ended is None and process.poll() is not None)
-            # Exited: its output is in the pipes; take what is there, and wait for no
-            # process that keeps them open.
-            for _ in range(2 * (limit // CHUNK + 2)):
-                ready = [k for k, _ in selector.select(0) if k.data in pipes]
-                if not ready or truncated or not exited:
-                    break
-                for key in ready:
-                    truncated = read(key) or truncated
+            pipes.run(deadline)
+            pipes.drain()
             # past the limit, the rest of the output is not wanted: stop the process
+            truncated = pipes.truncated
             status = process.poll() if truncated else process.wait(deadline.left())
         except (Failure, subprocess.TimeoutExpired):
             status = process.poll()
@@ -208,7 +168,77 @@ def stream(
     if status == SPAWN_FAILED and said.isdigit():  # the reaper could not start it
         name = argv if isinstance(argv, str) else argv[0]
         raise Failure("cannot-run", f"{shortened(name)}: {os.strerror(int(said))}")
-    return Streams(status, bytes(kept[1]), bytes(kept[2]), truncated)
+    kept = pipes.kept
+    return Streams(status, bytes(kept[1]), bytes(kept[2]), pipes.truncated)
+
+
+class _Pipes:
+    """A started process's pipes on one selector: stdout (1) and stderr (2) kept up to
+    the output limit as they come, stdin (0) fed as it takes it, and (3) the
+    descriptor that says the process has exited, where there is one."""
+
+    def __init__(
+        self,
+        process: subprocess.Popen[bytes],
+        selector: selectors.BaseSelector,
+        stdin: bytes | None,
+        ended: int | None,
+    ) -> None:
+        self.process, self.selector, self.ended = process, selector, ended
+        self.kept = {1: bytearray(), 2: bytearray()}
+        self.open = {1, 2}
+        self.pending = memoryview(stdin or b"")
+        self.limit = _settings.MAX_OUTPUT_BYTES
+        self.truncated = self.exited = False
+        assert process.stdout is not None and process.stderr is not None
+        selector.register(process.stdout.fileno(), selectors.EVENT_READ, 1)
+        selector.register(process.stderr.fileno(), selectors.EVENT_READ, 2)
+        if process.stdin is not None:
+            os.set_blocking(process.stdin.fileno(), False)
+            selector.register(process.stdin.fileno(), selectors.EVENT_WRITE, 0)
+        if ended is not None:
+            selector.register(ended, selectors.EVENT_READ, 3)
+
+    def run(self, deadline: Deadline) -> None:
+        """Until the process exits, stdout passes the limit or every pipe is closed
+        (``Failure`` at the deadline)."""
+        wait = 0.5 if self.ended is not None else 0.05
+        while self.selector.get_map() and not self.truncated and not self.exited:
+            for key, _ in self.selector.select(min(deadline.left(), wait)):
+                if key.data == 0:
+                    self.pending = _feed(
+                        key.fd, self.pending, self.selector, self.process
+                    )
+                elif key.data == 3:
+                    self.exited = True
+                else:
+                    self.read(key)
+            if self.ended is None and self.process.poll() is not None:
+                self.exited = True
+
+    def drain(self) -> None:
+        """Once exited, its output is in the pipes: take what is there, and wait for no
+        process that keeps them open."""
+        for _ in range(2 * (self.limit // CHUNK + 2)):
+            if self.truncated or not self.exited:
+                return
+            ready = [k for k, _ in self.selector.select(0) if k.data in self.open]
+            if not ready:
+                return
+            for key in ready:
+                self.read(key)
+
+    def read(self, key: selectors.SelectorKey) -> None:
+        """Keep what a pipe has; stdout past the limit is truncated."""
+        chunk = os.read(key.fd, CHUNK)
+        if not chunk:
+            self.selector.unregister(key.fd)
+            self.open.discard(key.data)
+            return
+        room = self.limit + 1 - len(self.kept[key.data])
+        self.kept[key.data] += chunk[: max(room, 0)]
+        if key.data == 1 and room < len(chunk):
+            self.truncated = True
 
 
 def _ended(process: subprocess.Popen[bytes]) -> int | None:

@@ -8,8 +8,11 @@ declares:
   name, "flat" when it takes the provider name without dots, None when it has none;
 - ``PROFILE_FILES`` (optional): the files a profile of this provider gets, when not its
   own ``FILES`` (an OpenAI-compatible endpoint takes OpenAI's Chat file);
-- ``DISPATCH`` (optional): how the generated package's ``dispatch()`` reads a tool call
-  of this provider and answers it (``Dispatch``), one per name ``dispatch()`` takes.
+- ``DISPATCH`` (optional): the names the generated package's ``dispatch()`` takes for
+  this provider, each with its runtime module (``Dispatch``): a real Python module,
+  copied into the package's ``_providers/`` (the built-in ones are in
+  ``templates/runtime/_providers/``), that reads the provider's tool call
+  (``read(item) -> Call``) and answers it (``answer(call, outcome) -> dict``).
 """
 
 from __future__ import annotations
@@ -17,10 +20,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from ...emitters.providers.schemas import Notes
+from ...resources import runtime_dir
 from ...views import ToolView
+
+RUNTIME = runtime_dir() / "_providers"  # the built-in providers' runtime modules
 
 # One tool's entry in one file (None: left out of it): the tool, the notes to add to,
 # the file's name and whether the tool is always loaded.
@@ -57,14 +64,8 @@ class File:
 
 @dataclass(frozen=True, slots=True)
 class Dispatch:
-    """How ``dispatch(name, tool_call)`` (templates/runtime/_dispatch.py) serves one
-    provider: Python statements written into the generated package, in the registry's
-    order (the last provider's without a test of the name)."""
+    """A name ``dispatch(name, tool_call)`` takes, and the module that serves it (copied
+    into the package as ``_providers/<its file name>``)."""
 
-    name: str  # the name dispatch() takes: "openai-chat"
-    dotted: bool  # its tool names keep the dots ("s3.file.read"), as names.json says
-    # From ``item`` (the call as a dict; ``_plain`` makes an SDK object one), return
-    # ``_call(id, name, arguments)``.
-    read: str
-    # From ``call`` (a ``Call``), ``ok``, ``text`` and ``data``, return the answer.
-    answer: str
+    name: str  # "openai-chat"
+    runtime: Path

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...emitters.providers import Dispatch, File, Shown, json_lines
+from ...emitters.providers import RUNTIME, Dispatch, File, Shown, json_lines
 from ...emitters.providers.schemas import Notes, description, input_schema
 from ...emitters.providers.strict import NotStrict, make_strict
 from ...views import ToolView
@@ -82,17 +82,4 @@ FILES = (
     File("anthropic.deferred.json", deferred, _deferred_file, deferrable=True),
 )
 NAMES = "flat"
-DISPATCH = (
-    Dispatch(
-        "anthropic",
-        dotted=False,
-        read='return _call(item.get("id"), item.get("name"), item.get("input"))',
-        answer="""\
-return {
-    "type": "tool_result",
-    "tool_use_id": call.id,
-    "content": text,
-    "is_error": not ok,
-}""",
-    ),
-)
+DISPATCH = (Dispatch("anthropic", RUNTIME / "anthropic.py"),)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...emitters.providers import Dispatch, File
+from ...emitters.providers import RUNTIME, Dispatch, File
 from ...emitters.providers.schemas import Notes, description, input_schema
 from ...views import ToolView
 
@@ -24,21 +24,4 @@ def entry(
 
 FILES = (File("bedrock.json", entry),)
 NAMES = "flat"
-DISPATCH = (
-    Dispatch(
-        "bedrock",
-        dotted=False,
-        read="""\
-inner = _plain(item.get("toolUse") or item)
-return _call(inner.get("toolUseId"), inner.get("name"), inner.get("input"))""",
-        answer="""\
-blocks = [{"json": data}] if ok and isinstance(data, Mapping) else [{"text": text}]
-return {
-    "toolResult": {
-        "toolUseId": call.id,
-        "content": blocks,
-        "status": "success" if ok else "error",
-    }
-}""",
-    ),
-)
+DISPATCH = (Dispatch("bedrock", RUNTIME / "bedrock.py"),)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...emitters.providers import Dispatch, File, Shown
+from ...emitters.providers import RUNTIME, Dispatch, File, Shown
 from ...emitters.providers.schemas import (
     Notes,
     description,
@@ -113,18 +113,4 @@ def _file(shown: list[Shown]) -> str:
 
 FILES = (File("gemini.json", declaration, _file),)
 NAMES = "dotted"
-DISPATCH = (
-    Dispatch(
-        "gemini",
-        dotted=True,
-        read="""\
-inner = _plain(item.get("functionCall") or item.get("function_call") or item)
-return _call(inner.get("id"), inner.get("name"), inner.get("args"))""",
-        answer="""\
-response = {"result": _json_value(data, text)} if ok else {"error": text}
-answer: dict[str, Any] = {"name": call.name, "response": response}
-if call.id:
-    answer = {"id": call.id, **answer}
-return {"functionResponse": answer}""",
-    ),
-)
+DISPATCH = (Dispatch("gemini", RUNTIME / "gemini.py"),)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...emitters.providers import Dispatch, File
+from ...emitters.providers import RUNTIME, Dispatch, File
 from ...emitters.providers.schemas import (
     Notes,
     description,
@@ -64,20 +64,4 @@ def entry(
 
 FILES = (File("mcp.json", entry),)
 NAMES = "dotted"
-DISPATCH = (
-    Dispatch(
-        "mcp",
-        dotted=True,
-        read="""\
-params = _plain(item.get("params") or item)
-return _call("", params.get("name"), params.get("arguments"))""",
-        answer="""\
-result: dict[str, Any] = {
-    "content": [{"type": "text", "text": text}],
-    "isError": not ok,
-}
-if ok and isinstance(data, Mapping):
-    result["structuredContent"] = dict(data)
-return result""",
-    ),
-)
+DISPATCH = (Dispatch("mcp", RUNTIME / "mcp.py"),)

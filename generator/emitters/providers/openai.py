@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...emitters.providers import Dispatch, File, Shown, json_lines
+from ...emitters.providers import RUNTIME, Dispatch, File, Shown, json_lines
 from ...emitters.providers.schemas import (
     Notes,
     capped,
@@ -156,28 +156,6 @@ FILES = (
 )
 NAMES = "flat"
 DISPATCH = (
-    Dispatch(
-        "openai-chat",
-        dotted=False,
-        read="""\
-function = _plain(item.get("function") or {})
-return _call(item.get("id"), function.get("name"), function.get("arguments"))""",
-        answer="""\
-content = text if ok else f"error: {text}"
-return {"role": "tool", "tool_call_id": call.id, "content": content}""",
-    ),
-    Dispatch(
-        "openai-responses",
-        dotted=False,
-        # A function listed in a namespace comes back with the namespace's name too
-        # (openai.namespace_of); a deferred one listed alone with its own name as both.
-        read="""\
-name, namespace = item.get("name"), item.get("namespace")
-if isinstance(name, str) and isinstance(namespace, str) and namespace != name:
-    name = f"{namespace}__{name}" if namespace else name
-return _call(item.get("call_id"), name, item.get("arguments"))""",
-        answer="""\
-output = text if ok else f"error: {text}"
-return {"type": "function_call_output", "call_id": call.id, "output": output}""",
-    ),
+    Dispatch("openai-chat", RUNTIME / "openai_chat.py"),
+    Dispatch("openai-responses", RUNTIME / "openai_responses.py"),
 )
