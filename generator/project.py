@@ -18,12 +18,8 @@ class SettingsError(ConfigError):
     """Bad ``[tool.skillc]`` values: each a located error line of its own."""
 
 
-# The folders where each client keeps Agent Skills, lowest precedence first: between
-# copies of one skill in two of them the later folder wins (``shadowed``), wherever
-# they lie (a configured ``~/.codex/skills`` too). Claude Code's last: skillc's format
-# is Claude's, so adding a copy for another client never changes what a build makes;
-# the vendor-neutral ``.agents/skills`` above each client's own (as Gemini CLI ranks its
-# alias above ``.gemini/skills``).
+# The folders where each client keeps Agent Skills: each one that exists is a source
+# without a sources setting (copies of one skill in two of them: generator/verdicts.py).
 VENDOR_SKILLS = (
     ".codex/skills",
     ".gemini/skills",
@@ -41,22 +37,6 @@ DEFAULT_SOURCES = (
 )
 # Without those: a repository whose root is a marketplace or a plugin is its own source.
 PLUGIN_ROOT_MANIFESTS = ("marketplace.json", "plugin.json")
-
-
-def vendor_rank(path: str) -> int | None:
-    """The rank in VENDOR_SKILLS of the skills folder ``path`` (a POSIX path) lies in
-    (OpenCode's user folder ``opencode/skills`` is its ``.opencode/skills``); None
-    outside them."""
-    parts = path.split("/")
-    for index in range(len(parts) - 2, -1, -1):
-        if parts[index + 1] == "skills":
-            owner = "." + parts[index].lstrip(".")
-            if f"{owner}/skills" in VENDOR_SKILLS and parts[index] in (
-                owner,
-                "opencode",
-            ):
-                return VENDOR_SKILLS.index(f"{owner}/skills")
-    return None
 
 
 def find_root(start: Path) -> Path:

@@ -64,6 +64,24 @@ def marked(folder: str, names: Iterable[str]) -> set[str]:
     return found
 
 
+def readers(folder: str, held: list[str] | None = None) -> set[str]:
+    """The clients that read a plugin manifest ``folder`` holds (``held``: the
+    manifests' paths, when not looked for in the folder)."""
+    found = set()
+    for client in CLIENTS.values():
+        for manifest in client.manifests:
+            path = os.path.join(folder, *manifest.path.split("/"))
+            if held is not None:
+                hit = manifest.path in held
+            else:
+                hit = os.path.isfile(path) and (
+                    manifest.path != "plugin.json" or _agent_plugin(path)
+                )
+            if hit:
+                found.add(client.id)
+    return found
+
+
 def _agent_plugin(path: str) -> bool:
     """Whether the ``plugin.json`` at ``path`` names the Agent Plugins schema."""
     try:

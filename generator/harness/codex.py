@@ -87,7 +87,7 @@ CLIENT = Client(
             f"{LOADER}:526-529 (serde_yaml; 'invalid YAML', no fallback)",
         ),
         Check(
-            "name",  # as namespaced: <plugin>:<name>
+            "qualified-name",  # <plugin>:<name> for a plugin's
             "max",
             "refused",
             SKILLS,

@@ -22,7 +22,7 @@ CLIENT = Client(
     id="cursor",
     title="Cursor",
     version="plugin schema at 0701892",
-    marks=(".cursor-plugin",),
+    marks=(".cursor-plugin", ".cursor/skills"),
     roots=(
         # UNVERIFIED depth and dot policy (closed source): one level, as shipped.
         Root("skill", "skills", "plugin", (1, 1), False, LAYOUT),

@@ -97,6 +97,7 @@ CLIENT = Client(
             frozenset({"agent"}),
             f"{AGENTS}:359-367 ('YAML frontmatter parsing failed'; skills have a "
             "line-parser fallback, subagents none)",
+            alone=True,
         ),
         Check(
             "frontmatter",
@@ -105,6 +106,7 @@ CLIENT = Client(
             frozenset({"agent"}),
             f"{AGENTS}:92-116 (localAgentSchema .strict())",
             AGENT_KEYS,
+            alone=True,
         ),
         Check(
             "name",
@@ -113,6 +115,7 @@ CLIENT = Client(
             frozenset({"agent"}),
             f"{AGENTS}:50-52 (nameSchema: 'Name must be a valid slug')",
             r"^[a-z0-9-_]+$",
+            alone=True,
         ),
         Check(
             "description",
@@ -120,6 +123,7 @@ CLIENT = Client(
             "refused",
             frozenset({"agent"}),
             f"{AGENTS}:96 (description: z.string().min(1))",
+            alone=True,
         ),
     ),
 )

@@ -66,7 +66,9 @@ class Check:
     ``rule``: "required" (a non-empty string), "max" (at most ``value`` characters,
     counted after whitespace is collapsed), "pattern" (matches the regular expression
     ``value``), "folder" (equals its folder's name), "keys" (no key outside ``value``),
-    "yaml" (strict YAML: a frontmatter skillc had to recover is refused)."""
+    "yaml" (strict YAML: a frontmatter skillc had to recover is refused). ``field`` is
+    a frontmatter key (dotted: ``metadata.short-description``), or ``qualified-name``:
+    the name the client gives the item, ``plugin:name`` for a plugin's."""
 
     field: str
     rule: Literal["required", "max", "pattern", "folder", "keys", "yaml"]
@@ -74,6 +76,9 @@ class Check:
     kinds: frozenset[Kind]
     source: str
     value: int | str | frozenset[str] | None = None
+    # Refused: an error for the item, or (alone) only when this client is the one
+    # targeted: a file written for another client is its verdict, not a defect.
+    alone: bool = False
 
 
 @dataclass(frozen=True, slots=True)
