@@ -120,6 +120,7 @@ def discover(
     met = walker.marks | views.marks_of(roots, project)
     placed = views.place(walker.found, plugins.met, roots, project, harnesses, met)
     placed.left_hidden(walker.hidden, project, exclude)
+    placed.left_singles(walker.singles, project)
     placed.broken(walker.broken, report)
     dropped = views.inputs_of(placed.left)
     inputs = sorted(
@@ -167,6 +168,7 @@ class _Walker:
         self.seen: Seen = {}
         self.marks: set[str] = set()  # the clients whose layouts the walk met
         self.hidden: list[str] = []  # dot folders only looked through
+        self.singles: list[str] = []  # single-file skills in clients' skills folders
         # Links to nothing in clients' layouts, with each client's view of the place.
         self.broken: dict[str, dict[str, Reach]] = {}
         self.plugins: Plugins = Plugins(project, report, self.inputs, max_bytes)
@@ -194,6 +196,7 @@ class _Walker:
             self._bundled_files(folder, files, skill)
         if skill is None and own is None:
             self._components(folder, files, root, plugin)
+            self.singles += views.single_files(folder, files)
         self._manifests(
             folder, files, root, _key(plugin), own is not None or skill is not None
         )

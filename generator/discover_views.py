@@ -11,6 +11,7 @@ lies in a dot folder. What is left out is listed in ``report.json`` under
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import os
 from collections.abc import Iterable
@@ -29,9 +30,10 @@ VISIBLE_DOT_DIRS = frozenset({".claude", ".agents"})
 # The summary line of each reason things are left out for.
 SAID = {
     "dot": "in dot folders, which no client the build follows reads there",
-    "depth": "deeper than every client the build follows reads",
+    "depth": "at a depth no client the build follows reads",
     "untargeted": "in the layouts of clients the build does not follow (harnesses)",
     "skipped": "that no client the build follows loads",
+    "file": "single-file skills (<name>.md), which no client the build follows loads",
 }
 SHOWN_FOLDERS = 3
 KINDS: dict[Kind, HarnessKind] = {
@@ -43,11 +45,48 @@ KINDS: dict[Kind, HarnessKind] = {
 UNLOOKED = frozenset({".git", "node_modules", "__pycache__", ".venv", "venv"})
 
 
+def _project_roots(kind: str) -> list[list[str]]:
+    return [
+        root.path.split("/")
+        for client in CLIENTS.values()
+        for root in client.roots
+        if root.kind == kind and root.scope == "project"
+    ]
+
+
+AGENT_ROOTS = _project_roots("agent")
+SKILL_ROOTS = _project_roots("skill")
+# Files of a skills folder that are no skill (a single-file skill has frontmatter).
+NOT_SKILLS = frozenset({"README.md", "CHANGELOG.md", "LICENSE.md", "AGENTS.md"})
+
+
 def in_agents(folder: str) -> bool:
-    """Whether ``folder`` lies below a ``.claude/agents`` folder (Claude Code reads its
-    subfolders' subagents too: harness/claude_code.py)."""
+    """Whether ``folder`` lies below a client's subagents folder (``.claude/agents``,
+    ``.gemini/agents``): each client's depth says whether it reads the files there."""
     parts = folder.split(os.sep)
-    return any(parts[i : i + 2] == [".claude", "agents"] for i in range(len(parts) - 2))
+    return any(
+        parts[i : i + len(root)] == root
+        for root in AGENT_ROOTS
+        for i in range(len(parts) - len(root))
+    )
+
+
+def single_files(folder: str, files: list[str]) -> list[str]:
+    """The Markdown files with frontmatter directly in a client's skills folder
+    (``.opencode/skills/review.md``): single-file skills, which no client followed
+    loads (OpenCode's V2 documentation describes them; its 1.x loader reads
+    ``<name>/SKILL.md`` only: harness/opencode.py)."""
+    parts = folder.split(os.sep)
+    if not any(parts[-len(root) :] == root for root in SKILL_ROOTS):
+        return []
+    found = []
+    for name in files:
+        if name.endswith(".md") and name not in NOT_SKILLS and name != "SKILL.md":
+            path = os.path.join(folder, name)
+            with contextlib.suppress(OSError), open(path, "rb") as file:
+                if file.read(4).startswith(b"---"):
+                    found.append(path)
+    return found
 
 
 def client_folders() -> dict[str, frozenset[str]]:
@@ -95,6 +134,19 @@ class Placed:
                 why = f"{what}, in the layout of {titles}, which the build does not follow"
                 self.not_compiled.append(NotCompiled(rel, "", why, "skill"))
                 self.causes[rel] = "untargeted"
+
+    def left_singles(self, paths: list[str], project: Path) -> None:
+        """Single-file skills in clients' skills folders: left out."""
+        for path in paths:
+            rel = relative(path, project)
+            why = (
+                "a single-file skill: the clients followed read <name>/SKILL.md only "
+                "(OpenCode's V2 documentation describes single-file skills; its 1.x "
+                "loader, anomalyco/opencode skill/index.ts@a2cc772:23-25, globs "
+                "SKILL.md only)"
+            )
+            self.not_compiled.append(NotCompiled(rel, "", why, "skill"))
+            self.causes[rel] = "file"
 
     def left_hidden(
         self, folders: list[str], project: Path, exclude: tuple[str, ...]

@@ -110,7 +110,7 @@ def _unreached(
 
 
 def _item(d: Definition, recovered: bool) -> Item:
-    if d.kind is Kind.SKILL:
+    if d.kind is Kind.SKILL and not d.command:
         return Item(
             "skill",
             os.path.basename(d.skill_dir or ""),
@@ -162,7 +162,7 @@ def _left_out(
 
 def _named(d: Definition, first: Verdict) -> Definition:
     """A skill named as the first client that loads it names it."""
-    if d.kind is not Kind.SKILL or first.bare == d.written_name:
+    if d.kind is not Kind.SKILL or d.command or first.bare == d.written_name:
         return d
     name = skill_name(first.bare)
     if not name:
@@ -278,6 +278,8 @@ def _other_winners(
         if other == client:
             continue
         mine = [d for d in copies if _loads(chosen, d, other)]
+        if len(mine) < 2:
+            continue  # no choice of its own: it reads one of the folders
         theirs = _kept(other, mine, reach)
         if theirs is not kept:
             others.append(f"{CLIENTS[other].title} keeps {theirs.source.path}")

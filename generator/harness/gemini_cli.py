@@ -74,8 +74,10 @@ CLIENT = Client(
         # fallback: a skill without a name (or a description) is skipped silently.
         project="name",
         plugin="name",
-        source=f"{SKILLS}:41-61, 106-109, 174-180",
+        source=f"{SKILLS}:41-61, 106-109, 174-180; {EXTENSIONS}:921-927 (an "
+        "extension's skills keep their names)",
         replaced=':\\/<>*?"|',
+        namespaced=False,
     ),
     precedence=Precedence(
         "last",

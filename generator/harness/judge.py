@@ -64,7 +64,8 @@ def judge(item: Item, reach: Mapping[str, Reach], clients: list[str]) -> list[Ve
                 Verdict(client_id, "skipped", "", why, client.naming.source)
             )
             continue
-        shown = f"{item.plugin}:{name}" if item.plugin else name
+        prefixed = item.plugin and client.naming.namespaced
+        shown = f"{item.plugin}:{name}" if prefixed else name
         failed = next((c for c in client.checks if _fails(c, item, shown)), None)
         if failed is None:
             verdicts.append(Verdict(client_id, "loaded", shown))

@@ -40,12 +40,13 @@ class Root:
 class Naming:
     """How a client names a skill: by its ``folder``, by its frontmatter ``name`` (a
     skill without one is skipped), or by its ``name`` else its folder; a plugin's are
-    prefixed with the plugin's name (``plugin:name``)."""
+    prefixed with the plugin's name (``plugin:name``) unless ``namespaced`` is false."""
 
     project: Literal["folder", "name", "name-or-folder"]
     plugin: Literal["folder", "name", "name-or-folder"]
     source: str
     replaced: str = ""  # characters the client replaces by "-" in a name
+    namespaced: bool = True  # a plugin's are plugin:name
 
 
 @dataclass(frozen=True, slots=True)
