@@ -24,7 +24,7 @@ from .discovered import Kind
 from .emitters import agent_docs, ai_tools, budgets, lock_report, mcp_skills
 from .emitters import provider_files, python_package, search_index, search_model
 from .emitters import skill_files, tool_modules, well_known
-from .ir import Definition, Function, Invalid, Model, SourceFile, to_json
+from .ir import Definition, Function, Invalid, Model, SourceFile, Verdict, to_json
 from .loaders import agent, ai_tool, command, skill, skill_tools, tool_manifest
 from .loaders import tools_file
 from .loaders.plugin import load_plugin
@@ -282,7 +282,17 @@ def _harnesses(model: Model) -> dict[str, Any]:
     (each one's on each item of their layouts): none when it follows none."""
     if not model.targets:
         return {}
-    return {"harnesses": list(model.targets), "verdicts": to_json(model.verdicts)}
+    verdicts = [
+        to_json(item)
+        | {"clients": {c: _said(v) for c, v in sorted(item.clients.items())}}
+        for item in model.verdicts
+    ]
+    return {"harnesses": list(model.targets), "verdicts": verdicts}
+
+
+def _said(verdict: Verdict) -> dict[str, str]:
+    """A verdict as report.json gives it: its outcome, and its name and why if any."""
+    return {key: value for key, value in to_json(verdict).items() if value}
 
 
 def _invalid(report: Report) -> tuple[Invalid, ...]:

@@ -73,7 +73,7 @@ def settle(
         if views is None:  # a catalogue's item: skillc's own rules
             settled.definitions.append(d)
             continue
-        verdicts = judge(_item(d, d.source.path in recovered), views, list(targets))
+        verdicts = judge(item_of(d, d.source.path in recovered), views, list(targets))
         settled.verdicts.append(_recorded(d, verdicts))
         loaded = [v for v in verdicts if v.outcome == "loaded"]
         if not loaded:
@@ -109,7 +109,8 @@ def _unreached(
     return found
 
 
-def _item(d: Definition, recovered: bool) -> Item:
+def item_of(d: Definition, recovered: bool = False) -> Item:
+    """What the harness model's checks read of ``d``."""
     if d.kind is Kind.SKILL and not d.command:
         return Item(
             "skill",
@@ -214,13 +215,14 @@ def _copies(
         client = next(c for c in CLIENTS if any(_loads(chosen, d, c) for d in copies))
         mine = [d for d in copies if _loads(chosen, d, client)]
         kept = _kept(client, mine, reach)
+        choice = KEPT[CLIENTS[client].precedence.dedupe] if len(mine) > 1 else ""
         home = reach[kept.source.path][client].where
         for d in copies:
             view = reach[d.source.path].get(client)
             if d is kept or (view is not None and view.where == home):
                 continue  # in one root with it: resolution decides
             lost.add(d.source.path)
-            _shadowed(settled, d, kept, client, report)
+            _shadowed(settled, d, kept, client, choice, report)
         _other_winners(copies, kept, client, chosen, reach, report)
     return [d for d in settled.definitions if d.source.path not in lost]
 
@@ -248,19 +250,27 @@ def _kept(
 
 
 def _shadowed(
-    settled: Settled, d: Definition, kept: Definition, client: str, report: Report
+    settled: Settled,
+    d: Definition,
+    kept: Definition,
+    client: str,
+    choice: str,
+    report: Report,
 ) -> None:
+    """``choice``: how ``client`` chose among the copies it loads ("": it loads one)."""
     qualname = naming.qualname_of(naming.named(d))
     settled.shadowed.append(Shadowed(qualname, kept.source, d.source))
     title = CLIENTS[client].title
-    rule = KEPT[CLIENTS[client].precedence.dedupe]
+    if choice:
+        why = f"{title}'s choice, the first client followed that loads one: {choice}"
+    else:
+        why = f"the copy {title} reads, the first client followed that loads one"
     report.warning(
         d.source.path,
         d.source.line,
         d.source.col,
         "shadowed",
-        f"{qualname}: the copy in {kept.source.path} wins ({title}, the first client "
-        f"followed that loads one: {rule}); this one is left out",
+        f"{qualname}: the copy in {kept.source.path} wins ({why}); this one is left out",
     )
 
 

@@ -84,6 +84,14 @@ def judge(item: Item, reach: Mapping[str, Reach], clients: list[str]) -> list[Ve
     return verdicts
 
 
+def refusal(client_id: str, item: Item) -> str:
+    """Why ``client_id`` refuses or skips an item it reaches ("" when it loads it),
+    from the item alone: its name and its checks."""
+    reach = Reach(client_id, "loaded", "", "", 0, "")
+    verdict = judge(item, {client_id: reach}, [client_id])[0]
+    return verdict.why if verdict.outcome != "loaded" else ""
+
+
 def _name(client: Client, item: Item) -> str | None:
     """The name the client gives the item (without a plugin's prefix); None when it
     names skills by their frontmatter name and this one has none."""
