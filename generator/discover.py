@@ -121,8 +121,9 @@ def discover(
     placed = views.place(walker.found, plugins.met, roots, project, harnesses, met)
     placed.left_hidden(walker.hidden, project, exclude)
     placed.left_singles(walker.singles, project)
+    placed.left_outside(project, roots, skip, exclude)
     placed.broken(walker.broken, report)
-    dropped = views.inputs_of(placed.left)
+    dropped = views.inputs_of(placed.left) - views.inputs_of(placed.kept)
     inputs = sorted(
         path
         for path in walker.inputs - dropped
@@ -374,7 +375,9 @@ class _Walker:
                 kind, subfolders = found
                 if kind is Kind.COMMAND:
                     subfolders = ()  # subfolders of commands/ do not change the name
-        elif os.path.basename(folder) == "agents" or views.in_agents(folder):
+        elif os.path.basename(folder) == "agents" or views.in_agents(
+            folder, self.project
+        ):
             kind = Kind.AGENT
         elif COMMANDS in relative(folder, self.project).split("/"):
             kind = Kind.COMMAND

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import survey
 from .diagnostics import Report
 from .discover_plugins import PluginFolder
 from .discovered import Found, Kind, NotCompiled, relative
@@ -54,21 +55,16 @@ def _project_roots(kind: str) -> list[list[str]]:
     ]
 
 
-AGENT_ROOTS = _project_roots("agent")
 SKILL_ROOTS = _project_roots("skill")
 # Files of a skills folder that are no skill (a single-file skill has frontmatter).
 NOT_SKILLS = frozenset({"README.md", "CHANGELOG.md", "LICENSE.md", "AGENTS.md"})
 
 
-def in_agents(folder: str) -> bool:
-    """Whether ``folder`` lies below a client's subagents folder (``.claude/agents``,
-    ``.gemini/agents``): each client's depth says whether it reads the files there."""
-    parts = folder.split(os.sep)
-    return any(
-        parts[i : i + len(root)] == root
-        for root in AGENT_ROOTS
-        for i in range(len(parts) - len(root))
-    )
+def in_agents(folder: str, project: str) -> bool:
+    """Whether ``folder`` lies below a folder named ``agents``: a client's
+    (``.claude/agents``, ``.gemini/agents``: each client's depth says whether it reads
+    the files there) or a catalogue's, whose subagents are installed into one."""
+    return "agents" in relative(folder, project).split("/")[:-1]
 
 
 def single_files(folder: str, files: list[str]) -> list[str]:
@@ -134,6 +130,20 @@ class Placed:
                 why = f"{what}, in the layout of {titles}, which the build does not follow"
                 self.not_compiled.append(NotCompiled(rel, "", why, "skill"))
                 self.causes[rel] = "untargeted"
+
+    def left_outside(
+        self,
+        project: Path,
+        roots: list[Path],
+        skip: tuple[Path, ...],
+        exclude: tuple[str, ...],
+    ) -> None:
+        """What looks like a definition outside every source, by top folder."""
+        for entry in survey.outside(project, roots, skip):
+            if exclude and any(fnmatch.fnmatchcase(entry.path, p) for p in exclude):
+                continue
+            self.not_compiled.append(entry)
+            self.causes[entry.path] = "outside"
 
     def left_singles(self, paths: list[str], project: Path) -> None:
         """Single-file skills in clients' skills folders: left out."""
@@ -236,10 +246,10 @@ def looked_through(folders: list[str], most: int = 2000) -> list[tuple[str, str]
     return found
 
 
-def inputs_of(left: list[Found]) -> set[str]:
-    """The input files of the items left out."""
+def inputs_of(items: list[Found]) -> set[str]:
+    """The input files of ``items``."""
     paths = set()
-    for item in left:
+    for item in items:
         path = os.fspath(item.path)
         paths.add(path)
         if item.kind is Kind.SKILL:
@@ -261,6 +271,15 @@ def summarise(left: list[NotCompiled], causes: dict[str, str], report: Report) -
     by_cause: dict[str, list[str]] = {}
     for entry in left:
         cause = causes.get(entry.path, "skipped")
+        if cause == "outside":  # one entry per top folder, its counts as its kind
+            report.info(
+                entry.path,
+                1,
+                1,
+                "not-compiled",
+                f"{entry.kind} not compiled, {entry.reason}",
+            )
+            continue
         by_cause.setdefault(cause, []).append(entry.path)
     for cause, paths in sorted(by_cause.items()):
         folders = sorted({_holder(path) for path in paths})

@@ -58,7 +58,7 @@ def marked(folder: str, names: Iterable[str]) -> set[str]:
             path = os.path.join(folder, first)
             if rest and not os.path.isdir(os.path.join(path, rest)):
                 continue
-            if mark == "plugin.json" and not _agent_plugin(path):
+            if mark == "plugin.json" and not is_agent_plugin(path):
                 continue
             found.add(client.id)
     return found
@@ -75,14 +75,14 @@ def readers(folder: str, held: list[str] | None = None) -> set[str]:
                 hit = manifest.path in held
             else:
                 hit = os.path.isfile(path) and (
-                    manifest.path != "plugin.json" or _agent_plugin(path)
+                    manifest.path != "plugin.json" or is_agent_plugin(path)
                 )
             if hit:
                 found.add(client.id)
     return found
 
 
-def _agent_plugin(path: str) -> bool:
+def is_agent_plugin(path: str) -> bool:
     """Whether the ``plugin.json`` at ``path`` names the Agent Plugins schema."""
     try:
         with open(path, "rb") as file:
