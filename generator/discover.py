@@ -129,7 +129,7 @@ def discover(
         for path in walker.inputs - dropped
         if not exclude or not _excluded(Path(path), project, exclude)
     )
-    views.summarise(placed.not_compiled, placed.causes, report)
+    views.summarise(placed.not_compiled, placed.causes, report, placed.counts)
     left = [*plugins.not_compiled, *placed.not_compiled]
     return Discovery(
         tuple(placed.kept),

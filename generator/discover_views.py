@@ -108,6 +108,7 @@ class Placed:
     # Each item in a client's layout, by project-relative path: each client's view.
     reach: dict[str, dict[str, Reach]] = field(default_factory=dict)
     causes: dict[str, str] = field(default_factory=dict)  # of each item left out
+    counts: dict[str, str] = field(default_factory=dict)  # of each folder left out
 
     def broken(self, links: dict[str, dict[str, Reach]], report: Report) -> None:
         """Links to nothing in clients' layouts: an error for a client the build
@@ -139,11 +140,12 @@ class Placed:
         exclude: tuple[str, ...],
     ) -> None:
         """What looks like a definition outside every source, by top folder."""
-        for entry in survey.outside(project, roots, skip):
+        for counts, entry in survey.outside(project, roots, skip):
             if exclude and any(fnmatch.fnmatchcase(entry.path, p) for p in exclude):
                 continue
             self.not_compiled.append(entry)
             self.causes[entry.path] = "outside"
+            self.counts[entry.path] = counts
 
     def left_singles(self, paths: list[str], project: Path) -> None:
         """Single-file skills in clients' skills folders: left out."""
@@ -266,8 +268,14 @@ def _dotted(rel: str) -> str:
     return next(p for p in rel.split("/") if p.startswith(".") and p.strip("."))
 
 
-def summarise(left: list[NotCompiled], causes: dict[str, str], report: Report) -> None:
-    """One info line per reason things were left out for: how many, and where."""
+def summarise(
+    left: list[NotCompiled],
+    causes: dict[str, str],
+    report: Report,
+    counts: dict[str, str] | None = None,
+) -> None:
+    """One info line per reason things were left out for: how many, and where
+    (``counts``: of what each folder left out whole holds)."""
     by_cause: dict[str, list[str]] = {}
     for entry in left:
         cause = causes.get(entry.path, "skipped")
@@ -277,7 +285,7 @@ def summarise(left: list[NotCompiled], causes: dict[str, str], report: Report) -
                 1,
                 1,
                 "not-compiled",
-                f"{entry.kind} not compiled, {entry.reason}",
+                f"{(counts or {})[entry.path]} not compiled, {entry.reason}",
             )
             continue
         by_cause.setdefault(cause, []).append(entry.path)
