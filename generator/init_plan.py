@@ -147,7 +147,10 @@ def _layout(path: str, plugins: list[str]) -> str:
     if views:
         client = order(views)[0]
         titles = ", ".join(CLIENTS[c].title for c in order(views))
-        return f"{views[client].where}/ ({titles})"
+        where = views[client].where
+        if where.count("/") > 1:  # a client's folder deep in a tree: by the tree
+            return f"{where.split('/')[0]}/ ({titles}'s folders in it)"
+        return f"{where}/ ({titles})"
     top = path.split("/")[0]
     return f"{top}/" if "/" in path else "./"
 

@@ -9,6 +9,7 @@ every source (``outside``)."""
 
 from __future__ import annotations
 
+import json
 import os
 from collections import Counter
 from dataclasses import dataclass, field
@@ -37,6 +38,7 @@ MARKETPLACES = (
     ".cursor-plugin/marketplace.json",
 )
 MOST_FOLDERS = 50_000
+MAX_MARKETPLACE = 1 << 22  # bytes of a marketplace file read to look at it
 
 
 @dataclass
@@ -87,11 +89,23 @@ def _files(found: Survey, rel: str, folder: str, files: list[str]) -> None:
         elif name.endswith(".md") and "commands" in parts:
             found.definitions.append(("command", path))
         elif any(path == m or path.endswith("/" + m) for m in MARKETPLACES):
-            found.marketplaces.append(path)
+            if _lists_plugins(full):
+                found.marketplaces.append(path)
         elif any(path == m or path.endswith("/" + m) for m in MANIFESTS[:-1]):
             found.manifests.append(path)
         elif name == "plugin.json" and is_agent_plugin(full):
             found.manifests.append(path)
+
+
+def _lists_plugins(path: str) -> bool:
+    """Whether the marketplace file at ``path`` lists plugins (another tool's file of
+    the name, or a broken one, is no marketplace to choose)."""
+    try:
+        with open(path, "rb") as file:
+            data = json.loads(file.read(MAX_MARKETPLACE))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and isinstance(data.get("plugins"), list)
 
 
 def counted(kinds: Counter[str]) -> str:
