@@ -78,6 +78,13 @@ def _parser() -> argparse.ArgumentParser:
     init_cmd = commands.add_parser(
         "init", help="write a [tool.skillc] block and a nox session for this repository"
     )
+    init_cmd.add_argument(
+        "--catalogue",
+        action="append",
+        default=[],
+        metavar="FOLDER",
+        help="also compile this catalogue of installable definitions (repeatable)",
+    )
     for command in (find_cmd, budget_cmd, init_cmd):
         command.add_argument(
             "-C", "--project", metavar="DIR", help="the project folder"
@@ -142,7 +149,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "init":
         from . import init
 
-        return init.main(Path(args.project or args.top_project or ".").resolve())
+        folder = Path(args.project or args.top_project or ".").resolve()
+        return init.main(folder, tuple(args.catalogue))
     root, flags = _project(args)
     if args.command not in ("build", "validate"):
         cfg = pipeline.configure(root, False, **flags)[0]

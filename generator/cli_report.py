@@ -23,7 +23,12 @@ FORMATS = ("text", "github", "json")
 # repository of 864 skills says the same thing hundreds of times.
 FIRST_FEW = 3
 PROGRESS_AFTER_SEC = 1.0  # builds that take longer show a progress line
-_COLOURS = {"error": "\x1b[1;31m", "warning": "\x1b[33m", "bold": "\x1b[1m"}
+_COLOURS = {
+    "error": "\x1b[1;31m",
+    "warning": "\x1b[33m",
+    "info": "\x1b[36m",
+    "bold": "\x1b[1m",
+}
 _RESET = "\x1b[0m"
 
 
@@ -68,6 +73,10 @@ class Output(NamedTuple):
         return f"{_COLOURS[style]}{text}{_RESET}" if self.colour else text
 
     def shows(self, item: Diagnostic) -> bool:
+        """Errors always; warnings unless -q; info (what was left out on purpose, which
+        report.json lists) with -v only."""
+        if item.severity is Severity.INFO:
+            return self.verbose
         return not self.quiet or item.severity is Severity.ERROR
 
     @property
@@ -155,12 +164,15 @@ def counted(number: int, thing: str, plural: str = "") -> str:
 def summary(items: Sequence[Diagnostic], output: Output, what: str) -> str:
     """The closing line: what was done, then the diagnostics counted."""
     errors = sum(1 for d in items if d.severity is Severity.ERROR)
-    warnings = len(items) - errors
+    warnings = sum(1 for d in items if d.severity is Severity.WARNING)
     counts = f"{counted(errors, 'error')}, {counted(warnings, 'warning')}"
     if errors:
         counts = output.paint(counts, "error")
     elif warnings:
         counts = output.paint(counts, "warning")
+    notes = len(items) - errors - warnings
+    if notes and not output.verbose:  # what was left out on purpose: -v lists it
+        counts += f" ({counted(notes, 'note')} on what was not compiled: -v)"
     return f"skillc: {what + '; ' if what else ''}{counts}"
 
 

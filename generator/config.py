@@ -89,8 +89,11 @@ class Config(Declared):
     def as_json(self) -> dict[str, Any]:
         """The settings that shape output (recorded in the lock)."""
         data = {key: _json(getattr(self, name)) for name, key in self.recorded.items()}
-        if self.find_tool != "model":  # so that other projects' locks stay as they were
+        # So that other projects' locks stay as they were:
+        if self.find_tool != "model":
             del data["find-tool-encoder"]
+        if not self.harnesses:  # the default: the clients whose layouts are used
+            del data["harnesses"]
         return data | {"module": self.module, "import-root": self.import_root}
 
     @property

@@ -15,6 +15,7 @@ from typing import NamedTuple
 class Severity(enum.Enum):
     ERROR = "error"
     WARNING = "warning"
+    INFO = "info"  # what was found and left out on purpose (shown with -v)
 
 
 class Diagnostic(NamedTuple):
@@ -25,7 +26,7 @@ class Diagnostic(NamedTuple):
     path: str
     line: int
     col: int
-    severity_rank: int  # errors sort before warnings at the same place
+    severity_rank: int  # errors sort before warnings, warnings before info
     code: str
     message: str
     severity: Severity
@@ -37,8 +38,9 @@ class Diagnostic(NamedTuple):
         """A GitHub Actions workflow command, escaped as GitHub's toolkit escapes them
         (``%``, CR and LF everywhere; ``:`` and ``,`` too in properties), so no file name
         or message can end the command early or start another one."""
+        level = "notice" if self.severity is Severity.INFO else self.severity.value
         return (
-            f"::{self.severity.value} file={_property(self.path)},line={self.line},col={self.col},"
+            f"::{level} file={_property(self.path)},line={self.line},col={self.col},"
             f"title={_property(self.code)}::{_data(self.message)}"
         )
 

@@ -60,6 +60,9 @@ CODES: dict[str, str] = {
     "symlink-escapes-skill": "a symbolic link in a skill folder leads out of it (to .env, .git/config, another project file or folder): the skill's files are not published",
     "skill-not-published": "an offered skill's files are not published (MCP skills, the well-known index): its name, size or a file breaks a rule, or its name is taken",
     "empty-source": "a source root holds no skill, subagent or tool manifest",
+    "not-compiled": "definitions found and left out, with the reason (info: in dot folders, deeper than the clients read, in the layouts of clients the build does not follow, outside every source)",
+    "harness-disagreement": "the clients a build follows disagree on an item: which load it, or the name they give it (the build follows one and says which)",
+    "harness-refused": "every client the build follows that reaches an item refuses it (a hard limit, a strict key): the item is left out",
     # tool manifests
     "manifest-empty": "a tool manifest with nothing in it (skipped)",
     "manifest-invalid": "a tool manifest breaks the JSON Schema of its format",
@@ -124,10 +127,13 @@ def make(
     severity: Severity, path: str, line: int, col: int, code: str, message: str
 ) -> Diagnostic:
     assert code in CODES, code
-    rank = 0 if severity is Severity.ERROR else 1
+    rank = _RANKS[severity]
     # A message may quote a source's URL: printed in CI logs, kept in report.json.
     message = urls.redact(message)
     return Diagnostic(path, max(line, 1), max(col, 1), rank, code, message, severity)
+
+
+_RANKS = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
 
 def ordered(items: Collection[Diagnostic]) -> list[Diagnostic]:
@@ -159,6 +165,9 @@ class Report:
     def warning(self, path: str, line: int, col: int, code: str, message: str) -> None:
         self._items.add(make(Severity.WARNING, path, line, col, code, message))
 
+    def info(self, path: str, line: int, col: int, code: str, message: str) -> None:
+        self._items.add(make(Severity.INFO, path, line, col, code, message))
+
     def lenient(self, path: str, line: int, col: int, code: str, message: str) -> None:
         """A deviation Claude Code accepts: a warning, or an error under --strict."""
         if self.strict and code not in self.ignore:  # ignore lets a strict build pass
@@ -175,6 +184,8 @@ class Report:
             return ordered(self._items)
         shown = []
         for d in self._items:
+            if d.severity is Severity.INFO and d.code in self.ignore:
+                continue
             if d.severity is Severity.WARNING:
                 if d.code in self.ignore:
                     continue

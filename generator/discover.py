@@ -13,13 +13,16 @@
   the skill's), an ``ai-tool.yaml`` or a ``*.tools.yaml`` file.
 
 One walk does it all. Symbolic links to folders are followed; a link back into its own
-ancestry is reported and skipped. Hidden folders are skipped, except ``.claude`` and
-``.agents`` (where Claude Code and other clients keep skills and subagents), and the
-``skills/`` of ``.codex``, ``.gemini`` and ``.opencode``. Nothing is
-dropped silently: an entry named ``SKILL.md`` or like a tool manifest that is not a
-readable file (a link to nothing or to itself, a FIFO, a folder), and an entry whose
-name is not UTF-8, are errors at their place, so the build fails and the last output,
-with the tools they were, stays.
+ancestry is reported and skipped. Of the dot folders, ``.claude`` and ``.agents`` are
+walked whole, the folders of other clients (``.codex``, ``.gemini``, ``.opencode``,
+``.cursor``) for the subfolders a client reads, and any dot folder below a ``skills``
+folder (``skills/.curated/``); the others (``.git`` and tools' caches aside) are only
+looked through for definitions, which are reported. What each client the build
+follows reaches of what was found, and what is left out, is ``discover_views``'s.
+Nothing is dropped silently: an entry named ``SKILL.md`` or like a tool manifest that
+is not a readable file (a link to nothing or to itself, a FIFO, a folder), and an entry
+whose name is not UTF-8, are errors at their place, so the build fails and the last
+output, with the tools they were, stays.
 """
 
 from __future__ import annotations
@@ -27,31 +30,42 @@ from __future__ import annotations
 import fnmatch
 import operator
 import os
-import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import discover_views as views
 from .diagnostics import Report
 from .discover_plugins import PluginFolder, Plugins
 from .discovered import Found as Found, Hook, Kind, McpServer, NotCompiled
 from .discovered import relative as relative
+from .discover_files import AI_TOOL, SKILL_FILE, is_dir, is_file, is_input
+from .discover_files import TOOL_MANIFEST as TOOL_MANIFEST
+from .discover_files import TOOLS_SUFFIX as TOOLS_SUFFIX
+from .discover_files import is_bundled, not_a_file, shown
+from .discover_files import has_tools as has_tools
+from .discover_files import is_script as is_script
 from .filestat import Seen, stat_of
+from .harness import marked
+from .harness.views import Reach, locate
 from .loaders.plugin import Plugin
 
 SKIP_DIRS = frozenset({"node_modules", "__pycache__", "venv"})
-VISIBLE_DOT_DIRS = frozenset({".claude", ".agents"})
-# Other clients' folders: only their skills/ is walked (their agents and commands are
-# in formats of their own).
-SKILLS_ONLY_DOT_DIRS = frozenset({".codex", ".gemini", ".opencode"})
-SKILL_FILE = "SKILL.md"
+VISIBLE_DOT_DIRS = views.VISIBLE_DOT_DIRS
+# Other clients' folders: the subfolders a client reads are walked (.gemini: skills and
+# agents); the others are only looked through.
+CLIENT_DOT_DIRS = {
+    name: children
+    for name, children in views.client_folders().items()
+    if name not in VISIBLE_DOT_DIRS
+}
+# Dot folders of version control, virtual environments and tools' caches: never read.
+NOT_CONTENT = frozenset(
+    {".git", ".hg", ".svn", ".venv", ".tox", ".nox", ".cache", ".idea", ".vscode"}
+    | {".mypy_cache", ".pytest_cache", ".ruff_cache", ".DS_Store"}
+)
 COMMANDS = "commands"
 METADATA_FILE = "metadata.yaml"
-TOOL_MANIFEST = "tool-manifest.yaml"
-AI_TOOL = "ai-tool.yaml"
-TOOLS_SUFFIX = ".tools.yaml"
-SCRIPTS = "scripts/"
-SCRIPT_SUFFIXES = (".py", ".sh", ".bash", ".js", ".mjs")
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +79,10 @@ class Discovery:
     mcp_servers: tuple[McpServer, ...] = ()
     # The stats of the roots, folders and links the walk saw: see digests.unchanged.
     seen: Seen = field(default_factory=dict, repr=False, compare=False)
+    # The clients the build follows, and each one's view of the place of every item
+    # in a client's layout, by project-relative path (discover_views).
+    targets: tuple[str, ...] = ()
+    reach: dict[str, dict[str, Reach]] = field(default_factory=dict)
 
 
 def discover(
@@ -74,10 +92,12 @@ def discover(
     report: Report,
     exclude: tuple[str, ...] = (),
     max_bytes: int = 1 << 20,
+    harnesses: tuple[str, ...] = (),
 ) -> Discovery:
     """``skip``: folders builds write (the output, the cache), never walked nor seen;
     ``exclude``: globs (fnmatch, ``*`` crosses ``/``) of project-relative paths; a
-    file is left out when its path or a folder above it matches one."""
+    file is left out when its path or a folder above it matches one; ``harnesses``:
+    the clients the build follows (none: those whose layouts the sources use)."""
     skipped = {os.path.realpath(folder) for folder in skip}
     walker = _Walker(os.fspath(project), skipped, report, max_bytes)
     for index, root in enumerate(roots):
@@ -96,20 +116,31 @@ def discover(
                 "empty-source",
                 "this source root holds no skill, subagent or tool manifest",
             )
+    plugins = walker.plugins
+    met = walker.marks | views.marks_of(roots, project)
+    placed = views.place(walker.found, plugins.met, roots, project, harnesses, met)
+    placed.left_hidden(walker.hidden, project, exclude)
+    placed.left_singles(walker.singles, project)
+    placed.left_outside(project, roots, skip, exclude)
+    placed.broken(walker.broken, report)
+    dropped = views.inputs_of(placed.left) - views.inputs_of(placed.kept)
     inputs = sorted(
         path
-        for path in walker.inputs
+        for path in walker.inputs - dropped
         if not exclude or not _excluded(Path(path), project, exclude)
     )
-    plugins = walker.plugins
+    views.summarise(placed.not_compiled, placed.causes, report, placed.counts)
+    left = [*plugins.not_compiled, *placed.not_compiled]
     return Discovery(
-        tuple(walker.found),
+        tuple(placed.kept),
         tuple(inputs),
         plugins.defined,
-        tuple(sorted(plugins.not_compiled, key=lambda n: (n.path, n.name))),
+        tuple(sorted(left, key=lambda n: (n.path, n.name))),
         tuple(plugins.hooks),
         tuple(plugins.servers),
         walker.seen,
+        targets=placed.targets,
+        reach=placed.reach,
     )
 
 
@@ -136,6 +167,11 @@ class _Walker:
         self.found: list[Found] = []
         self.inputs: set[str] = set()
         self.seen: Seen = {}
+        self.marks: set[str] = set()  # the clients whose layouts the walk met
+        self.hidden: list[str] = []  # dot folders only looked through
+        self.singles: list[str] = []  # single-file skills in clients' skills folders
+        # Links to nothing in clients' layouts, with each client's view of the place.
+        self.broken: dict[str, dict[str, Reach]] = {}
         self.plugins: Plugins = Plugins(project, report, self.inputs, max_bytes)
 
     def walk(
@@ -153,6 +189,7 @@ class _Walker:
         if listing is None:
             return
         entries, files, folders = listing
+        self.marks |= marked(folder, (entry.name for entry in entries))
         plugin = self.plugins.of(folder, entries, plugin)
         self.plugins.lookalikes(folder, entries)
         own = self._own_skill(folder, files)
@@ -160,13 +197,16 @@ class _Walker:
             self._bundled_files(folder, files, skill)
         if skill is None and own is None:
             self._components(folder, files, root, plugin)
+            self.singles += views.single_files(folder, files)
         self._manifests(
             folder, files, root, _key(plugin), own is not None or skill is not None
         )
         inner = own or skill
-        if os.path.basename(folder) in SKILLS_ONLY_DOT_DIRS:
-            folders = [entry for entry in folders if entry.name == "skills"]
-        for entry, child in self._subfolders(folders, ancestry, real):
+        read = CLIENT_DOT_DIRS.get(os.path.basename(folder))
+        if read is not None:  # another client's folder: what it reads of it
+            self.hidden += [e.path for e in folders if e.name not in read]
+            folders = [entry for entry in folders if entry.name in read]
+        for entry, child in self._subfolders(folders, ancestry, real, folder):
             below = None if entry.name.startswith(".") else inner
             self.walk(entry.path, child, root, plugin, below, (*ancestry, child))
         if own is not None:  # after the walk below it: its bundled files are known
@@ -193,15 +233,29 @@ class _Walker:
         for entry in entries:
             if not self._readable_name(entry):
                 continue
-            if _is_file(entry):
+            if is_file(entry):
                 files.append(entry.name)
-            elif _is_input(entry.name):  # where a skill or manifest was expected
-                self._error(entry.path, "file-unreadable", _not_a_file(entry.path))
-            elif _is_dir(entry):
+            elif is_input(entry.name):  # where a skill or manifest was expected
+                self._unreadable(entry.path, "SKILL.md" == entry.name)
+            elif is_dir(entry):
                 folders.append(entry)
-            if (entry.is_symlink() or _is_dir(entry)) and entry.path not in self.skip:
+            elif entry.is_symlink():  # to nothing: a skill folder in a client's?
+                self._unreadable(entry.path, False, folder=True)
+            if (entry.is_symlink() or is_dir(entry)) and entry.path not in self.skip:
                 self.seen[entry.path] = stat_of(entry.path)  # see Discovery.seen
         return entries, files, folders
+
+    def _unreadable(self, path: str, skill: bool, folder: bool = False) -> None:
+        """An entry that is not a readable file or folder: an error at its place; one
+        in a client's layout (a skill's link in a mirror whose targets moved) is that
+        client's, said once the clients the build follows are known (``broken``)."""
+        rel = relative(path, self.project)
+        where = f"{rel}/SKILL.md" if folder else rel
+        reach = locate("skill", where, None) if skill or folder else {}
+        if reach:
+            self.broken[rel] = reach
+        elif not folder:
+            self._error(path, "file-unreadable", not_a_file(path))
 
     def _readable_name(self, entry: os.DirEntry[str]) -> bool:
         """Whether the entry's name is UTF-8 (a name that is not cannot name a tool,
@@ -216,19 +270,19 @@ class _Walker:
             self._error(
                 entry.path,
                 "name-not-utf8",
-                f"the name '{_shown(name)}' is not valid UTF-8; rename it",
+                f"the name '{shown(name)}' is not valid UTF-8; rename it",
             )
         return False
 
     def _error(self, path: str, code: str, message: str) -> None:
-        self.report.error(_shown(relative(path, self.project)), 1, 1, code, message)
+        self.report.error(shown(relative(path, self.project)), 1, 1, code, message)
 
     def _own_skill(self, folder: str, files: list[str]) -> _Skill | None:
         """The skill whose ``SKILL.md`` is in this folder, with its files here."""
         if SKILL_FILE not in files:
             return None
         own = _Skill(folder)
-        bundled = [n for n in files if _bundled(n)]
+        bundled = [n for n in files if is_bundled(n)]
         self.inputs.update(os.path.join(folder, n) for n in bundled)
         own.files.extend(n for n in bundled if n not in (SKILL_FILE, METADATA_FILE))
         return own
@@ -238,23 +292,28 @@ class _Walker:
         (scripts are read for their descriptions, and every file is published with its
         digest)."""
         base = folder[len(skill.folder) + 1 :].replace(os.sep, "/") + "/"
-        bundled = [name for name in files if _bundled(name)]
+        bundled = [name for name in files if is_bundled(name)]
         skill.files.extend(base + name for name in bundled)
         self.inputs.update(os.path.join(folder, name) for name in bundled)
         if base == "agents/" and "openai.yaml" in files:  # Codex's settings
             self.inputs.add(os.path.join(folder, "openai.yaml"))
 
     def _subfolders(
-        self, folders: list[os.DirEntry[str]], ancestry: tuple[str, ...], real: str
+        self,
+        folders: list[os.DirEntry[str]],
+        ancestry: tuple[str, ...],
+        real: str,
+        folder: str,
     ) -> Iterator[tuple[os.DirEntry[str], str]]:
         """The folders to walk into, with their real paths: not the skipped ones
-        (hidden, ``node_modules``..., the output folder), nor a link that loops."""
+        (``node_modules``..., the output folder, dot folders no client reads: those
+        are looked through), nor a link that loops."""
         for entry in folders:
             name = entry.name
-            if name in SKIP_DIRS or (
-                name.startswith(".")
-                and name not in VISIBLE_DOT_DIRS | SKILLS_ONLY_DOT_DIRS
-            ):
+            if name in SKIP_DIRS or name in NOT_CONTENT:
+                continue
+            if name.startswith(".") and not self._walked(name, folder):
+                self.hidden.append(entry.path)
                 continue
             child = (
                 os.path.realpath(entry.path)
@@ -270,6 +329,13 @@ class _Walker:
                 continue
             if child not in self.skip:
                 yield entry, child
+
+    def _walked(self, name: str, folder: str) -> bool:
+        """Whether the dot folder ``name`` in ``folder`` is walked: a client's own,
+        or one below a ``skills`` folder (a catalogue's ``skills/.curated``)."""
+        if name in VISIBLE_DOT_DIRS or name in CLIENT_DOT_DIRS:
+            return True
+        return "skills" in relative(folder, self.project).split("/")
 
     def _manifests(
         self,
@@ -309,7 +375,9 @@ class _Walker:
                 kind, subfolders = found
                 if kind is Kind.COMMAND:
                     subfolders = ()  # subfolders of commands/ do not change the name
-        elif os.path.basename(folder) == "agents":
+        elif os.path.basename(folder) == "agents" or views.in_agents(
+            folder, self.project
+        ):
             kind = Kind.AGENT
         elif COMMANDS in relative(folder, self.project).split("/"):
             kind = Kind.COMMAND
@@ -336,56 +404,6 @@ class _Walker:
         self.report.warning(relative(folder, self.project), 1, 1, code, message)
 
 
-def is_script(name: str, head: str | None = None) -> bool:
-    """A file directly in a skill's ``scripts/`` folder that runs as a tool (seed 001): a
-    known interpreter's extension or (when its text's ``head`` is given) a shebang line;
-    never ``__init__.py`` nor a ``_private`` helper."""
-    if not name.startswith(SCRIPTS) or "/" in name[len(SCRIPTS) :]:
-        return False
-    base = name[len(SCRIPTS) :]
-    if base.startswith(("_", ".")):
-        return False
-    if base.endswith(SCRIPT_SUFFIXES):
-        return True
-    if head is None or "." in base:
-        return head is None and "." not in base  # maybe a shebang script: look
-    return head.startswith("#!")
-
-
-def has_tools(files: tuple[str, ...]) -> bool:
-    """Whether a skill may bring tools: a tool-manifest.yaml or scripts."""
-    return TOOL_MANIFEST in files or any(is_script(name) for name in files)
-
-
-def _bundled(name: str) -> bool:
-    return not name.startswith(".") and not name.endswith(".pyc")
-
-
-def _is_input(name: str) -> bool:
-    """Whether a file of this name is read as a skill or a tool manifest."""
-    return name in (SKILL_FILE, TOOL_MANIFEST, AI_TOOL) or (
-        name.endswith(TOOLS_SUFFIX) and len(name) > len(TOOLS_SUFFIX)
-    )
-
-
-def _not_a_file(path: str) -> str:
-    """Why ``path``, where a file was expected, is none (for an error)."""
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        return "a symbolic link to nothing, not a file: its tools cannot be read"
-    except OSError as exc:
-        return f"cannot be read ({exc.strerror}): its tools cannot be read"
-    kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO, socket or device"
-    return f"{kind}, not a file: its tools cannot be read"
-
-
-def _shown(text: str) -> str:
-    """A path or name as text that can be printed and stored: bytes that are not UTF-8
-    (surrogates in Python's file names) written as ``\\xff``."""
-    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-
-
 # A folder's entries by name, the names of its files and the entries of its folders.
 _Listing = tuple[list[os.DirEntry[str]], list[str], list[os.DirEntry[str]]]
 _name = operator.attrgetter("name")
@@ -393,17 +411,3 @@ _name = operator.attrgetter("name")
 
 def _key(plugin: PluginFolder | None) -> Path | None:
     return None if plugin is None else Path(plugin.key)
-
-
-def _is_file(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_file()
-    except OSError:
-        return False
-
-
-def _is_dir(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_dir()
-    except OSError:
-        return False

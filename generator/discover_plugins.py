@@ -75,6 +75,7 @@ class Plugins:
     inputs: set[str]
     max_bytes: int  # of the plugin and marketplace manifests read here
     declared: dict[str, PluginFolder] = field(default_factory=dict)  # by marketplaces
+    met: dict[str, PluginFolder] = field(default_factory=dict)  # every one, by key
     defined: dict[Path, Plugin] = field(default_factory=dict)
     not_compiled: list[NotCompiled] = field(default_factory=list)
     hooks: list[Hook] = field(default_factory=list)
@@ -134,6 +135,7 @@ class Plugins:
             )
             self._left_out(entry.name, folder, context.layout, rel)
             self.declared.setdefault(folder, context)
+            self.met[key] = context
             for (
                 skill
             ) in context.layout.skills:  # a shared folder: ./ in anthropics/skills
@@ -168,6 +170,7 @@ class Plugins:
             own = data.get("name") if isinstance(data.get("name"), str) else None
             if defined is None:
                 defined, name = PluginFolder(manifest, folder, found), own
+                self.met[manifest] = defined
                 if own is not None:
                     self._extras(own, folder, data, rel, form)
                     self._left_out(own, folder, found, rel)

@@ -3,12 +3,8 @@ in noxfile.py and the lines skillc needs in .gitignore, fitted to what the repos
 holds. It never changes a configuration that is already there, nor writes through a
 symbolic link (``_Files``).
 
-Its ``sources`` are those a build finds without configuration (each client's skills
-folder, ``.claude/agents``, ``.claude/commands``, ``skills``, ``agents``);
-without any, the root itself when it is a marketplace or plugin repository
-(``.claude-plugin/``) or holds skill folders (``<name>/SKILL.md``, one or two levels
-down, as ComposioHQ/awesome-claude-skills does), so that a build that worked without
-configuration still works with it.
+Its ``sources`` cover each client's view the repository ships, and it prints what it
+found, what they compile and what they leave out and why (``init_plan``).
 """
 
 from __future__ import annotations
@@ -21,14 +17,12 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
-from . import project
+from . import init_plan
 from .filestat import read_regular
 
 # A pyproject.toml, noxfile.py or .gitignore larger than this is not one to extend.
 MAX_BYTES = 1 << 24
 
-# Folders never searched for skill folders at the root.
-_SKIPPED = frozenset({"node_modules", "venv", "site-packages", "generated"})
 NOX_SESSION = '''
 
 @nox.session
@@ -42,46 +36,11 @@ def {name}(session: nox.Session) -> None:
 GITIGNORE = ("# skillc: Python's bytecode", "__pycache__/")
 
 
-def sources(root: Path) -> tuple[list[str], str]:
-    """The source roots for the repository at ``root`` and why (empty: none found)."""
-    found = [name for name in project.DEFAULT_SOURCES if (root / name).is_dir()]
-    if found:
-        return found, "found here"
-    for manifest in project.PLUGIN_ROOT_MANIFESTS:
-        if (root / ".claude-plugin" / manifest).is_file():
-            return ["."], f"the root: a {manifest.split('.')[0]} repository"
-    if _skill_folders(root):
-        return ["."], "the root: it holds skill folders"
-    return [], ""
-
-
-def _skill_folders(root: Path) -> bool:
-    """Whether ``<name>/SKILL.md`` or ``<group>/<name>/SKILL.md`` is below ``root``."""
-    for first in _folders(root):
-        if (first / "SKILL.md").is_file():
-            return True
-        if any((second / "SKILL.md").is_file() for second in _folders(first)):
-            return True
-    return False
-
-
-def _folders(folder: Path) -> list[Path]:
-    try:
-        entries = sorted(os.scandir(folder), key=lambda e: e.name)
-    except OSError:
-        return []
-    return [
-        Path(e.path)
-        for e in entries
-        if e.is_dir(follow_symlinks=False)
-        and not e.name.startswith(".")
-        and e.name not in _SKIPPED
-    ]
-
-
-def table(root: Path) -> str:
-    """The ``[tool.skillc]`` block for the repository at ``root``."""
-    found, why = sources(root)
+def table(root: Path, chosen: init_plan.Plan | None = None) -> str:
+    """The ``[tool.skillc]`` block for the repository at ``root`` (``chosen``: its
+    plan, when made already)."""
+    chosen = chosen or init_plan.plan(root)
+    found, why = chosen.sources, chosen.why
     if found:
         listed = ", ".join(f'"{name}"' for name in found)
         line = f"sources = [{listed}]  # {why}; lowest precedence first"
@@ -125,14 +84,18 @@ def requirement(project: Path) -> tuple[str, str]:
     return f"skillc=={dist.version}", ""
 
 
-def main(root: Path) -> int:
-    """Write what is missing; exit 1 when a file could not be (a link: see _Files)."""
+def main(root: Path, catalogues: tuple[str, ...] = ()) -> int:
+    """Write what is missing; exit 1 when a file could not be (a link: see _Files).
+    ``catalogues``: folders of installable definitions to compile as installed."""
     files = _Files(root)
     text = files.read("pyproject.toml")
     if text is not None and "[tool.skillc" in text:
         print("skillc: pyproject.toml already has [tool.skillc]; nothing written")
         return 0
-    block = table(root)
+    chosen = init_plan.plan(root, catalogues=catalogues)
+    for line in chosen.lines:
+        print(line)
+    block = table(root, chosen)
     if text is None:
         files.refused("pyproject.toml", "this block", block.strip("\n"))
     else:

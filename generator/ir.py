@@ -298,6 +298,25 @@ class Override:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Verdict:
+    """One client's verdict on an item (generator/harness): ``loaded``, ``skipped`` or
+    ``refused``, the name it gives it, and why."""
+
+    outcome: str
+    name: str = ""
+    why: str = ""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Verdicts:
+    """Each client the build follows that reaches an item: its verdict, by client."""
+
+    path: str
+    kind: str
+    clients: Mapping[str, Verdict]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Shadowed:
     """A tool that lost its name to a built-in (seed 003 §3.3), or a command to a skill of
     its name: reported, not dropped silently."""
@@ -325,6 +344,9 @@ class Model:
     not_compiled: tuple[NotCompiled, ...] = ()
     hooks: tuple[Hook, ...] = ()
     mcp_servers: tuple[McpServer, ...] = ()
+    # The clients the build follows, and their verdicts on each item of their layouts.
+    targets: tuple[str, ...] = ()
+    verdicts: tuple[Verdicts, ...] = ()
 
 
 def to_json(value: Any) -> Any:

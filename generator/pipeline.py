@@ -97,7 +97,13 @@ def run(
 
     walk = Report(strict=config.strict, ignore=frozenset(config.ignore))
     found = discover.discover(
-        sources, project, (config.out_dir,), walk, config.exclude, config.max_file_bytes
+        sources,
+        project,
+        (config.out_dir,),
+        walk,
+        config.exclude,
+        config.max_file_bytes,
+        config.harnesses,
     )
     report.extend(walk.items)
     inputs, contents = digests.read_all(found.inputs, found.seen, config.max_file_bytes)

@@ -18,45 +18,31 @@ class SettingsError(ConfigError):
     """Bad ``[tool.skillc]`` values: each a located error line of its own."""
 
 
-# The folders where each client keeps Agent Skills, lowest precedence first: between
-# copies of one skill in two of them the later folder wins (``shadowed``), wherever
-# they lie (a configured ``~/.codex/skills`` too). Claude Code's last: skillc's format
-# is Claude's, so adding a copy for another client never changes what a build makes;
-# the vendor-neutral ``.agents/skills`` above each client's own (as Gemini CLI ranks its
-# alias above ``.gemini/skills``).
-VENDOR_SKILLS = (
+# Where clients keep skills, subagents and commands (generator/harness has each
+# client's), and the plain folders a catalogue keeps them in. Without a sources
+# setting, whichever exist are the sources (in this order), unless the root is a
+# marketplace or a plugin: then the root is, with every client's folder in it.
+CLIENT_FOLDERS = (
     ".codex/skills",
     ".gemini/skills",
+    ".opencode/skill",
     ".opencode/skills",
+    ".cursor/skills",
     ".agents/skills",
     ".claude/skills",
-)
-# Without a sources setting: whichever of these exist, lowest precedence first.
-DEFAULT_SOURCES = (
-    *VENDOR_SKILLS,
+    ".gemini/agents",
     ".claude/agents",
     ".claude/commands",
-    "skills",
-    "agents",
 )
-# Without those: a repository whose root is a marketplace or a plugin is its own source.
-PLUGIN_ROOT_MANIFESTS = ("marketplace.json", "plugin.json")
-
-
-def vendor_rank(path: str) -> int | None:
-    """The rank in VENDOR_SKILLS of the skills folder ``path`` (a POSIX path) lies in
-    (OpenCode's user folder ``opencode/skills`` is its ``.opencode/skills``); None
-    outside them."""
-    parts = path.split("/")
-    for index in range(len(parts) - 2, -1, -1):
-        if parts[index + 1] == "skills":
-            owner = "." + parts[index].lstrip(".")
-            if f"{owner}/skills" in VENDOR_SKILLS and parts[index] in (
-                owner,
-                "opencode",
-            ):
-                return VENDOR_SKILLS.index(f"{owner}/skills")
-    return None
+DEFAULT_SOURCES = (*CLIENT_FOLDERS, "skills", "agents")
+# The manifests that make the root a marketplace or plugin repository.
+ROOT_MANIFESTS = (
+    ".claude-plugin/marketplace.json",
+    ".claude-plugin/plugin.json",
+    ".agents/plugins/marketplace.json",
+    ".codex-plugin/plugin.json",
+    "gemini-extension.json",
+)
 
 
 def find_root(start: Path) -> Path:
@@ -118,18 +104,20 @@ def check_out(root: Path, sources: list[str], out: str, outside: bool) -> None:
             )
 
 
+def root_manifest(root: Path) -> str | None:
+    """The manifest that makes ``root`` a marketplace or plugin repository, if any."""
+    return next((m for m in ROOT_MANIFESTS if (root / m).is_file()), None)
+
+
 def default_sources(root: Path) -> list[str]:
+    if root_manifest(root) is not None:
+        return ["."]  # a marketplace or plugin repository: every view it ships
     found = [source for source in DEFAULT_SOURCES if (root / source).is_dir()]
     if found:
         return found
-    if any(
-        (root / ".claude-plugin" / name).is_file() for name in PLUGIN_ROOT_MANIFESTS
-    ):
-        return ["."]  # a marketplace or plugin repository: its root is the source
     raise ConfigError(
         f"no source folder: none of {', '.join(DEFAULT_SOURCES)} exists, nor "
-        ".claude-plugin/marketplace.json or plugin.json; "
-        "set [tool.skillc] sources or pass --source DIR"
+        f"{' or '.join(ROOT_MANIFESTS)}; set [tool.skillc] sources or pass --source DIR"
     )
 
 

@@ -30,7 +30,6 @@ from .ir import (
     SourceFile,
     Tool,
 )
-from .project import VENDOR_SKILLS, vendor_rank
 from .names import (
     DEFAULT_PROVIDER_NAME_LIMIT,
     PARAMETER_RESERVED,
@@ -75,13 +74,10 @@ def resolve(
     winners: dict[tuple[tuple[Identifier, ...], str], naming.Named] = {}
     overrides: list[Override] = []
     shadowed: list[Shadowed] = []
-    seen_in_root: dict[
-        tuple[int, tuple[Identifier, ...], str, bool, int | None], naming.Named
-    ] = {}
+    seen_in_root: dict[tuple[int, tuple[Identifier, ...], str, bool], naming.Named] = {}
     for item in named:
         d = item.definition
-        rank = vendor_rank(d.source.path)
-        key = (d.root, item.namespace, d.name, d.command, rank)
+        key = (d.root, item.namespace, d.name, d.command)
         if key in seen_in_root:
             first = seen_in_root[key].definition
             report.error(
@@ -106,31 +102,7 @@ def resolve(
                 f"{naming.qualname_of(item)} is a built-in tool, which wins; this one is left out",
             )
             continue
-        copies = previous is not None and _vendor_copies(previous, rank)
-        if previous is not None and copies:
-            # One skill copied into two clients' skills folders: the folder ranked
-            # higher in VENDOR_SKILLS wins, whichever source roots hold them.
-            kept, lost = (
-                (item, previous)
-                if rank > vendor_rank(previous.definition.source.path)  # type: ignore[operator]
-                else (previous, item)
-            )
-            where = lost.definition.source
-            shadowed.append(
-                Shadowed(naming.qualname_of(item), kept.definition.source, where)
-            )
-            report.warning(
-                where.path,
-                where.line,
-                where.col,
-                "shadowed",
-                f"{naming.qualname_of(item)}: the copy in {kept.definition.source.path} wins "
-                "over this one (a client's skills folders rank "
-                f"{' < '.join(VENDOR_SKILLS)}), which is left out",
-            )
-            if kept is previous:
-                continue
-        elif previous is not None and previous.definition.command and not d.command:
+        if previous is not None and previous.definition.command and not d.command:
             # Claude Code: a skill wins over a command of its name (issue 13: shadowed).
             shadowed.append(
                 Shadowed(naming.qualname_of(item), d.source, previous.definition.source)
@@ -176,12 +148,6 @@ def resolve(
         invalid=(),  # the pipeline fills it from every stage's diagnostics
         shadowed=tuple(sorted(shadowed, key=lambda s: (s.qualname, s.shadowed.path))),
     )
-
-
-def _vendor_copies(previous: naming.Named, rank: int | None) -> bool:
-    """Whether ``previous`` and a tool of ``rank`` lie in two clients' skills folders."""
-    other = vendor_rank(previous.definition.source.path)
-    return rank is not None and other is not None and rank != other
 
 
 def summarize(text: str, budget: int = LEVEL1_TOKENS) -> str:

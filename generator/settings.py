@@ -26,6 +26,7 @@ from pydantic.fields import FieldInfo
 
 from .config import CLI_EXCLUDED, CLI_PROVIDERS, Conflict, Parsed, Profile
 from .diagnostics import CODES, RETIRED, did_you_mean
+from .harness import CLIENTS
 from .names import DEFAULT_PROVIDER_NAME_LIMIT
 from .project import ConfigError, SettingsError
 from .provider_registry import PROVIDERS
@@ -94,6 +95,12 @@ class Settings(BaseModel):
     )
     strict: StrictBool = Field(
         False, description="true: Claude Code's tolerated deviations are errors"
+    )
+    harnesses: Texts = Field(
+        (),
+        description="clients followed; default: those whose layout is used",
+        examples=[["claude-code", "codex"]],
+        json_schema_extra={"items": {"enum": list(CLIENTS)}, "uniqueItems": True},
     )
     exclude: Texts = Field(
         (),
@@ -203,6 +210,18 @@ class Settings(BaseModel):
                 + ", ".join(code + did_you_mean(code, CODES) for code in unknown)
             )
         return tuple(sorted(set(codes)))
+
+    @field_validator("harnesses")
+    @classmethod
+    def _clients(cls, ids: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = sorted(set(ids) - set(CLIENTS))
+        if unknown:
+            raise ValueError(
+                "[tool.skillc] harnesses: unknown client(s) "
+                + ", ".join(i + did_you_mean(i, CLIENTS) for i in unknown)
+                + f"; one of {', '.join(CLIENTS)}"
+            )
+        return tuple(client for client in CLIENTS if client in ids)
 
     @field_validator("builtins")
     @classmethod

@@ -14,7 +14,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeVar
 
-from . import cache, digests, discover, loaders, tokens
+from . import cache, digests, discover, discover_views, loaders, tokens, verdicts
 from .checks import bom, strict
 from .config import Config
 from .diagnostic import Diagnostic
@@ -24,7 +24,7 @@ from .discovered import Kind
 from .emitters import agent_docs, ai_tools, budgets, lock_report, mcp_skills
 from .emitters import provider_files, python_package, search_index, search_model
 from .emitters import render, skill_files, well_known
-from .ir import Definition, Function, Invalid, Model, SourceFile
+from .ir import Definition, Function, Invalid, Model, SourceFile, Verdict, to_json
 from .loaders import agent, ai_tool, command, skill, skill_tools, tool_manifest
 from .loaders import tools_file
 from .loaders.plugin import load_plugin
@@ -149,8 +149,17 @@ def _model(
         )
         for path, (digest, real, size) in sorted(inputs.items())
     )
+    settled = verdicts.settle(
+        definitions,
+        found.reach,
+        found.targets,
+        report,
+        report.items,
+        found.not_compiled,
+    )
+    discover_views.summarise(settled.not_compiled, {}, report)
     model = resolve(
-        [*definitions, *functions],
+        [*settled.definitions, *functions],
         summaries,
         sources,
         generator,
@@ -158,12 +167,17 @@ def _model(
         config.max_depth,
         config.provider_name_limit,
     )
+    left = (*found.not_compiled, *settled.not_compiled)
+    shadowed = (*model.shadowed, *settled.shadowed)
     return replace(
         model,
         invalid=_invalid(report),
-        not_compiled=found.not_compiled,
+        not_compiled=tuple(sorted(left, key=lambda n: (n.path, n.name))),
         hooks=found.hooks,
         mcp_servers=found.mcp_servers,
+        shadowed=tuple(sorted(shadowed, key=lambda s: (s.qualname, s.shadowed.path))),
+        targets=found.targets,
+        verdicts=tuple(settled.verdicts),
     )
 
 
@@ -263,6 +277,24 @@ def _builtin(name: str, memo: cache.Cache) -> Any:
     return _memoised(memo, "builtin", load)(name)
 
 
+def _harnesses(model: Model) -> dict[str, Any]:
+    """report.json's ``harnesses`` (the clients the build follows) and ``verdicts``
+    (each one's on each item of their layouts): none when it follows none."""
+    if not model.targets:
+        return {}
+    verdicts = [
+        to_json(item)
+        | {"clients": {c: _said(v) for c, v in sorted(item.clients.items())}}
+        for item in model.verdicts
+    ]
+    return {"harnesses": list(model.targets), "verdicts": verdicts}
+
+
+def _said(verdict: Verdict) -> dict[str, str]:
+    """A verdict as report.json gives it: its outcome, and its name and why if any."""
+    return {key: value for key, value in to_json(verdict).items() if value}
+
+
 def _invalid(report: Report) -> tuple[Invalid, ...]:
     codes: dict[str, set[str]] = {}
     for d in report.items:
@@ -314,7 +346,7 @@ def emit(
         notes,
         budget,
         search_index.summary(embedding) | search_model.summary(encoder, model_files),
-        strict.eligibility(offered, notes),
+        strict.eligibility(offered, notes) | _harnesses(model),
     )
     output = {path: text.encode("utf-8") for path, text in files.items()}
     if config.well_known_index:  # bytes: its archives

@@ -321,3 +321,37 @@ def test_wshobson_plugins_fit_one_at_a_time_but_not_all_at_once(
     ]
     shown = listings.simulate(RULES["claude-code"], flat, 200_000)
     assert {s.status for s in shown} == {NAME_ONLY}
+
+
+def test_codex_listing_reports_the_skills_codex_drops_whole(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A description over 1,024 characters makes Codex drop the skill ('failed to load
+    skill', openai/codex core-skills/src/loader.rs@c9d127c:107, 556), whatever the
+    budget: the codex listing says so (an error); Claude Code's lists it."""
+    write_skill(
+        skills_project / "skills",
+        "long",
+        f"---\nname: long\ndescription: {'d' * 1025}\n---\nDo it.\n",
+    )
+    write_skill(
+        skills_project / "skills", "short", "---\nname: short\ndescription: Do.\n---\n"
+    )
+    assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
+    args = [
+        "-C",
+        str(skills_project),
+        "check",
+        "--report",
+        str(skills_project / "r.json"),
+    ]
+    status, err = run_skillc(capsys, *args, "--budget", "codex:1m")
+    assert status == 1, err
+    dropped = [line for line in err.splitlines() if "error[listing-dropped]" in line]
+    assert len(dropped) == 1 and dropped[0].startswith("skills/long/SKILL.md")
+    assert "codex at 1,000k leaves task.long out, whatever its budget" in dropped[0]
+    assert "description is 1,025 characters, over 1,024" in dropped[0]
+    found = json.loads((skills_project / "r.json").read_text())["checks"]["listing"]
+    assert [e["status"] for e in found[0]["entries"]] == [OMITTED, FULL]
+    status, err = run_skillc(capsys, *args, "--budget", "claude-code:1m")
+    assert "listing-dropped" not in err

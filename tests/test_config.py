@@ -96,6 +96,7 @@ def test_every_setting_is_read_and_recorded(tmp_path: Path) -> None:
         'out-outside-project = true\nregenerate = "make"\nfind-tool = "lexical"\n'
         'find-tool-encoder = "all-minilm-l6-v2-int8"\n'
         "well-known-index = true\n"
+        'harnesses = ["codex", "claude-code"]\n'
         '[tool.skillc.profiles.support]\nprovider = "anthropic"\n',
         encoding="utf-8",
     )
@@ -121,6 +122,9 @@ def test_every_setting_is_read_and_recorded(tmp_path: Path) -> None:
     # The encoder is recorded only in model mode, so that other locks stay as they were.
     assert cfg.find_tool_encoder == "all-minilm-l6-v2-int8"
     assert "find-tool-encoder" not in recorded
+    # The clients followed, in the harness model's order; recorded when set.
+    assert cfg.harnesses == ("claude-code", "codex")
+    assert recorded["harnesses"] == ["claude-code", "codex"]
     given = {key for key, _, _ in _readme_block()}
     written = set(
         tomllib.loads((tmp_path / "pyproject.toml").read_text())["tool"]["skillc"]
@@ -139,6 +143,10 @@ def test_every_setting_is_read_and_recorded(tmp_path: Path) -> None:
         ("sources = []", "sources must be a non-empty list of strings"),
         ('builtins = ["net"]', "builtins must be one of file, batch, db"),
         ('find-tool-encoder = "../x"', "find-tool-encoder must be an encoder's name"),
+        (
+            'harnesses = ["codx"]',
+            "unknown client(s) codx (did you mean 'codex'?); one of claude-code, codex",
+        ),
     ],
 )
 def test_a_bad_value_is_an_error_at_its_line(

@@ -23,8 +23,11 @@ from typing import Any
 from .. import tokens
 from ..checks import Subject
 from ..checks.harnesses import DEFAULT_HARNESSES, RULES, Rule
+from ..harness import CLIENTS
+from ..harness.judge import refusal
 from ..diagnostics import Report
 from ..ir import Definition, Function, Position, Tool
+from ..verdicts import item_of
 from ..views.builder import root_problem
 
 FULL, CUT, TRUNCATED, NAME_ONLY, OMITTED = (
@@ -46,6 +49,7 @@ class Entry:
     source: Position
     body: str = ""  # what an invocation loads (skills and commands)
     plugin: str | None = None
+    refused: str = ""  # why the harness drops the skill whole, whatever its budget
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,8 +82,19 @@ def entries(rule: Rule, tools: tuple[Tool, ...]) -> list[Entry]:
         body = d.body if isinstance(d, Definition) else ""
         path = rule.path_root + d.source.path
         plugin = d.plugin if isinstance(d, Definition) else None
-        listed.append(Entry(tool.qualname, name, text, path, d.source, body, plugin))
+        refused = _refused(rule, d)
+        listed.append(
+            Entry(tool.qualname, name, text, path, d.source, body, plugin, refused)
+        )
     return listed
+
+
+def _refused(rule: Rule, d: Definition | Function) -> str:
+    """Why a harness that is a client of the harness model drops a skill whole (Codex:
+    a description over 1,024 characters, a name over 64): "" when it does not."""
+    if rule.harness not in CLIENTS or not isinstance(d, Definition) or d.command:
+        return ""
+    return refusal(rule.harness, item_of(d))
 
 
 def kind(d: Definition | Function) -> str:
@@ -100,7 +115,12 @@ def installs(listed: list[Entry]) -> list[tuple[str | None, list[Entry]]]:
 
 
 def simulate(rule: Rule, listed: list[Entry], context: int | None) -> list[Shown]:
-    """What the harness shows of each entry."""
+    """What the harness shows of each entry (none of one it drops whole)."""
+    shown = iter(_fitted(rule, [e for e in listed if not e.refused], context))
+    return [Shown(e, OMITTED, 0) if e.refused else next(shown) for e in listed]
+
+
+def _fitted(rule: Rule, listed: list[Entry], context: int | None) -> list[Shown]:
     capped = [_capped(rule, e) for e in listed]
     if rule.overflow == "count":
         limit = rule.max_entries or len(capped)
@@ -292,6 +312,13 @@ def _say(
             "listing-cut",
             f"{where} shortens {e.tool}'s description to {item.chars:,} of its "
             f"{size} to fit the listing's {_budget(limit)}",
+        )
+    elif e.refused:
+        report.error(
+            *at,
+            "listing-dropped",
+            f"{where} leaves {e.tool} out, whatever its budget: {e.refused} "
+            "('failed to load skill')",
         )
     elif item.status in DROPPED:
         lost = (

@@ -14,12 +14,13 @@ from ..diagnostics import CODES
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 STALE = "stale-output"
+_LEVELS = {"error": "error", "warning": "warning", "info": "note"}  # SARIF's levels
 
 
 def document(items: Sequence[Diagnostic], stale: Sequence[str] = ()) -> str:
     """The log of ``items`` and of the ``stale`` output files (each an error)."""
     results = [
-        _result(d.code, d.severity.value, d.message, d.path, d.line, d.col)
+        _result(d.code, _LEVELS[d.severity.value], d.message, d.path, d.line, d.col)
         for d in items
     ]
     results += [

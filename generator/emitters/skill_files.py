@@ -118,6 +118,11 @@ def published(package: PackageView, config: Config, report: Report) -> list[Publ
             "description"
         )
         why = _unpublishable(name, description, files)
+        if why is None and name != tool.name:  # one name in every output
+            why = (
+                f"its frontmatter name {name!r} is not the name its clients give it "
+                f"({tool.name!r}); make its name and its folder one"
+            )
         try:
             frontmatter = json_data(skill.frontmatter)
         except ValueError as exc:

@@ -12,8 +12,12 @@ import os
 import re
 from typing import Any
 
+from ..harness import agent_plugins
+
 MANIFEST = "plugin.json"
 CLIENT = "Agent Plugins"
+# Its plugins' names, as the harness model has them (a period allowed, or capitals).
+NAME_RULE = re.compile(agent_plugins.CLIENT.manifests[0].name_pattern)
 MCP_FILE = "mcp.json"
 SCHEMA = "https://agent-plugins.org/schemas/"
 # A client's folder at the plugin's root is named by its reverse-domain namespace.

@@ -6,10 +6,15 @@ user for, TOML commands, themes) is reported, not compiled."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from ..harness import gemini_cli
 
 MANIFEST = "gemini-extension.json"
 CLIENT = "Gemini CLI"
+# Its plugins' names, as the harness model has them (a period allowed, or capitals).
+NAME_RULE = re.compile(gemini_cli.CLIENT.manifests[0].name_pattern)
 MCP_FILE = ""  # its servers are in the manifest
 UNCOMPILED = (
     ("context", "contextFileName", "GEMINI.md", "context loaded into every session"),

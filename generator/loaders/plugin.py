@@ -106,7 +106,8 @@ def load_plugin(
         return None
     folder = relative(plugin_folder(path, form), project)
     defined = form.definition(data) if isinstance(data, dict) else data
-    return plugin_from(defined, rel, folder, report)
+    rule = getattr(form, "NAME_RULE", NAME_RULE)
+    return plugin_from(defined, rel, folder, report, rule)
 
 
 def plugin_folder(manifest: Path, form: ModuleType) -> Path:
@@ -117,16 +118,18 @@ def plugin_folder(manifest: Path, form: ModuleType) -> Path:
     return folder
 
 
-def plugin_from(data: Any, rel: str, folder: str, report: Report) -> Plugin | None:
-    """A plugin from its definition: a plugin.json or a marketplace entry."""
+def plugin_from(
+    data: Any, rel: str, folder: str, report: Report, rule: re.Pattern[str] = NAME_RULE
+) -> Plugin | None:
+    """A plugin from its definition: a plugin.json or a marketplace entry (``rule``:
+    its format's names; kebab-case, Claude Code's, unless the format has its own)."""
     name = data.get("name") if isinstance(data, dict) else None
     if not isinstance(name, str) or not name:
         report.error(rel, 1, 1, "invalid-plugin", 'plugin.json needs a "name" string')
         return None
-    if not NAME_RULE.match(name):
-        report.warning(
-            rel, 1, 1, "invalid-plugin", f"plugin name {name!r} is not kebab-case"
-        )
+    if not rule.match(name):
+        said = "is not kebab-case" if rule is NAME_RULE else f"breaks {rule.pattern}"
+        report.warning(rel, 1, 1, "invalid-plugin", f"plugin name {name!r} {said}")
     description = data.get("description")
     return Plugin(
         name, description if isinstance(description, str) else "", rel, folder
