@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import __version__, cli_check, cli_report, config, pipeline, writer
+from . import __version__, cli_check, cli_fix, cli_report, config, pipeline, writer
 from .diagnostics import Report, Severity
 
 
@@ -78,6 +78,9 @@ def _parser() -> argparse.ArgumentParser:
     init_cmd = commands.add_parser(
         "init", help="write a [tool.skillc] block and a nox session for this repository"
     )
+    fix_cmd = commands.add_parser(
+        "fix", help="show the fixes of the sources as a diff; --write writes them"
+    )
     for command in (find_cmd, budget_cmd, init_cmd):
         command.add_argument(
             "-C", "--project", metavar="DIR", help="the project folder"
@@ -90,6 +93,7 @@ def _parser() -> argparse.ArgumentParser:
         "check", help="build --check, then the catalogue's health; write nothing"
     )
     cli_check.add_arguments(check_cmd)
+    cli_fix.add_arguments(fix_cmd)
     for command in (build_cmd, validate_cmd, check_cmd):
         command.add_argument(
             "-C",
@@ -150,6 +154,8 @@ def _run(args: argparse.Namespace) -> int:
             return _find(cfg, " ".join(args.purpose), args.k)
         if args.command == "budget":
             return _budget(cfg)
+        if args.command == "fix":
+            return cli_fix.main(args, cfg)
         return cli_check.main(args, cfg)
     cfg, memo = pipeline.configure(root, not getattr(args, "no_cache", False), **flags)
     dump_ir = getattr(args, "dump_ir", None)

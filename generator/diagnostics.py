@@ -38,6 +38,8 @@ CODES: dict[str, str] = {
     "load-failed": "a loader failed in a way skillc did not foresee (please report it)",
     "bom": "the file starts with a byte-order mark",
     "crlf": "the file uses CRLF line endings",
+    "unquoted-colon": "a one-line description holds ': ' unquoted (not YAML): read as the text meant, the rest of the line and its continuation lines; skillc fix quotes it",
+    "frontmatter-placeholder": 'a plugin subagent whose frontmatter does not parse, in a way no reading makes certain: compiled as Claude Code registers it (its file name, "Agent from <plugin> plugin", every tool)',
     # skill and agent fields
     "missing-name": "name is missing or empty",
     "invalid-name": "name breaks the naming rules",
