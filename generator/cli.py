@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import __version__, cli_check, cli_fix, cli_report, config, pipeline, writer
+from . import __version__, cli_check, cli_report, config, pipeline, writer
 from .diagnostics import Report, Severity
 
 
@@ -93,7 +93,18 @@ def _parser() -> argparse.ArgumentParser:
         "check", help="build --check, then the catalogue's health; write nothing"
     )
     cli_check.add_arguments(check_cmd)
-    cli_fix.add_arguments(fix_cmd)
+    fix_cmd.add_argument(
+        "-C", "--project", metavar="DIR", help="the project folder (default: found)"
+    )
+    fix_cmd.add_argument(
+        "--source",
+        action="append",
+        metavar="DIR",
+        help="a source root; repeat it (replaces [tool.skillc] sources)",
+    )
+    fix_cmd.add_argument(
+        "--write", action="store_true", help="write the fixes (default: show them)"
+    )
     for command in (build_cmd, validate_cmd, check_cmd):
         command.add_argument(
             "-C",
@@ -155,6 +166,8 @@ def _run(args: argparse.Namespace) -> int:
         if args.command == "budget":
             return _budget(cfg)
         if args.command == "fix":
+            from . import cli_fix  # the walk and the loaders: not for a no-op build
+
             return cli_fix.main(args, cfg)
         return cli_check.main(args, cfg)
     cfg, memo = pipeline.configure(root, not getattr(args, "no_cache", False), **flags)

@@ -29,21 +29,6 @@ KEYS = {
 }
 
 
-def add_arguments(command: argparse.ArgumentParser) -> None:
-    command.add_argument(
-        "-C", "--project", metavar="DIR", help="the project folder (default: found)"
-    )
-    command.add_argument(
-        "--source",
-        action="append",
-        metavar="DIR",
-        help="a source root; repeat it (replaces [tool.skillc] sources)",
-    )
-    command.add_argument(
-        "--write", action="store_true", help="write the fixes (default: show them)"
-    )
-
-
 def main(args: argparse.Namespace, cfg: config.Config) -> int:
     project = cfg.root.resolve()
     walk = Report()

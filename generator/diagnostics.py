@@ -54,6 +54,8 @@ CODES: dict[str, str] = {
     "not-a-subagent": "a Markdown file in an agents folder without frontmatter",
     "invalid-plugin": "a plugin manifest that cannot be used, or a bad hooks or MCP server config",
     "invalid-plugin-path": "a plugin component path (or marketplace source) not starting with './' or holding '..'",
+    "manifest-field-ignored": 'a plugin manifest\'s field its client reports and ignores, never obeys (an unknown Agent Plugins field such as "skills", an extensions that is no object, a Codex path it cannot use)',
+    "draft-version": "a plugin targets a draft of its format (Agent Plugins 1.1.0): read by the draft's rules; a client of the published version rejects it",
     "invalid-marketplace": "a .claude-plugin/marketplace.json that cannot be used",
     "duplicate-plugin": "two marketplace entries with the same plugin name",
     "component-not-compiled": "a plugin's component skillc does not compile (lspServers, bin/, settings.json, another client's own...), a default commands/ or agents/ folder replaced by a custom path, or a listed component path that does not exist",

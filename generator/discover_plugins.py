@@ -202,7 +202,7 @@ class Plugins:
             lambda path: relative(path, self.project),
             self.report,
             self.max_bytes,
-            form.MCP_FILE,
+            form,
         )
         self.hooks += hooks
         self.servers += servers

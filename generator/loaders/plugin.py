@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import json
+import os
 import posixpath
 import re
 from collections.abc import Mapping
@@ -19,7 +20,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from ..loaders import frontmatter
+from ..loaders import claude_manifest, frontmatter
 from ..diagnostics import Report, position
 from ..discovered import relative
 
@@ -46,6 +47,9 @@ UNCOMPILED = (
 def definition(data: dict[str, Any]) -> dict[str, Any] | None:
     """The plugin's definition: Claude Code's own manifest, as it is."""
     return data
+
+
+vetted = claude_manifest.vetted  # what makes Claude Code refuse the plugin
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,9 +108,38 @@ def load_plugin(
     data = frontmatter.parse_json(text, rel, report)
     if data is None:  # not JSON skillc reads: said where, not again as a missing name
         return None
-    folder = relative(plugin_folder(path, form), project)
+    folder = plugin_folder(path, form)
+    if isinstance(data, dict):
+        data = as_read(form, data, text, rel, folder, report)
+        if data is None:
+            return None  # refused by its client: none of it is compiled
     defined = form.definition(data) if isinstance(data, dict) else data
-    return plugin_from(defined, rel, folder, report)
+    return plugin_from(defined, rel, relative(folder, project), report, form_rule(form))
+
+
+def form_rule(form: ModuleType) -> re.Pattern[str] | None:
+    """The name rule whose break is a warning: Claude Code's kebab-case, unless the
+    format checks names of its own (``NAME_RULE = None``)."""
+    rule: re.Pattern[str] | None = getattr(form, "NAME_RULE", NAME_RULE)
+    return rule
+
+
+def as_read(
+    form: ModuleType,
+    data: dict[str, Any],
+    text: str,
+    rel: str,
+    folder: Path,
+    report: Report,
+) -> dict[str, Any] | None:
+    """The manifest ``rel`` as the client of format ``form`` reads it (the format's
+    ``vetted``), or None when that client refuses the plugin: each refusal an error at
+    its key."""
+    vet = getattr(form, "vetted", None)
+    if vet is None:
+        return data
+    kept: dict[str, Any] | None = vet(data, text, rel, os.fspath(folder), report)
+    return kept
 
 
 def plugin_folder(manifest: Path, form: ModuleType) -> Path:
@@ -117,13 +150,21 @@ def plugin_folder(manifest: Path, form: ModuleType) -> Path:
     return folder
 
 
-def plugin_from(data: Any, rel: str, folder: str, report: Report) -> Plugin | None:
-    """A plugin from its definition: a plugin.json or a marketplace entry."""
+def plugin_from(
+    data: Any,
+    rel: str,
+    folder: str,
+    report: Report,
+    rule: re.Pattern[str] | None = NAME_RULE,
+) -> Plugin | None:
+    """A plugin from its definition: a plugin.json or a marketplace entry. A name
+    that breaks ``rule`` (Claude Code's kebab-case; None: its format checked it) is a
+    warning."""
     name = data.get("name") if isinstance(data, dict) else None
     if not isinstance(name, str) or not name:
         report.error(rel, 1, 1, "invalid-plugin", 'plugin.json needs a "name" string')
         return None
-    if not NAME_RULE.match(name):
+    if rule is not None and not rule.match(name):
         report.warning(
             rel, 1, 1, "invalid-plugin", f"plugin name {name!r} is not kebab-case"
         )
@@ -148,6 +189,10 @@ def read_manifest(
         return Layout(), None, text or ""
     if text is None or not isinstance(data, dict):
         return Layout(), {}, ""
+    data = as_read(form, data, text, rel, plugin_folder(path, form), report)
+    if data is None:
+        return Layout(), {}, text  # refused: a plugin of no name, with nothing to read
+    defined = form.definition(data)
     return layout(defined, text, rel, report), defined, text
 
 
