@@ -97,7 +97,6 @@ def _model(
     project = config.root.resolve()
     load = functools.partial(_load, config, report, inputs, memo, {})
     plugins: dict[Path, Any] = dict(found.defined)
-    clients: dict[Path, str] = {}  # each plugin's format's client, by its manifest
     definitions: list[Definition] = []
     functions: list[Function] = []
     summaries: dict[str, str] = {}
@@ -119,7 +118,6 @@ def _model(
             if item.plugin not in plugins:
                 where = item.plugin
                 form = plugin_format(where)
-                clients[where] = form.CLIENT
                 plugins[where] = _guarded(
                     lambda: load_plugin(
                         where, project, report, config.max_file_bytes, form
@@ -136,8 +134,7 @@ def _model(
             functions += load(item, own, None).functions
         owner = plugin.name if plugin else None
         markdown = MARKDOWN[item.kind]
-        client = clients.get(item.plugin, "") if item.plugin else ""
-        loaded = load(item, markdown, owner, client)
+        loaded = load(item, markdown, owner)
         if loaded.definition is not None:
             folder = plugin.folder if plugin else None
             definitions.append(replace(loaded.definition, plugin_dir=folder))
@@ -179,18 +176,16 @@ def _load(
     item: discover.Found,
     module: ModuleType,
     plugin: str | None,
-    client: str = "",
 ) -> Any:
-    """What the loader ``module`` makes of ``item`` (``plugin``: its plugin's name;
-    ``client``: the client of its plugin's format), from the memo when every file it
-    reads is as it was. ``folders``: real paths of folders met before
-    (``digests.same``: 1,000 skills checked in 0.03 s of CPU, not 0.06)."""
+    """What the loader ``module`` makes of ``item`` (``plugin``: its plugin's name), from
+    the memo when every file it reads is as it was. ``folders``: real paths of folders
+    met before (``digests.same``: 1,000 skills checked in 0.03 s of CPU, not 0.06)."""
     read = _files_read(item, module, inputs)
     settings = (config.strict, sorted(config.ignore), config.max_file_bytes)
     allowlist = config.install_allowlist
     was = [inputs[path] for path in read]
     key = cache.key(
-        "load", module.__name__, repr(item), plugin, client, settings, allowlist, was
+        "load", module.__name__, repr(item), plugin, settings, allowlist, was
     )
     kept: LoaderResult | None = memo.get(key)
     if kept is None:
@@ -200,7 +195,6 @@ def _load(
             report=scratch,
             max_file_bytes=config.max_file_bytes,
             plugin=plugin,
-            client=client,
             install_allowlist=tuple(allowlist),
         )
         load = module.load

@@ -45,7 +45,6 @@ class Context:
     report: Report
     max_file_bytes: int
     plugin: str | None = None  # the enclosing plugin's name
-    client: str = ""  # the client of its plugin's format (plugin.CLIENT...)
     install_allowlist: tuple[str, ...] = (
         "pypi:*",
     )  # where ai-tool.yaml may install from

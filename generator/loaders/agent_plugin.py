@@ -10,7 +10,8 @@ compiled: an unknown version (§5.2), a missing, empty or ill-formed name (§5.3
 §5.5; periods allowed), a field of the wrong type, an author object with another key
 (§5.4). What it reports and ignores is a warning, never obeyed: an unknown top-level
 field (``"skills": "./custom"``, §5.2, §6.1), an ``extensions`` that is no object
-(§8.1). The 1.1.0 working draft (spec/1.1.0.md@86cdad2) adds ``presentation``."""
+(§8.1). The 1.1.0 working draft (spec/1.1.0.md@86cdad2) adds ``presentation``. Which
+of its skills a client finds (§7.1) is the harness model's."""
 
 from __future__ import annotations
 
@@ -180,18 +181,6 @@ def _locations(folder: str, rel: str, report: Report) -> None:
                 f"{name} is not {kind}: Agent Plugins treats its component type as "
                 "invalid (§6.2); not compiled",
             )
-
-
-def skill_place(rel: str) -> str | None:
-    """Why a skill at ``rel`` (relative to its plugin's folder) is not one of the
-    plugin's (§7.1: ``skills/<name>/SKILL.md``, never deeper), or None."""
-    parts = rel.split("/")
-    if len(parts) == 3 and parts[0] == SKILLS:
-        return None
-    return (
-        "Agent Plugins finds a plugin's skills in skills/<name>/SKILL.md alone and "
-        "never searches deeper (§7.1): not compiled"
-    )
 
 
 def folders(folder: str) -> list[tuple[str, str, str]]:

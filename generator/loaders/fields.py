@@ -12,7 +12,6 @@ from typing import Any
 
 from ..loaders import frontmatter, recover, yamlpos
 from ..diagnostics import Report, did_you_mean
-from ..loaders.refusals import refuse
 
 
 @dataclass
@@ -24,10 +23,6 @@ class Document:
     body: str
     report: Report
     origins: dict[str, tuple[str, yamlpos.Located]] = field(default_factory=dict)
-    # Deviations its client refuses rather than tolerates (their codes), that client
-    # and what it does: an Agent Plugins skill that breaks the Agent Skills spec.
-    refused: frozenset[str] = frozenset()
-    refusal: tuple[str, str] = ("", "")
 
     def where(
         self, key: str | None = None, *, value: bool = True
@@ -50,13 +45,7 @@ class Document:
     def lenient(
         self, key: str | None, code: str, message: str, *, at_key: bool = False
     ) -> None:
-        path, *where = self.where(key, value=not at_key)
-        if code in self.refused:
-            client, does = self.refusal
-            text = f"{message}; {does}"
-            refuse(self.report, client, path, (where[0], where[1]), code, text)
-        else:
-            self.report.lenient(path, where[0], where[1], code, message)
+        self.report.lenient(*self.where(key, value=not at_key), code, message)
 
     def unknown(self, key: str, known: frozenset[str], what: str) -> None:
         """A key no reader uses: kept, with a warning (naming the known key it may be)."""

@@ -17,8 +17,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from .. import discover
-from ..loaders import agent_plugin, frontmatter, openai_yaml, yamlpos
-from ..loaders.refusals import AGENT_PLUGINS
+from ..loaders import frontmatter, openai_yaml, yamlpos
 from ..diagnostics import Report
 from ..loaders import Context, markdown_loader
 from ..ir import Definition, Kind, Position
@@ -56,13 +55,6 @@ MAX_NAME = 64
 MAX_DESCRIPTION = 1024
 MAX_COMPATIBILITY = 500
 MAX_BUNDLED_FILES = 500
-# What breaks the Agent Skills spec (agentskills.io/specification): a name of 1-64
-# lowercase letters, digits and single hyphens, the folder's; a description of 1-1,024
-# characters. Claude Code tolerates each; an Agent Plugins client skips the skill.
-SKILLS_SPEC = frozenset(
-    {"missing-name", "invalid-name", "name-folder-mismatch"}
-    | {"missing-description", "description-too-long"}
-)
 # Keys that have a field of their own in the model; every other key goes to ``extra``.
 TAKEN = frozenset(
     {
@@ -87,22 +79,40 @@ def load_skill(found: discover.Found, context: Context) -> Definition | None:
     # The folder as text: a Path made from it costs more than the rest of the paths' work.
     folder = os.path.dirname(path)
     rel = discover.relative(path, project)
-    agent_plugins = context.client == agent_plugin.CLIENT
-    if agent_plugins and not _in_place(found, rel, report):
-        return None
     doc = read_document(path, rel, report, max_bytes, KNOWN_KEYS)
     if doc is None:
         return None
-    if agent_plugins:  # §7.1: a skill that breaks the Agent Skills spec is skipped
-        doc.refused = SKILLS_SPEC
-        doc.refusal = (AGENT_PLUGINS, "an Agent Plugins client skips the skill (§7.1)")
     written = MappingProxyType(dict(doc.data))  # before metadata.yaml is merged in
     metadata = os.path.join(folder, discover.METADATA_FILE)
     _merge_metadata_yaml(doc, metadata, project, report, max_bytes)
-    _keys(doc, rel)
+    for key in sorted(doc.data):
+        if key in SEED_KEYS and doc.origins[key][0] == rel:
+            doc.lenient(
+                key,
+                "non-spec-key",
+                f"{key!r} is not an Agent Skills frontmatter key (metadata.yaml or metadata: is its place)",
+                at_key=True,
+            )
+        elif key not in KNOWN_KEYS:
+            doc.unknown(key, KNOWN_KEYS, "frontmatter")
+    doc.check_flow_style()
+
     identity = _identity(doc, os.path.basename(folder))
     name = _name(doc, identity)
-    description = _description(doc, name or identity)
+    description = doc.text("description")
+    if description is None:
+        description = first_line(doc.body) or name or identity
+        doc.lenient(
+            "description" if "description" in doc.data else None,
+            "missing-description",
+            f"description is missing or empty; Claude Code, and Level 1, use {description!r}",
+        )
+    elif len(description) > MAX_DESCRIPTION:
+        doc.lenient(
+            "description",
+            "description-too-long",
+            f"description is {len(description):,} characters; the spec allows {MAX_DESCRIPTION:,}",
+        )
     codex = _codex(found, folder, project, report, max_bytes)
     doc.flag("background")  # checked, as Claude Code reads it
     return Definition(
@@ -136,50 +146,6 @@ def load_skill(found: discover.Found, context: Context) -> Definition | None:
         and codex.get("allow_implicit_invocation") is not False,
         user_invocable=doc.flag("user-invocable") is not False,
     )
-
-
-def _keys(doc: Document, rel: str) -> None:
-    """Keys outside the spec written in SKILL.md (``rel``), and flow-style values."""
-    for key in sorted(doc.data):
-        if key in SEED_KEYS and doc.origins[key][0] == rel:
-            doc.lenient(
-                key,
-                "non-spec-key",
-                f"{key!r} is not an Agent Skills frontmatter key (metadata.yaml or metadata: is its place)",
-                at_key=True,
-            )
-        elif key not in KNOWN_KEYS:
-            doc.unknown(key, KNOWN_KEYS, "frontmatter")
-    doc.check_flow_style()
-
-
-def _description(doc: Document, name: str) -> str:
-    """The description, or what Claude Code shows without one (the body's first line,
-    else the skill's ``name``)."""
-    description = doc.text("description")
-    if description is None:
-        description = first_line(doc.body) or name
-        doc.lenient(
-            "description" if "description" in doc.data else None,
-            "missing-description",
-            f"description is missing or empty; Claude Code, and Level 1, use {description!r}",
-        )
-    elif len(description) > MAX_DESCRIPTION:
-        doc.lenient(
-            "description",
-            "description-too-long",
-            f"description is {len(description):,} characters; the spec allows {MAX_DESCRIPTION:,}",
-        )
-    return description
-
-
-def _in_place(found: discover.Found, rel: str, report: Report) -> bool:
-    """Whether an Agent Plugins plugin's skill is where its client finds skills."""
-    assert found.plugin is not None
-    place = agent_plugin.skill_place(discover.relative(found.path, found.plugin.parent))
-    if place is not None:
-        report.warning(rel, 1, 1, "component-not-compiled", place)
-    return place is None
 
 
 def _codex(
