@@ -270,11 +270,12 @@ def test_wshobson_marketplace_compiles_every_plugin(
     assert len(expected) > 400  # 176 skills, 201 subagents, 105 commands
     assert built == expected
     # Its 91 .codex-plugin manifests and its Codex marketplace are read (they name the
-    # plugins .claude-plugin defines); only Cursor's manifests and a remote plugin not.
+    # plugins .claude-plugin defines), its root's .cursor-plugin/plugin.json too (a
+    # plugin of nothing); only Cursor's marketplace and a remote plugin not.
     left = [(n["kind"], n["path"], n["name"]) for n in report["not_compiled"]]  # type: ignore[attr-defined, index]
     assert left == [
         ("plugin", "mk/.claude-plugin/marketplace.json", "pensyve"),
-        ("manifest", "mk/.cursor-plugin", ""),
+        ("manifest", "mk/.cursor-plugin/marketplace.json", ""),
     ]
     assert isinstance(report["hooks"], list) and isinstance(report["mcp_servers"], list)
     listed = run_python("import market; print(len(market.list()))", project)

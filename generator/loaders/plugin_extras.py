@@ -33,13 +33,15 @@ def read_extras(
 ) -> tuple[list[Hook], list[McpServer]]:
     """``rel``: the manifest's path; ``relative`` gives a path's project-relative form;
     ``form``: the plugin's format's module: where it keeps its MCP servers
-    (``MCP_FILE``, "": nowhere) and the rules they must keep (``MCP_RULES``)."""
+    (``MCP_FILE``, "": nowhere) and the rules they must keep (``MCP_RULES``), and
+    its hooks in Claude Code's format (``HOOKS_FILE``, "": none)."""
     mcp_file = getattr(form, "MCP_FILE", MCP_FILE)
+    hooks_file = getattr(form, "HOOKS_FILE", HOOKS_FILE)
     rules = getattr(form, "MCP_RULES", None)
     hooks: list[Hook] = []
     servers: list[McpServer] = []
     for where, data, _ in _configs(
-        folder, HOOKS_FILE, manifest.get("hooks"), rel, relative, report, max_bytes
+        folder, hooks_file, manifest.get("hooks"), rel, relative, report, max_bytes
     ):
         hooks += _hooks(plugin, data, where, report)
     for where, data, text in _configs(
