@@ -16,6 +16,7 @@ of its skills a client finds (§7.1) is the harness model's."""
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 from typing import Any
 
@@ -166,20 +167,23 @@ def _types(
 
 
 def _locations(folder: str, rel: str, report: Report) -> None:
-    """§6.2: a fixed location of another kind invalidates its component type."""
+    """§6.2: a fixed location of another kind invalidates its component type, refused
+    where it is (``rel``: the manifest's path, beside it)."""
     for name, is_kind, kind in (
         (SKILLS, os.path.isdir, "a folder"),
         (MCP_FILE, os.path.isfile, "a file"),
     ):
         path = os.path.join(folder, name)
         if os.path.lexists(path) and not is_kind(path):
-            report.warning(
-                rel,
-                1,
-                1,
-                "component-not-compiled",
-                f"{name} is not {kind}: Agent Plugins treats its component type as "
-                "invalid (§6.2); not compiled",
+            where = posixpath.join(posixpath.dirname(rel), name)
+            refuse(
+                report,
+                AGENT_PLUGINS,
+                where,
+                (1, 1),
+                "invalid-plugin",
+                f"{name} is not {kind}: an Agent Plugins client treats its component "
+                "type as invalid (§6.2) and loads the rest",
             )
 
 
@@ -188,5 +192,7 @@ def folders(folder: str) -> list[tuple[str, str, str]]:
     return [
         ("client-folder", name, "files of the client of that name, for it alone")
         for name in sorted(os.listdir(folder))
-        if NAMESPACE.match(name) and os.path.isdir(os.path.join(folder, name))
+        if NAMESPACE.match(name)
+        and name != MCP_FILE  # mcp.json that is a folder: an invalid component
+        and os.path.isdir(os.path.join(folder, name))
     ]

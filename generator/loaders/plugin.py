@@ -34,7 +34,12 @@ UNCOMPILED = (
     ("lsp-servers", "lspServers", ".lsp.json", "language servers it starts"),
     ("output-styles", "outputStyles", "output-styles", "replacements of its prompt"),
     ("themes", "", "themes", "colour themes of its interface"),
-    ("monitors", "", "monitors/monitors.json", "commands it watches in the background"),
+    (
+        "monitors",
+        "monitors",
+        "monitors/monitors.json",
+        "commands it watches in the background",
+    ),
     ("workflows", "workflows", "workflows", "workflows it runs"),
     ("user-config", "userConfig", "", "settings it asks the user for on enabling"),
     ("channels", "channels", "", "channels that deliver messages into a session"),
