@@ -50,6 +50,7 @@ CODES: dict[str, str] = {
     "non-spec-key": "a key Claude Code accepts but the Agent Skills spec does not define",
     "unknown-key": "a key that neither the spec nor Claude Code defines",
     "flow-style": "a flow-style YAML list or map, which the reference validator rejects",
+    "allowed-tools-list": "a skill's allowed-tools written as a YAML list (block or flow), which gh skill publish rejects (a string, not an array)",
     "metadata-conflict": "metadata.yaml and the frontmatter give different values for a key",
     "not-a-subagent": "a Markdown file in an agents folder without frontmatter",
     "invalid-plugin": "a plugin manifest that cannot be used, or a bad hooks or MCP server config",

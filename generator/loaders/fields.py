@@ -145,7 +145,9 @@ class Document:
 
     def check_flow_style(self) -> None:
         """Flow-style collections in this file's own frontmatter (not in metadata.yaml,
-        which the reference validator never reads)."""
+        which the reference validator never reads), and an ``allowed-tools`` list in
+        either style, which ``gh skill publish`` rejects (cli.github.com/manual/
+        gh_skill_publish: "allowed-tools is a string, not an array")."""
         for key in sorted(self.data):
             path, located = self.origins[key]
             if path == self.path and key in located.flow_keys:
@@ -155,6 +157,15 @@ class Document:
                     f"{key} uses a flow-style YAML collection ([...] or {{...}}), "
                     "which the Agent Skills reference validator rejects",
                 )
+        tools = self.data.get("allowed-tools")
+        if isinstance(tools, list) and self.origins["allowed-tools"][0] == self.path:
+            shown = " ".join(str(tool) for tool in tools)
+            self.lenient(
+                "allowed-tools",
+                "allowed-tools-list",
+                "allowed-tools is a YAML list, which gh skill publish rejects (a "
+                f"string, not an array): write allowed-tools: {shown}",
+            )
 
 
 def plain(value: Any) -> Any:
