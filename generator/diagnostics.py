@@ -53,6 +53,7 @@ CODES: dict[str, str] = {
     "allowed-tools-list": "a skill's allowed-tools written as a YAML list (block or flow), which gh skill publish rejects (a string, not an array)",
     "metadata-conflict": "metadata.yaml and the frontmatter give different values for a key",
     "not-a-subagent": "a Markdown file in an agents folder without frontmatter",
+    "unknown-skill": "a subagent's or command's skills names a skill the build does not compile, or one only a person may invoke: the item is left out",
     "invalid-plugin": "a plugin manifest that cannot be used, or a bad hooks or MCP server config",
     "invalid-plugin-path": "a plugin component path (or marketplace source) not starting with './' or holding '..'",
     "manifest-field-ignored": 'a plugin manifest\'s field its client reports and ignores, never obeys (an unknown Agent Plugins field such as "skills", an extensions that is no object, a Codex path it cannot use)',

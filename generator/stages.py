@@ -25,7 +25,8 @@ from .emitters import agent_docs, ai_tools, budgets, lock_report, mcp_skills
 from .emitters import provider_files, python_package, search_index, search_model
 from .emitters import skill_files, tool_modules, well_known
 from .ir import Definition, Function, Invalid, Model, SourceFile
-from .loaders import agent, ai_tool, command, skill, skill_tools, tool_manifest
+from .loaders import agent, ai_tool, command, references, skill, skill_tools
+from .loaders import tool_manifest
 from .loaders import tools_file
 from .loaders.plugin import load_plugin
 from .resolve import BUILTIN_ROOT, resolve
@@ -138,6 +139,9 @@ def _model(
         if loaded.definition is not None:
             folder = plugin.folder if plugin else None
             definitions.append(replace(loaded.definition, plugin_dir=folder))
+    definitions = references.resolved(
+        definitions, report, project, config.max_file_bytes
+    )
     summaries |= {p.name: p.description for p in plugins.values() if p is not None}
     base = os.fspath(project) + os.sep
     sources = tuple(
