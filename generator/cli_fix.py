@@ -53,8 +53,9 @@ def main(args: argparse.Namespace, cfg: config.Config) -> int:
     elif args.write:
         print(f"skillc: fixed {files}", file=sys.stderr)
     else:
+        them = "them" if len(fixes) > 1 else "it"
         print(
-            f"skillc: {files} to fix; skillc fix --write writes them", file=sys.stderr
+            f"skillc: {files} to fix; skillc fix --write writes {them}", file=sys.stderr
         )
     return 1 if fixes and not args.write else 0
 
