@@ -20,6 +20,9 @@ TEST_TOOLS = [
     "types-regex",
     # The layers contract in pyproject.toml: the pipeline's stages import one way only.
     "import-linter==2.16",
+    # Agent Plugins' rules as another linter reads them, offline: the conformance
+    # cases' verdicts are checked against it (tests/test_conformance_rules.py).
+    "skillsaw==0.22.0",
 ]
 # The provider SDKs whose own types the provider files and dispatch are tested against
 # (the versions ../shared/reference/providers.md was checked with). Tests only.

@@ -85,6 +85,9 @@ def _parser() -> argparse.ArgumentParser:
         metavar="FOLDER",
         help="also compile this catalogue of installable definitions (repeatable)",
     )
+    fix_cmd = commands.add_parser(
+        "fix", help="show the fixes of the sources as a diff; --write writes them"
+    )
     for command in (find_cmd, budget_cmd, init_cmd):
         command.add_argument(
             "-C", "--project", metavar="DIR", help="the project folder"
@@ -97,6 +100,18 @@ def _parser() -> argparse.ArgumentParser:
         "check", help="build --check, then the catalogue's health; write nothing"
     )
     cli_check.add_arguments(check_cmd)
+    fix_cmd.add_argument(
+        "-C", "--project", metavar="DIR", help="the project folder (default: found)"
+    )
+    fix_cmd.add_argument(
+        "--source",
+        action="append",
+        metavar="DIR",
+        help="a source root; repeat it (replaces [tool.skillc] sources)",
+    )
+    fix_cmd.add_argument(
+        "--write", action="store_true", help="write the fixes (default: show them)"
+    )
     for command in (build_cmd, validate_cmd, check_cmd):
         command.add_argument(
             "-C",
@@ -158,6 +173,10 @@ def _run(args: argparse.Namespace) -> int:
             return _find(cfg, " ".join(args.purpose), args.k)
         if args.command == "budget":
             return _budget(cfg)
+        if args.command == "fix":
+            from . import cli_fix  # the walk and the loaders: not for a no-op build
+
+            return cli_fix.main(args, cfg)
         return cli_check.main(args, cfg)
     cfg, memo = pipeline.configure(root, not getattr(args, "no_cache", False), **flags)
     dump_ir = getattr(args, "dump_ir", None)

@@ -1,8 +1,10 @@
 """``skillc check``: what ``skillc build --check`` checks (the output folder is what a
 build writes), then the catalogue's health (``generator.checks``): listing budgets per
 harness, breaking changes against the lock or a git ref, overlapping tools, what the
-build can reach. Exit 1 on any error, 0 otherwise; nothing is written but the files
-``--report`` and ``--sarif`` name."""
+build can reach. With inputs in error, none of this runs unless keep-going is set: then
+every check runs over what compiles (the output a keep-going build writes), and the
+inputs in error are named as not checked. Exit 1 on any error, 0 otherwise; nothing is
+written but the files ``--report`` and ``--sarif`` name."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import cli_report, config, pipeline, writer
-from .diagnostics import Report
+from .diagnostics import Report, Severity
 
 
 def add_arguments(command: argparse.ArgumentParser) -> None:
@@ -46,6 +48,11 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
         "--no-cache",
         action="store_true",
         help="do not read the build cache",
+    )
+    command.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="with inputs in error, check what compiles (exit status stays 1)",
     )
 
 
@@ -80,7 +87,9 @@ def main(args: argparse.Namespace, cfg: config.Config) -> int:
     stale: list[str] = []  # what build --check prints of a stale output folder
     stale_files: list[str] = []
     found: dict[str, Any] = {}
-    if not report.has_errors:
+    unchecked = sorted({d.path for d in report.items if d.severity is Severity.ERROR})
+    keep_going = args.keep_going or cfg.keep_going
+    if not unchecked or keep_going:  # what compiled: a keep-going build's output
         writer.check_owned(cfg.out_dir)
         changes = writer.plan(cfg.out_dir, result.files)
         if changes.stale:
@@ -96,19 +105,38 @@ def main(args: argparse.Namespace, cfg: config.Config) -> int:
         found = registry.run(subject, report)
     for line in stale:
         print(line, file=sys.stderr)
+    if unchecked:
+        print(_unchecked(unchecked, keep_going), file=sys.stderr)
     if args.report:
-        Path(args.report).write_text(_json_report(found, report, bool(stale)), "utf-8")
+        text = _json_report(found, report, bool(stale), unchecked)
+        Path(args.report).write_text(text, "utf-8")
     if args.sarif:
         Path(args.sarif).write_text(sarif.document(report.items, stale_files), "utf-8")
     done = "is stale; run: skillc build" if stale else "is up to date"
+    if unchecked and not keep_going:
+        done = "was not checked"
     status = cli_report.finish(report, output, f"{cfg.out}/ {done}")
     return 1 if stale else status
 
 
-def _json_report(found: dict[str, Any], report: Report, stale: bool) -> str:
+def _unchecked(paths: list[str], keep_going: bool) -> str:
+    """What check says of the inputs in error: never checked."""
+    shown = ", ".join(paths[:5]) + (f" and {len(paths) - 5:,} more" * (len(paths) > 5))
+    if keep_going:
+        return f"skillc: not checked, for their errors: {shown}"
+    return (
+        f"skillc: no check ran, for the errors of {shown} (--keep-going, or "
+        "keep-going = true, checks what compiles)"
+    )
+
+
+def _json_report(
+    found: dict[str, Any], report: Report, stale: bool, unchecked: list[str]
+) -> str:
     data = {
         "stale": stale,
         "checks": found,
+        "unchecked": unchecked,  # the inputs in error: none of their tools checked
         "diagnostics": [
             json.loads(cli_report.diagnostic(d, "json")) for d in report.items
         ],

@@ -1,14 +1,15 @@
 """Discovery's plugins: which folders are plugins, and what their layouts say.
 
 A plugin is a folder holding a plugin manifest of one of ``FORMATS``
-(Claude Code's ``.claude-plugin/plugin.json``, Codex's ``.codex-plugin/plugin.json``, an
-Agent Plugins ``plugin.json``, a Gemini CLI ``gemini-extension.json``), or one listed
+(Claude Code's ``.claude-plugin/plugin.json``, Codex's ``.codex-plugin/plugin.json``,
+Cursor's ``.cursor-plugin/plugin.json``, an Agent Plugins ``plugin.json``, a Gemini
+CLI ``gemini-extension.json``), or one listed
 with a local source by a marketplace of a source root (Claude Code's or Codex's); what
 lies below it belongs to it. Its ``agents/`` (searched at any depth, subfolders joining
 the name) and ``commands/`` are replaced by the folders or files its ``agents`` and
 ``commands`` list; its hooks and MCP servers are read with it; what it holds that
 skillc does not compile, and the manifests of clients skillc does not read
-(``.cursor-plugin/``...), are reported, never dropped silently.
+(``.kimi-plugin/``, Cursor's marketplace...), are reported, never dropped silently.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 
 from .diagnostics import Report
 from .discovered import Hook, Kind, McpServer, NotCompiled, relative
-from .loaders import agent_plugin, codex_plugin, gemini_extension
+from .loaders import agent_plugin, codex_plugin, cursor_plugin, gemini_extension
 from .loaders import plugin as claude
 from .loaders.marketplace import read_marketplace
 from .loaders.plugin import Layout, Plugin, layout, left_out, plugin_from
@@ -30,8 +31,15 @@ from .loaders.plugin import read_manifest
 from .loaders.plugin_extras import read_extras, uncompiled
 
 # Each plugin format's loader module, which names its manifest: the first a folder
-# holds defines the plugin.
-FORMATS: tuple[ModuleType, ...] = (claude, codex_plugin, agent_plugin, gemini_extension)
+# holds defines the plugin (Cursor's before Agent Plugins', whose plugin.json ends
+# theirs: plugin_format takes the first whose manifest a path ends with).
+FORMATS: tuple[ModuleType, ...] = (
+    claude,
+    codex_plugin,
+    cursor_plugin,
+    agent_plugin,
+    gemini_extension,
+)
 PLUGIN_MANIFESTS = tuple(form.MANIFEST for form in FORMATS)
 # The first part of each format's manifest path: a folder holding none of them holds no
 # manifest.
@@ -39,8 +47,10 @@ MANIFEST_ENTRIES = frozenset(manifest.split("/")[0] for manifest in PLUGIN_MANIF
 
 # Marketplaces at a source root: Claude Code's, and Codex's (the same entries).
 MARKETPLACES = (".claude-plugin/marketplace.json", ".agents/plugins/marketplace.json")
-# Other clients' plugin manifests, kept in the same repositories: never read.
-LOOKALIKES = frozenset({".cursor-plugin", ".kimi-plugin"})
+# Other clients' plugin manifests, kept in the same repositories: never read (Cursor's
+# marketplace is not; its plugins are read by their own .cursor-plugin/plugin.json).
+LOOKALIKES = frozenset({".kimi-plugin"})
+CURSOR_MARKETPLACE = ".cursor-plugin/marketplace.json"
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,7 +215,7 @@ class Plugins:
             lambda path: relative(path, self.project),
             self.report,
             self.max_bytes,
-            form.MCP_FILE,
+            form,
         )
         self.hooks += hooks
         self.servers += servers
@@ -248,8 +258,8 @@ class Plugins:
             )
 
     def lookalikes(self, folder: str, entries: list[os.DirEntry[str]]) -> None:
-        """Other clients' plugin manifests skillc does not read: Cursor's and Kimi's,
-        and a Codex marketplace that is not at a source root."""
+        """Other clients' plugin manifests skillc does not read: Kimi's, Cursor's
+        marketplace, and a Codex marketplace that is not at a source root."""
         for entry in entries:
             if entry.name in LOOKALIKES or (
                 entry.name == "plugins"
@@ -260,10 +270,19 @@ class Plugins:
                     relative(entry.path, self.project),
                     "",
                     "another client's plugin manifests: not read (skillc reads "
-                    "Claude Code's, Codex's, Agent Plugins' and Gemini CLI's, and "
-                    "marketplaces at a source root)",
+                    "Claude Code's, Codex's, Cursor's, Agent Plugins' and Gemini "
+                    "CLI's, and marketplaces at a source root)",
                     "manifest",
                 )
+        market = os.path.join(folder, *CURSOR_MARKETPLACE.split("/"))
+        if any(e.name == ".cursor-plugin" for e in entries) and os.path.isfile(market):
+            self._not_compiled(
+                relative(market, self.project),
+                "",
+                "Cursor's marketplace: not read (each of its plugins is read by its "
+                "own .cursor-plugin/plugin.json)",
+                "manifest",
+            )
 
 
 def _json(text: str) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import __version__, cache, config as configuration, digests
 from .config import Config
+from .diagnostic import Diagnostic
 from .diagnostics import Report
 from .project import read_pyproject
 from .resources import table_key
@@ -105,7 +106,12 @@ def run(
         config.max_file_bytes,
         config.harnesses,
     )
-    report.extend(walk.items)
+    said = walk.items
+    if config.exclude:  # files excluded are left out before they are read: what
+        # the walk said of them (a plugin's manifest is read as its folder is walked)
+        # is not said, nor are they listed as not compiled
+        found, said = _without(found, said, project, config.exclude)
+    report.extend(said)
     inputs, contents = digests.read_all(found.inputs, found.seen, config.max_file_bytes)
     key = cache.key("build", settings, repr(found), walk.items, inputs)
     witness = {"key": key, "seen": found.seen, "started": started} | read
@@ -149,3 +155,19 @@ def _done(
     if read or memo.last != last:  # files were read, or the witness is new
         memo.remember(last | {"outputs": outputs})
     return Build({}, notes=tuple(memo.notes), remember=lambda written: memo.save())
+
+
+def _without(
+    found: Any, said: list[Diagnostic], project: Path, exclude: tuple[str, ...]
+) -> tuple[Any, list[Diagnostic]]:
+    """``found`` (a discovery) and ``said`` (what its walk said) without what they say
+    of the files ``exclude`` leaves out."""
+    from dataclasses import replace  # the walk's: a no-op imports neither
+
+    from . import discover
+
+    def kept(path: str) -> bool:
+        return not discover._excluded(project / path, project, exclude)
+
+    listed = tuple(n for n in found.not_compiled if kept(n.path))
+    return replace(found, not_compiled=listed), [d for d in said if kept(d.path)]

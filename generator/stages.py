@@ -25,7 +25,8 @@ from .emitters import agent_docs, ai_tools, budgets, lock_report, mcp_skills
 from .emitters import provider_files, python_package, search_index, search_model
 from .emitters import render, skill_files, well_known
 from .ir import Definition, Function, Invalid, Model, SourceFile, Verdict, to_json
-from .loaders import agent, ai_tool, command, skill, skill_tools, tool_manifest
+from .loaders import agent, ai_tool, command, references, skill, skill_tools
+from .loaders import tool_manifest
 from .loaders import tools_file
 from .loaders.plugin import load_plugin
 from .resolve import BUILTIN_ROOT, resolve
@@ -113,9 +114,6 @@ def _model(
                 namespace = ".".join(loaded.functions[0].path[:-1])
                 summaries.setdefault(namespace, loaded.summary)
             continue
-        if item.kind is Kind.SKILL and discover.has_tools(item.files):
-            own = MANIFESTS["skill-tools"]
-            functions += load(item, own, None).functions
         plugin = None
         if item.plugin is not None:
             if item.plugin not in plugins:
@@ -131,13 +129,19 @@ def _model(
                 )
             plugin = plugins[item.plugin]
             if plugin is None:
-                continue  # an invalid plugin: reported where it was read
+                continue  # an invalid or refused plugin: none of it is compiled
+        if item.kind is Kind.SKILL and discover.has_tools(item.files):
+            own = MANIFESTS["skill-tools"]
+            functions += load(item, own, None).functions
         owner = plugin.name if plugin else None
         markdown = MARKDOWN[item.kind]
         loaded = load(item, markdown, owner)
         if loaded.definition is not None:
             folder = plugin.folder if plugin else None
             definitions.append(replace(loaded.definition, plugin_dir=folder))
+    definitions = references.resolved(
+        definitions, report, project, config.max_file_bytes
+    )
     summaries |= {p.name: p.description for p in plugins.values() if p is not None}
     base = os.fspath(project) + os.sep
     sources = tuple(

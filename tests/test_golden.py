@@ -125,5 +125,6 @@ def test_golden_diagnostics(project: Path, capsys: pytest.CaptureFixture[str]) -
         "overrides/shared-name/SKILL.md:1:1: warning[override]: overrides skills/shared-name/SKILL.md (a later source root wins)",
         "skills/agents/odd-name.md:2:7: warning[invalid-name]: subagent name 'o\\'brien\"\"\"-x\\\\y' is used as it is (lowercase letters, digits and hyphens)",
         "skills/greeter/metadata.yaml:6:14: warning[metadata-conflict]: 'description' differs from skills/greeter/SKILL.md; the SKILL.md value is used",
-        "skillc: 0 errors, 3 warnings",
+        "skills/release-notes/SKILL.md:12:3: warning[allowed-tools-list]: allowed-tools is a YAML list, which gh skill publish rejects (a string, not an array): write allowed-tools: Bash(git log:*) Read",
+        "skillc: 0 errors, 4 warnings",
     ]

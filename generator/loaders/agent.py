@@ -42,7 +42,15 @@ def load_agent(found: discover.Found, context: Context) -> Definition | None:
             rel, 1, 1, "not-a-subagent", "no frontmatter: not a subagent; skipped"
         )
         return None
-    doc = read_document(path, rel, report, context.max_file_bytes)
+    # Claude Code registers a plugin's subagent whose frontmatter does not parse, by
+    # its file name, with this description and every tool (#91871, #86841); a
+    # project's it skips (#16916).
+    placeholder = None
+    if plugin is not None:
+        placeholder = {"name": path.stem, "description": f"Agent from {plugin} plugin"}
+    doc = read_document(
+        path, rel, report, context.max_file_bytes, KNOWN_KEYS, placeholder
+    )
     if doc is None:
         return None
     for key in sorted(doc.data.keys() - KNOWN_KEYS):

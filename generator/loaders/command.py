@@ -11,7 +11,7 @@ from ..loaders import frontmatter
 from ..loaders import Context, markdown_loader
 from ..ir import Definition, Kind, Position
 from ..loaders.fields import Document, has_frontmatter, read_document
-from ..loaders.skill import TAKEN, argument_hint, first_line
+from ..loaders.skill import KNOWN_KEYS, TAKEN, argument_hint, first_line
 from ..names import skill_name
 
 
@@ -19,7 +19,7 @@ def load_command(found: discover.Found, context: Context) -> Definition | None:
     report, max_bytes = context.report, context.max_file_bytes
     rel = discover.relative(found.path, context.project)
     if has_frontmatter(found.path):
-        doc = read_document(found.path, rel, report, max_bytes)
+        doc = read_document(found.path, rel, report, max_bytes, KNOWN_KEYS)
     else:  # a command's frontmatter is optional: the whole file is its prompt
         text = frontmatter.read(found.path, rel, report, max_bytes)
         doc = None if text is None else Document(rel, {}, text, report)

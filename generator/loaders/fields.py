@@ -10,7 +10,7 @@ from types import MappingProxyType
 from pathlib import Path
 from typing import Any
 
-from ..loaders import frontmatter, yamlpos
+from ..loaders import frontmatter, recover, yamlpos
 from ..diagnostics import Report, did_you_mean
 
 
@@ -145,7 +145,9 @@ class Document:
 
     def check_flow_style(self) -> None:
         """Flow-style collections in this file's own frontmatter (not in metadata.yaml,
-        which the reference validator never reads)."""
+        which the reference validator never reads), and an ``allowed-tools`` list in
+        either style, which ``gh skill publish`` rejects (cli.github.com/manual/
+        gh_skill_publish: "allowed-tools is a string, not an array")."""
         for key in sorted(self.data):
             path, located = self.origins[key]
             if path == self.path and key in located.flow_keys:
@@ -155,6 +157,15 @@ class Document:
                     f"{key} uses a flow-style YAML collection ([...] or {{...}}), "
                     "which the Agent Skills reference validator rejects",
                 )
+        tools = self.data.get("allowed-tools")
+        if isinstance(tools, list) and self.origins["allowed-tools"][0] == self.path:
+            shown = " ".join(str(tool) for tool in tools)
+            self.lenient(
+                "allowed-tools",
+                "allowed-tools-list",
+                "allowed-tools is a YAML list, which gh skill publish rejects (a "
+                f"string, not an array): write allowed-tools: {shown}",
+            )
 
 
 def plain(value: Any) -> Any:
@@ -205,18 +216,34 @@ def _kind(value: Any) -> str:
 
 
 def read_document(
-    path: Path, rel: str, report: Report, max_bytes: int
+    path: Path,
+    rel: str,
+    report: Report,
+    max_bytes: int,
+    keys: frozenset[str] = frozenset(),
+    placeholder: dict[str, str] | None = None,
 ) -> Document | None:
-    """Read a Markdown file with YAML frontmatter; report and return None when unusable."""
+    """Read a Markdown file with YAML frontmatter; report and return None when unusable.
+    ``keys``: the keys of the file's kind, up to which an unquoted description is read
+    (``recover``); ``placeholder``: the frontmatter its client gives the file when
+    that reading is ambiguous (None: an error)."""
     text = frontmatter.read(path, rel, report, max_bytes)
     if text is None:
         return None
     parts = frontmatter.split(text, rel, report)
     if parts is None:
         return None
-    located = yamlpos.parse(parts.frontmatter, rel, parts.line_offset, report)
+    failed = Report()
+    located = yamlpos.parse(parts.frontmatter, rel, parts.line_offset, failed)
     if located is None:
-        return None
+        reading = _recovered(parts, rel, keys, failed, report)
+        if isinstance(reading, recover.Ambiguous) and placeholder is not None:
+            _placeholder(rel, parts, reading, failed, report, placeholder)
+            return Document(rel, dict(placeholder), parts.body, report)
+        if not isinstance(reading, recover.Recovered):
+            report.extend(failed.items)
+            return None
+        located = reading.located
     if located.data is None:  # an empty frontmatter block: no keys at all
         located = dataclasses.replace(located, data={})
     if not isinstance(located.data, dict):
@@ -240,3 +267,62 @@ def has_frontmatter(path: Path) -> bool:
     except OSError:
         return True  # let the reader report why it cannot be read
     return head.removeprefix(b"\xef\xbb\xbf").startswith(b"---")
+
+
+def _recovered(
+    parts: frontmatter.Split,
+    rel: str,
+    keys: frozenset[str],
+    failed: Report,
+    report: Report,
+) -> recover.Recovered | recover.Ambiguous | None:
+    """The description the author meant, when the YAML error is an unquoted ``: `` in
+    it: read, with a warning at the error saying how to write it."""
+    error = failed.items[0]
+    if not keys or error.code != "yaml-syntax":
+        return None
+    reading = recover.recover(parts.frontmatter, parts.line_offset, keys, error.line)
+    if isinstance(reading, recover.Recovered):
+        more = reading.end - reading.first - 1
+        lines = f" and its {more} continuation line{'s' if more > 1 else ''}" * bool(
+            more
+        )
+        form = (
+            'description: "..."'
+            if reading.lines[0].endswith('"')
+            else "a block scalar (description: |-)"
+        )
+        report.lenient(
+            rel,
+            error.line,
+            error.col,
+            "unquoted-colon",
+            "the description holds ': ' unquoted, which is not YAML; read as the rest "
+            f"of its line{lines}, as Gemini CLI and OpenCode read a skill's (Claude "
+            "Code gives a plugin's subagent a placeholder description and skips a "
+            f"project's, Codex refuses the file): write it as {form} (skillc fix does)",
+        )
+    return reading
+
+
+def _placeholder(
+    rel: str,
+    parts: frontmatter.Split,
+    reading: recover.Ambiguous,
+    failed: Report,
+    report: Report,
+    placeholder: dict[str, str],
+) -> None:
+    error = failed.items[0]
+    line = parts.line_offset + reading.line + 1
+    report.lenient(
+        rel,
+        error.line,
+        error.col,
+        "frontmatter-placeholder",
+        f"the description holds ': ' unquoted, which is not YAML, and line {line} may "
+        "be a key or its text; compiled as Claude Code registers a plugin's subagent "
+        "whose frontmatter does not parse (anthropics/claude-code#91871): "
+        f"{placeholder['name']!r}, described {placeholder['description']!r}, with "
+        "every tool; quote the description",
+    )

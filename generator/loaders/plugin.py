@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import json
+import os
 import posixpath
 import re
 from collections.abc import Mapping
@@ -19,7 +20,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from ..loaders import frontmatter
+from ..loaders import claude_manifest, frontmatter
 from ..diagnostics import Report, position
 from ..discovered import relative
 
@@ -33,7 +34,12 @@ UNCOMPILED = (
     ("lsp-servers", "lspServers", ".lsp.json", "language servers it starts"),
     ("output-styles", "outputStyles", "output-styles", "replacements of its prompt"),
     ("themes", "", "themes", "colour themes of its interface"),
-    ("monitors", "", "monitors/monitors.json", "commands it watches in the background"),
+    (
+        "monitors",
+        "monitors",
+        "monitors/monitors.json",
+        "commands it watches in the background",
+    ),
     ("workflows", "workflows", "workflows", "workflows it runs"),
     ("user-config", "userConfig", "", "settings it asks the user for on enabling"),
     ("channels", "channels", "", "channels that deliver messages into a session"),
@@ -46,6 +52,9 @@ UNCOMPILED = (
 def definition(data: dict[str, Any]) -> dict[str, Any] | None:
     """The plugin's definition: Claude Code's own manifest, as it is."""
     return data
+
+
+vetted = claude_manifest.vetted  # what makes Claude Code refuse the plugin
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,10 +113,38 @@ def load_plugin(
     data = frontmatter.parse_json(text, rel, report)
     if data is None:  # not JSON skillc reads: said where, not again as a missing name
         return None
-    folder = relative(plugin_folder(path, form), project)
+    folder = plugin_folder(path, form)
+    if isinstance(data, dict):
+        data = as_read(form, data, text, rel, folder, report)
+        if data is None:
+            return None  # refused by its client: none of it is compiled
     defined = form.definition(data) if isinstance(data, dict) else data
-    rule = getattr(form, "NAME_RULE", NAME_RULE)
-    return plugin_from(defined, rel, folder, report, rule)
+    return plugin_from(defined, rel, relative(folder, project), report, form_rule(form))
+
+
+def form_rule(form: ModuleType) -> re.Pattern[str] | None:
+    """The name rule whose break is a warning: Claude Code's kebab-case, unless the
+    format checks names of its own (``NAME_RULE = None``)."""
+    rule: re.Pattern[str] | None = getattr(form, "NAME_RULE", NAME_RULE)
+    return rule
+
+
+def as_read(
+    form: ModuleType,
+    data: dict[str, Any],
+    text: str,
+    rel: str,
+    folder: Path,
+    report: Report,
+) -> dict[str, Any] | None:
+    """The manifest ``rel`` as the client of format ``form`` reads it (the format's
+    ``vetted``), or None when that client refuses the plugin: each refusal an error at
+    its key."""
+    vet = getattr(form, "vetted", None)
+    if vet is None:
+        return data
+    kept: dict[str, Any] | None = vet(data, text, rel, os.fspath(folder), report)
+    return kept
 
 
 def plugin_folder(manifest: Path, form: ModuleType) -> Path:
@@ -119,15 +156,20 @@ def plugin_folder(manifest: Path, form: ModuleType) -> Path:
 
 
 def plugin_from(
-    data: Any, rel: str, folder: str, report: Report, rule: re.Pattern[str] = NAME_RULE
+    data: Any,
+    rel: str,
+    folder: str,
+    report: Report,
+    rule: re.Pattern[str] | None = NAME_RULE,
 ) -> Plugin | None:
-    """A plugin from its definition: a plugin.json or a marketplace entry (``rule``:
-    its format's names; kebab-case, Claude Code's, unless the format has its own)."""
+    """A plugin from its definition: a plugin.json or a marketplace entry. A name
+    that breaks ``rule`` (Claude Code's kebab-case; None: its format checked it) is a
+    warning."""
     name = data.get("name") if isinstance(data, dict) else None
     if not isinstance(name, str) or not name:
         report.error(rel, 1, 1, "invalid-plugin", 'plugin.json needs a "name" string')
         return None
-    if not rule.match(name):
+    if rule is not None and not rule.match(name):
         said = "is not kebab-case" if rule is NAME_RULE else f"breaks {rule.pattern}"
         report.warning(rel, 1, 1, "invalid-plugin", f"plugin name {name!r} {said}")
     description = data.get("description")
@@ -151,6 +193,10 @@ def read_manifest(
         return Layout(), None, text or ""
     if text is None or not isinstance(data, dict):
         return Layout(), {}, ""
+    data = as_read(form, data, text, rel, plugin_folder(path, form), report)
+    if data is None:
+        return Layout(), {}, text  # refused: a plugin of no name, with nothing to read
+    defined = form.definition(data)
     return layout(defined, text, rel, report), defined, text
 
 

@@ -29,20 +29,28 @@ def read_extras(
     relative: Callable[[str], str],
     report: Report,
     max_bytes: int,
-    mcp_file: str = MCP_FILE,
+    form: ModuleType | None = None,
 ) -> tuple[list[Hook], list[McpServer]]:
     """``rel``: the manifest's path; ``relative`` gives a path's project-relative form;
-    ``mcp_file``: where the plugin's format keeps its MCP servers ("": nowhere)."""
+    ``form``: the plugin's format's module: where it keeps its MCP servers
+    (``MCP_FILE``, "": nowhere) and the rules they must keep (``MCP_RULES``), and
+    its hooks in Claude Code's format (``HOOKS_FILE``, "": none)."""
+    mcp_file = getattr(form, "MCP_FILE", MCP_FILE)
+    hooks_file = getattr(form, "HOOKS_FILE", HOOKS_FILE)
+    rules = getattr(form, "MCP_RULES", None)
     hooks: list[Hook] = []
     servers: list[McpServer] = []
-    for where, data in _configs(
-        folder, HOOKS_FILE, manifest.get("hooks"), rel, relative, report, max_bytes
+    for where, data, _ in _configs(
+        folder, hooks_file, manifest.get("hooks"), rel, relative, report, max_bytes
     ):
         hooks += _hooks(plugin, data, where, report)
-    for where, data in _configs(
+    for where, data, text in _configs(
         folder, mcp_file, manifest.get("mcpServers"), rel, relative, report, max_bytes
     ):
-        servers += _servers(plugin, data, where, report)
+        if rules is not None:
+            data = rules(data, where, text, manifest, report)
+        if data is not None:
+            servers += _servers(plugin, data, where, report)
     return hooks, servers
 
 
@@ -77,8 +85,9 @@ def _configs(
     relative: Callable[[str], str],
     report: Report,
     max_bytes: int,
-) -> list[tuple[str, Any]]:
-    """The default file (when present) and the manifest's files, then its inline object."""
+) -> list[tuple[str, Any, str]]:
+    """The default file (when present) and the manifest's files, then its inline
+    object: each where it is, its data and its text ("" for the inline object)."""
     paths = (
         [default] if default and os.path.isfile(os.path.join(folder, default)) else []
     )
@@ -115,9 +124,9 @@ def _configs(
         where = relative(full)
         text = frontmatter.read(Path(full), where, report, max_bytes)
         data = None if text is None else frontmatter.parse_json(text, where, report)
-        if data is not None:
-            found.append((where, data))
-    return found + inline
+        if data is not None and text is not None:
+            found.append((where, data, text))
+    return found + [(where, data, "") for where, data in inline]
 
 
 def _hooks(plugin: str, data: Any, where: str, report: Report) -> list[Hook]:

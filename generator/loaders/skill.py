@@ -79,7 +79,7 @@ def load_skill(found: discover.Found, context: Context) -> Definition | None:
     # The folder as text: a Path made from it costs more than the rest of the paths' work.
     folder = os.path.dirname(path)
     rel = discover.relative(path, project)
-    doc = read_document(path, rel, report, max_bytes)
+    doc = read_document(path, rel, report, max_bytes, KNOWN_KEYS)
     if doc is None:
         return None
     written = MappingProxyType(dict(doc.data))  # before metadata.yaml is merged in

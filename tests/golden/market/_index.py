@@ -13,10 +13,10 @@ SOURCE_NAMES: Final[tuple[str, ...]] = (
     "task.docs_kit.proofread\tproofread",
     "task.docs_kit.summarise\tsummarise",
     "task.greet\tgreet",
+    "task.ops_kit.auditor\tauditor",
     "task.ops_kit.deploy\tdeploy",
     "task.ops_kit.migrate\tmigrate",
     "task.ops_kit.reviewer\treviewer",
-    "task.ops_kit.security_auditor\tsecurity-auditor",
     "task.ops_kit.status\tstatus",
     "task.ops_kit.triage\ttriage",
 )

@@ -68,10 +68,10 @@ task.component Scaffold a UI component.
 task.docs_kit.proofread Proofread a file for spelling and grammar.
 task.docs_kit.summarise Summarise a document in five bullet points.
 task.greet Greet someone by name.
+task.ops_kit.auditor Audits configuration for security problems.
 task.ops_kit.deploy Deploy a service to an environment.
 task.ops_kit.migrate Run the pending database migrations for $1, then report what changed.
 task.ops_kit.reviewer Reviews operational changes for risk.
-task.ops_kit.security_auditor Audits configuration for security problems.
 task.ops_kit.status Show the status of a service.
 task.ops_kit.triage Triage an incident by severity and owner.
 """

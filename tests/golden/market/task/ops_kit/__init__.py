@@ -9,19 +9,19 @@ from ... import _runtime
 from ..._runtime import Filter, HelpText, ToolList
 
 if TYPE_CHECKING:
+    from ._auditor import auditor as auditor
     from ._deploy import deploy as deploy
     from ._migrate import migrate as migrate
     from ._reviewer import reviewer as reviewer
-    from ._security_auditor import security_auditor as security_auditor
     from ._status import status as status
     from ._triage import triage as triage
 
 NAMESPACE = "task.ops_kit"
 _TOOLS = (
+    "auditor",
     "deploy",
     "migrate",
     "reviewer",
-    "security_auditor",
     "status",
     "triage",
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..._tasks import Invocation, TaskSpec, task_tool
 
 _HELP = (
-    "task.ops_kit.security_auditor: subagent 'security-auditor'\n"
+    "task.ops_kit.auditor: subagent 'auditor'\n"
     "\n"
     "Audits configuration for security problems.\n"
     "\n"
@@ -16,8 +16,8 @@ _HELP = (
     "or your task runner's result once set_task_runner() is called.\n"
     "\n"
     "Usage:\n"
-    '  task.ops_kit.security_auditor(prompt="...")\n'
-    '  python -m tools call task.ops_kit.security_auditor "PROMPT"\n'
+    '  task.ops_kit.auditor(prompt="...")\n'
+    '  python -m tools call task.ops_kit.auditor "PROMPT"\n'
     "\n"
     "Source: market/plugins/ops-kit/team/security/auditor.md"
 )
@@ -26,8 +26,8 @@ _INSTRUCTIONS = "You audit configuration files for leaked secrets and open ports
 
 SPEC = TaskSpec(
     kind="agent",
-    name="security-auditor",
-    qualname="task.ops_kit.security_auditor",
+    name="auditor",
+    qualname="task.ops_kit.auditor",
     summary="Audits configuration for security problems.",
     help=_HELP,
     instructions=_INSTRUCTIONS,
@@ -41,7 +41,7 @@ SPEC = TaskSpec(
 
 
 @task_tool(SPEC)
-def security_auditor(
+def auditor(
     prompt: str,
 ) -> Invocation:
     """Audits configuration for security problems."""
