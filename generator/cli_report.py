@@ -10,6 +10,7 @@ import json
 import os
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, TextIO
@@ -23,7 +24,14 @@ FORMATS = ("text", "github", "json")
 # repository of 864 skills says the same thing hundreds of times.
 FIRST_FEW = 3
 PROGRESS_AFTER_SEC = 1.0  # builds that take longer show a progress line
-_COLOURS = {"error": "\x1b[1;31m", "warning": "\x1b[33m", "bold": "\x1b[1m"}
+_COLOURS = {
+    "error": "\x1b[1;31m",
+    "warning": "\x1b[33m",
+    "info": "\x1b[36m",
+    "bold": "\x1b[1m",
+}
+# Codes whose every warning is listed: each breaking change is one a caller meets.
+LISTED_IN_FULL = frozenset({"breaking-change", "version-not-bumped"})
 _RESET = "\x1b[0m"
 
 
@@ -68,6 +76,9 @@ class Output(NamedTuple):
         return f"{_COLOURS[style]}{text}{_RESET}" if self.colour else text
 
     def shows(self, item: Diagnostic) -> bool:
+        """Errors always; warnings unless -q; notes (``Severity.INFO``) with -v."""
+        if item.severity is Severity.INFO:
+            return self.verbose
         return not self.quiet or item.severity is Severity.ERROR
 
     @property
@@ -111,15 +122,21 @@ def listing(items: Sequence[Diagnostic], output: Output) -> list[str]:
     shown = [item for item in items if output.shows(item)]
     if output.error_format != "text":
         return [diagnostic(item, output.error_format) for item in shown]
+    return [*_grouped(shown, output), *_notes(items, output)]
+
+
+def _grouped(shown: Sequence[Diagnostic], output: Output) -> list[str]:
+    """Errors, notes and LISTED_IN_FULL in full; a code's other warnings past
+    FIRST_FEW as a count, unless -v."""
     by_code: dict[str, int] = {}
     for item in shown:
-        if item.severity is Severity.WARNING:
+        if _collapsible(item):
             by_code[item.code] = by_code.get(item.code, 0) + 1
     grouped = not output.verbose and any(n > FIRST_FEW for n in by_code.values())
     lines: list[str] = []
     seen: dict[str, int] = {}
     for item in shown:
-        if item.severity is Severity.ERROR or not grouped:
+        if not _collapsible(item) or not grouped:
             lines.append(_painted(item, output))
             continue
         seen[item.code] = seen.get(item.code, 0) + 1
@@ -135,6 +152,21 @@ def listing(items: Sequence[Diagnostic], output: Output) -> list[str]:
                 )
         lines.append("(skillc build -v, or --error-format json, lists every warning)")
     return lines
+
+
+def _collapsible(item: Diagnostic) -> bool:
+    return item.severity is Severity.WARNING and item.code not in LISTED_IN_FULL
+
+
+def _notes(items: Sequence[Diagnostic], output: Output) -> list[str]:
+    """Without -v, one line per code of notes: how many, and what they say."""
+    if output.verbose or output.quiet:
+        return []
+    notes = Counter(d.code for d in items if d.severity is Severity.INFO)
+    return [
+        f"info[{code}]: {counted(count, 'note')} not shown ({CODES[code]}; -v lists them)"
+        for code, count in sorted(notes.items())
+    ]
 
 
 def _painted(item: Diagnostic, output: Output) -> str:
@@ -155,8 +187,11 @@ def counted(number: int, thing: str, plural: str = "") -> str:
 def summary(items: Sequence[Diagnostic], output: Output, what: str) -> str:
     """The closing line: what was done, then the diagnostics counted."""
     errors = sum(1 for d in items if d.severity is Severity.ERROR)
-    warnings = len(items) - errors
+    notes = sum(1 for d in items if d.severity is Severity.INFO)
+    warnings = len(items) - errors - notes
     counts = f"{counted(errors, 'error')}, {counted(warnings, 'warning')}"
+    if notes:
+        counts += f", {counted(notes, 'note')}"
     if errors:
         counts = output.paint(counts, "error")
     elif warnings:

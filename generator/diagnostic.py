@@ -15,6 +15,9 @@ from typing import NamedTuple
 class Severity(enum.Enum):
     ERROR = "error"
     WARNING = "warning"
+    # A note about what skillc itself did (a provider name it shortened), with nothing
+    # to fix in the source: shown with -v, else counted in one line.
+    INFO = "info"
 
 
 class Diagnostic(NamedTuple):
@@ -36,9 +39,11 @@ class Diagnostic(NamedTuple):
     def format_github(self) -> str:
         """A GitHub Actions workflow command, escaped as GitHub's toolkit escapes them
         (``%``, CR and LF everywhere; ``:`` and ``,`` too in properties), so no file name
-        or message can end the command early or start another one."""
+        or message can end the command early or start another one. A note is GitHub's
+        ``notice``."""
+        command = "notice" if self.severity is Severity.INFO else self.severity.value
         return (
-            f"::{self.severity.value} file={_property(self.path)},line={self.line},col={self.col},"
+            f"::{command} file={_property(self.path)},line={self.line},col={self.col},"
             f"title={_property(self.code)}::{_data(self.message)}"
         )
 

@@ -120,11 +120,14 @@ def position(text: str, offset: int) -> tuple[int, int]:
     return text.count("\n", 0, offset) + 1, column
 
 
+_RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+
+
 def make(
     severity: Severity, path: str, line: int, col: int, code: str, message: str
 ) -> Diagnostic:
     assert code in CODES, code
-    rank = 0 if severity is Severity.ERROR else 1
+    rank = _RANK[severity]
     # A message may quote a source's URL: printed in CI logs, kept in report.json.
     message = urls.redact(message)
     return Diagnostic(path, max(line, 1), max(col, 1), rank, code, message, severity)
@@ -159,6 +162,10 @@ class Report:
     def warning(self, path: str, line: int, col: int, code: str, message: str) -> None:
         self._items.add(make(Severity.WARNING, path, line, col, code, message))
 
+    def info(self, path: str, line: int, col: int, code: str, message: str) -> None:
+        """A note on what skillc did, nothing to fix in the source (``Severity.INFO``)."""
+        self._items.add(make(Severity.INFO, path, line, col, code, message))
+
     def lenient(self, path: str, line: int, col: int, code: str, message: str) -> None:
         """A deviation Claude Code accepts: a warning, or an error under --strict."""
         if self.strict and code not in self.ignore:  # ignore lets a strict build pass
@@ -175,10 +182,10 @@ class Report:
             return ordered(self._items)
         shown = []
         for d in self._items:
-            if d.severity is Severity.WARNING:
+            if d.severity is not Severity.ERROR:
                 if d.code in self.ignore:
                     continue
-                if self.warnings_as_errors:
+                if self.warnings_as_errors and d.severity is Severity.WARNING:
                     d = make(
                         Severity.ERROR,
                         d.path,
