@@ -93,7 +93,7 @@ CODES: dict[str, str] = {
     "listing-cut": "a harness's listing would cut or shorten a description",
     "compaction-cut": "Claude Code re-attaches an invoked skill after compaction cut to 5,000 tokens",
     "breaking-change": "a tool's interface changed in a way that breaks a caller, without a major version bump",
-    "baseline-invalid": "skillc check's baseline lock (on disk or at --against REF) is not a lock skillc writes: not a regular file, not JSON, too deep, or of another shape",
+    "baseline-invalid": "skillc check's baseline lock (on disk or at --against REF) is missing at REF or not a lock skillc writes: not a regular file, not JSON, too deep, or of another shape",
     "version-not-bumped": "a tool's interface gained something without a minor version bump",
     "download-and-execute": "a hook, script, MCP server or skill line downloads code and runs it (curl | sh)",
     "secret-in-source": "a secret (a token or key of a known shape) is written into a source file",
