@@ -353,7 +353,10 @@ def _check(
 ) -> int:
     if not changes.stale:
         return cli_report.finish(report, output, f"{cfg.out}/ is up to date")
-    for line in cli_report.stale(cfg.out_dir, files, changes, cfg.out, output):
+    lines, annotated = cli_report.stale(
+        cfg.out_dir, files, changes, cfg.out, output, report
+    )
+    for line in lines:
         print(line, file=sys.stderr)
     # What is stale is the error itself: said even under -q, never as "0 errors".
     what = ", ".join(
@@ -366,7 +369,7 @@ def _check(
         if count
     )
     stale = f"{cfg.out}/ is stale; run: skillc build ({what})"
-    cli_report.finish(report, output, stale, always=True)
+    cli_report.finish(report, output, stale, always=True, errors=annotated)
     return 1
 
 

@@ -85,6 +85,7 @@ def main(args: argparse.Namespace, cfg: config.Config) -> int:
     result = pipeline.run(cfg, report, cached=not args.no_cache)
     assert result.model is not None
     stale: list[str] = []  # what build --check prints of a stale output folder
+    annotated = 0  # how many of those lines are errors (files no input explains)
     stale_files: list[str] = []
     found: dict[str, Any] = {}
     unchecked = sorted({d.path for d in report.items if d.severity is Severity.ERROR})
@@ -93,13 +94,15 @@ def main(args: argparse.Namespace, cfg: config.Config) -> int:
         writer.check_owned(cfg.out_dir)
         changes = writer.plan(cfg.out_dir, result.files)
         if changes.stale:
-            stale_files = [
-                f"{cfg.out}/{path}"
-                for path in (*changes.created, *changes.changed, *changes.extra)
-            ]
-            stale = cli_report.stale(
-                cfg.out_dir, result.files, changes, cfg.out, output
+            stale, annotated = cli_report.stale(
+                cfg.out_dir, result.files, changes, cfg.out, output, report
             )
+            # SARIF's results: the inputs that changed, else the output files.
+            if not any(d.code == "stale-output" for d in report.items):
+                stale_files = [
+                    f"{cfg.out}/{path}"
+                    for path in (*changes.created, *changes.changed, *changes.extra)
+                ]
         lock, name = baseline.lock(cfg, options.against, report)
         subject = checks.Subject(cfg, result.model, result.files, lock, name, options)
         found = registry.run(subject, report)
@@ -115,7 +118,9 @@ def main(args: argparse.Namespace, cfg: config.Config) -> int:
     done = "is stale; run: skillc build" if stale else "is up to date"
     if unchecked and not keep_going:
         done = "was not checked"
-    status = cli_report.finish(report, output, f"{cfg.out}/ {done}")
+    status = cli_report.finish(
+        report, output, f"{cfg.out}/ {done}", always=bool(stale), errors=annotated
+    )
     return 1 if stale else status
 
 

@@ -10,11 +10,12 @@ import json
 import os
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, TextIO
 
-from . import writer
+from . import lockdiff, writer
 from .diagnostic import Diagnostic
 from .diagnostics import CODES, Report, Severity, make
 
@@ -29,6 +30,8 @@ _COLOURS = {
     "info": "\x1b[36m",
     "bold": "\x1b[1m",
 }
+# Codes whose every warning is listed: each breaking change is one a caller meets.
+LISTED_IN_FULL = frozenset({"breaking-change", "version-not-bumped"})
 _RESET = "\x1b[0m"
 
 
@@ -73,8 +76,8 @@ class Output(NamedTuple):
         return f"{_COLOURS[style]}{text}{_RESET}" if self.colour else text
 
     def shows(self, item: Diagnostic) -> bool:
-        """Errors always; warnings unless -q; info (what was left out on purpose, which
-        report.json lists) with -v only."""
+        """Errors always; warnings unless -q; notes (``Severity.INFO``: what was left
+        out on purpose, what skillc did) with -v only."""
         if item.severity is Severity.INFO:
             return self.verbose
         return not self.quiet or item.severity is Severity.ERROR
@@ -120,15 +123,21 @@ def listing(items: Sequence[Diagnostic], output: Output) -> list[str]:
     shown = [item for item in items if output.shows(item)]
     if output.error_format != "text":
         return [diagnostic(item, output.error_format) for item in shown]
+    return [*_grouped(shown, output), *_notes(items, output)]
+
+
+def _grouped(shown: Sequence[Diagnostic], output: Output) -> list[str]:
+    """Errors, notes and LISTED_IN_FULL in full; a code's other warnings past
+    FIRST_FEW as a count, unless -v."""
     by_code: dict[str, int] = {}
     for item in shown:
-        if item.severity is Severity.WARNING:
+        if _collapsible(item):
             by_code[item.code] = by_code.get(item.code, 0) + 1
     grouped = not output.verbose and any(n > FIRST_FEW for n in by_code.values())
     lines: list[str] = []
     seen: dict[str, int] = {}
     for item in shown:
-        if item.severity is Severity.ERROR or not grouped:
+        if not _collapsible(item) or not grouped:
             lines.append(_painted(item, output))
             continue
         seen[item.code] = seen.get(item.code, 0) + 1
@@ -146,6 +155,21 @@ def listing(items: Sequence[Diagnostic], output: Output) -> list[str]:
     return lines
 
 
+def _collapsible(item: Diagnostic) -> bool:
+    return item.severity is Severity.WARNING and item.code not in LISTED_IN_FULL
+
+
+def _notes(items: Sequence[Diagnostic], output: Output) -> list[str]:
+    """Without -v, one line per code of notes: how many, and what they say."""
+    if output.verbose or output.quiet:
+        return []
+    notes = Counter(d.code for d in items if d.severity is Severity.INFO)
+    return [
+        f"info[{code}]: {counted(count, 'note')} not shown ({CODES[code]}; -v lists them)"
+        for code, count in sorted(notes.items())
+    ]
+
+
 def _painted(item: Diagnostic, output: Output) -> str:
     text = item.format()
     if not output.colour:
@@ -161,18 +185,21 @@ def counted(number: int, thing: str, plural: str = "") -> str:
     return f"{number:,} {thing if number == 1 else plural or thing + 's'}"
 
 
-def summary(items: Sequence[Diagnostic], output: Output, what: str) -> str:
-    """The closing line: what was done, then the diagnostics counted."""
-    errors = sum(1 for d in items if d.severity is Severity.ERROR)
-    warnings = sum(1 for d in items if d.severity is Severity.WARNING)
+def summary(
+    items: Sequence[Diagnostic], output: Output, what: str, more: int = 0
+) -> str:
+    """The closing line: what was done, then the diagnostics counted (``more``: errors
+    printed apart from them)."""
+    errors = more + sum(1 for d in items if d.severity is Severity.ERROR)
+    notes = sum(1 for d in items if d.severity is Severity.INFO)
+    warnings = len(items) + more - errors - notes
     counts = f"{counted(errors, 'error')}, {counted(warnings, 'warning')}"
     if errors:
         counts = output.paint(counts, "error")
     elif warnings:
         counts = output.paint(counts, "warning")
-    notes = len(items) - errors - warnings
-    if notes and not output.verbose:  # what was left out on purpose: -v lists it
-        counts += f" ({counted(notes, 'note')} on what was not compiled: -v)"
+    if notes:
+        counts += f", {counted(notes, 'note')}"
     return f"skillc: {what + '; ' if what else ''}{counts}"
 
 
@@ -239,15 +266,18 @@ def progress(output: Output, after: float = PROGRESS_AFTER_SEC) -> Iterator[Prog
         shown.stop()
 
 
-def finish(report: Report, output: Output, what: str, always: bool = False) -> int:
+def finish(
+    report: Report, output: Output, what: str, always: bool = False, errors: int = 0
+) -> int:
     """Print the diagnostics and the closing line, ``what`` was done (``always``: even
-    under -q, for a line that is itself the error); the exit status of the diagnostics.
+    under -q, for a line that is itself the error; ``errors``: printed already, to
+    count); the exit status of the diagnostics.
     """
     items = report.items
     for line in listing(items, output):
         print(line, file=sys.stderr)
-    if output.summary and (items or not always):
-        print(summary(items, output, what), file=sys.stderr)
+    if output.summary and (items or errors or not always):
+        print(summary(items, output, what, errors), file=sys.stderr)
     elif always and output.error_format != "json":  # the error, without "0 errors"
         print(f"skillc: {what}", file=sys.stderr)
     return 1 if any(d.severity is Severity.ERROR for d in items) else 0
@@ -277,11 +307,23 @@ def stale(
     changes: writer.Plan,
     label: str,
     output: Output,
-) -> list[str]:
-    """One line per file a build would change, with how many lines differ; in GitHub
-    format, an annotation on each; the full diff only when asked for."""
+    report: Report,
+) -> tuple[list[str], int]:
+    """What makes the output folder stale, where the fix is: each input that changed
+    since it was built (a source, the settings, skillc: ``lockdiff.causes``) is a
+    ``stale-output`` error in ``report``, at that input. Then one line per output file
+    a build would change, with how many lines differ; in GitHub or JSON format an
+    annotation on each only when no input explains it (edited by hand); the full diff
+    only when asked for. Returns the lines and how many of them are errors."""
     error_format = output.error_format
-    lines = version_changes(out_dir, files) if error_format != "json" else []
+    causes = lockdiff.causes(out_dir, files, label)
+    count = len(changes.created) + len(changes.changed) + len(changes.extra)
+    differ = f"{counted(count, 'file')} of {label}/ would change"
+    for cause in causes:
+        message = f"{cause.what} since {label}/ was built ({differ}); run: skillc build"
+        report.error(cause.path, 1, 1, "stale-output", message)
+    lines = lockdiff.version_changes(out_dir, files) if error_format != "json" else []
+    annotated = 0
     for state, paths in (
         ("missing", changes.created),
         ("changed", changes.changed),
@@ -292,15 +334,16 @@ def stale(
             where = f"{label}/{path}"
             if error_format == "text":
                 lines.append(f"{state}: {where} ({detail})")
-                continue
-            message = f"{state} ({detail}); run: skillc build"
-            item = make(Severity.ERROR, where, 1, 1, "stale-output", message)
-            lines.append(diagnostic(item, error_format))
+            elif not causes:
+                message = f"{state} ({detail}); run: skillc build"
+                item = make(Severity.ERROR, where, 1, 1, "stale-output", message)
+                lines.append(diagnostic(item, error_format))
+                annotated += 1
     if output.diff:
         lines.append(writer.describe(out_dir, files, changes, label))
     elif changes.changed and error_format != "json":
         lines.append("(skillc build --check --diff shows the changes line by line)")
-    return lines
+    return lines, annotated
 
 
 def _line_counts(out_dir: Path, files: dict[str, bytes], path: str, state: str) -> str:
@@ -326,29 +369,3 @@ def _line_counts(out_dir: Path, files: dict[str, bytes], path: str, state: str) 
         elif line.startswith("-") and not line.startswith("---"):
             removed += 1
     return f"+{added} -{removed} lines"
-
-
-def version_changes(out_dir: Path, files: dict[str, bytes]) -> list[str]:
-    """``task.x: version 1.0.0 -> 1.1.0`` for each tool whose version the lock on disk
-    and the new lock record differently (``none`` where one has no version)."""
-    if writer.LOCK not in files:
-        return []
-    try:
-        old = _versions(json.loads(writer.read_output(out_dir, writer.LOCK) or b""))
-    except (ValueError, RecursionError):
-        return []  # no lock on disk, or not one skillc wrote: the file lines say so
-    new = _versions(json.loads(files[writer.LOCK]))
-    return [
-        f"{tool}: version {old.get(tool, 'none')} -> {new.get(tool, 'none')}"
-        for tool in sorted(old.keys() | new.keys())
-        if old.get(tool) != new.get(tool)
-    ]
-
-
-def _versions(lock: object) -> dict[str, str]:
-    entries = lock.get("versions") if isinstance(lock, dict) else None
-    return {
-        str(entry.get("tool")): str(entry.get("version"))
-        for entry in (entries if isinstance(entries, list) else [])
-        if isinstance(entry, dict)
-    }

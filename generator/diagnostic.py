@@ -15,7 +15,10 @@ from typing import NamedTuple
 class Severity(enum.Enum):
     ERROR = "error"
     WARNING = "warning"
-    INFO = "info"  # what was found and left out on purpose (shown with -v)
+    # A note: what was found and left out on purpose, or what skillc itself did (a
+    # provider name it shortened), with nothing to fix in the source: shown with -v,
+    # else counted in one line.
+    INFO = "info"
 
 
 class Diagnostic(NamedTuple):
@@ -37,10 +40,11 @@ class Diagnostic(NamedTuple):
     def format_github(self) -> str:
         """A GitHub Actions workflow command, escaped as GitHub's toolkit escapes them
         (``%``, CR and LF everywhere; ``:`` and ``,`` too in properties), so no file name
-        or message can end the command early or start another one."""
-        level = "notice" if self.severity is Severity.INFO else self.severity.value
+        or message can end the command early or start another one. A note is GitHub's
+        ``notice``."""
+        command = "notice" if self.severity is Severity.INFO else self.severity.value
         return (
-            f"::{level} file={_property(self.path)},line={self.line},col={self.col},"
+            f"::{command} file={_property(self.path)},line={self.line},col={self.col},"
             f"title={_property(self.code)}::{_data(self.message)}"
         )
 

@@ -102,9 +102,12 @@ CODES: dict[str, str] = {
     "listing-cut": "a harness's listing would cut or shorten a description",
     "compaction-cut": "Claude Code re-attaches an invoked skill after compaction cut to 5,000 tokens",
     "breaking-change": "a tool's interface changed in a way that breaks a caller, without a major version bump",
-    "baseline-invalid": "skillc check's baseline lock (on disk or at --against REF) is not a lock skillc writes: not a regular file, not JSON, too deep, or of another shape",
+    "baseline-invalid": "skillc check's baseline lock (on disk or at --against REF) is missing at REF or not a lock skillc writes: not a regular file, not JSON, too deep, or of another shape",
     "version-not-bumped": "a tool's interface gained something without a minor version bump",
     "download-and-execute": "a hook, script, MCP server or skill line downloads code and runs it (curl | sh)",
+    "obfuscated-execution": "a hook, script, MCP server or skill line runs code it decodes or fetches (exec(base64.b64decode(...)), base64 -d piped to sh, powershell -enc)",
+    "exfiltration": "a hook, script, MCP server or skill line reads credentials (an SSH key, cloud credentials, the whole environment) and sends data over the network",
+    "hook-runs-package": "a hook downloads a package and runs it (npx pkg@1.2, uvx, pipx run), on every tool call when its matcher takes every tool",
     "secret-in-source": "a secret (a token or key of a known shape) is written into a source file",
     "credential-in-url": "a URL in a source carries a credential (user:password@, or a key, token or secret in its query): the outputs write it without",
     "allowed-tools-wildcard": "a skill's allowed-tools pre-approve every use of a tool (*, Bash, Bash(*))",
@@ -129,17 +132,17 @@ def position(text: str, offset: int) -> tuple[int, int]:
     return text.count("\n", 0, offset) + 1, column
 
 
+_RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+
+
 def make(
     severity: Severity, path: str, line: int, col: int, code: str, message: str
 ) -> Diagnostic:
     assert code in CODES, code
-    rank = _RANKS[severity]
+    rank = _RANK[severity]
     # A message may quote a source's URL: printed in CI logs, kept in report.json.
     message = urls.redact(message)
     return Diagnostic(path, max(line, 1), max(col, 1), rank, code, message, severity)
-
-
-_RANKS = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
 
 def ordered(items: Collection[Diagnostic]) -> list[Diagnostic]:
@@ -172,6 +175,8 @@ class Report:
         self._items.add(make(Severity.WARNING, path, line, col, code, message))
 
     def info(self, path: str, line: int, col: int, code: str, message: str) -> None:
+        """A note: what was left out on purpose, or what skillc did; nothing to
+        fix in the source (``Severity.INFO``)."""
         self._items.add(make(Severity.INFO, path, line, col, code, message))
 
     def lenient(self, path: str, line: int, col: int, code: str, message: str) -> None:
@@ -190,12 +195,10 @@ class Report:
             return ordered(self._items)
         shown = []
         for d in self._items:
-            if d.severity is Severity.INFO and d.code in self.ignore:
-                continue
-            if d.severity is Severity.WARNING:
+            if d.severity is not Severity.ERROR:
                 if d.code in self.ignore:
                     continue
-                if self.warnings_as_errors:
+                if self.warnings_as_errors and d.severity is Severity.WARNING:
                     d = make(
                         Severity.ERROR,
                         d.path,

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from conftest import built_marketplace, checked, run_skillc, write_skill
-from skillc.checks import breaking
+from skillc.checks import breaking, schemas
 
 S: dict[str, Any] = {"type": "string"}
 I: dict[str, Any] = {"type": "integer"}
@@ -225,7 +225,7 @@ OUTPUTS: list[tuple[str, Any, Any, list[str]]] = [
     ("name", "old", "new", "kinds"), INPUTS, ids=[row[0] for row in INPUTS]
 )
 def test_input_schema_pairs(name: str, old: Any, new: Any, kinds: list[str]) -> None:
-    found = [kind for kind, _, _ in breaking.input_changes(old, new)]
+    found = [kind for kind, _, _ in schemas.input_changes(old, new)]
     assert sorted(found) == sorted(kinds)
 
 
@@ -233,7 +233,7 @@ def test_input_schema_pairs(name: str, old: Any, new: Any, kinds: list[str]) -> 
     ("name", "old", "new", "kinds"), OUTPUTS, ids=[row[0] for row in OUTPUTS]
 )
 def test_output_schema_pairs(name: str, old: Any, new: Any, kinds: list[str]) -> None:
-    found = [kind for kind, _, _ in breaking.output_changes(old, new)]
+    found = [kind for kind, _, _ in schemas.output_changes(old, new)]
     assert sorted(found) == sorted(kinds)
 
 
@@ -244,14 +244,62 @@ def test_the_table_is_large_enough() -> None:
 
 
 def test_paths_name_where_the_change_is() -> None:
-    [(kind, path, detail)] = breaking.input_changes(
+    [(kind, path, detail)] = schemas.input_changes(
         obj(o=obj(x=S, y=S)), obj(o=obj(x=S))
     )
     assert (kind, path, detail) == (
         "parameter-removed",
         "input/properties/o/properties/y",
-        "y removed",
+        "removed",
     )
+
+
+@pytest.mark.parametrize(
+    ("path", "said"),
+    [
+        ("input", "its input"),
+        ("input/properties/o/properties/y", "parameter o.y"),
+        ("input/properties/l/items", "parameter l[]"),
+        ("input/properties/l/items/properties/id", "parameter l[].id"),
+        ("input/properties/m/additionalProperties", "parameter m.*"),
+        ("input/properties/properties", "parameter properties"),
+        ("output/properties/a", "output field a"),
+        ("output", "its output"),
+    ],
+)
+def test_changes_are_said_in_the_callers_terms(path: str, said: str) -> None:
+    """A parameter by its name, not a JSON Schema path; a bound by what it asks of a
+    value, not "minLength null -> 1" (issue 44)."""
+    assert breaking.subject(path) == said
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "detail"),
+    [
+        (
+            S,
+            {"type": "string", "minLength": 1},
+            "must now be at least 1 character long",
+        ),
+        (
+            {"type": "integer", "maximum": 10},
+            {"type": "integer", "maximum": 5},
+            "must now be at most 5 (was at most 10)",
+        ),
+        (
+            {"type": "string", "maxLength": 9},
+            S,
+            "no longer needs to be at most 9 characters long",
+        ),
+        (S, I, "now takes integer, not string"),
+        ({"enum": ["a", "b"]}, {"enum": ["a"]}, 'no longer accepts "b"'),
+        (S, {"type": "string", "pattern": "^a"}, 'now has pattern "^a"'),
+    ],
+)
+def test_details_read_as_sentences(old: Any, new: Any, detail: str) -> None:
+    [(_, _, said)] = schemas.input_changes(old, new)
+    assert said == detail
+    assert "null" not in said
 
 
 def iface(tool: str, schema: Any, output: Any = None, **extra: Any) -> dict[str, Any]:
@@ -262,23 +310,49 @@ def iface(tool: str, schema: Any, output: Any = None, **extra: Any) -> dict[str,
 
 
 def test_tools_removed_renamed_aliased_and_added() -> None:
+    """A rename only between related tools: alike in name and description, from the
+    one source file, or declared; tools that merely share an interface are a removal
+    and an addition (issue 44: anthropics/skills' pptx.inventory was called docx.comment
+    renamed, as every script tool takes the same args)."""
+    args = obj(args={"type": "array", "items": S})
     old = [
-        iface("a.one", obj(x=S)),
-        iface("a.two", obj(y=I)),
+        iface("a.write_label", obj(x=S), description="Write labels of a repository."),
+        iface("a.two", obj(y=I), description="Two things."),
         iface("a.three", obj(z=S)),
+        iface(
+            "pptx.inventory", args, description="Extract text inventory from slides."
+        ),
+        iface("task.old_name", obj(), source="skills/x/SKILL.md", description="X."),
+        iface("task.legacy_tool", obj(), description="Legacy."),
     ]
     new = [
-        iface("a.uno", obj(x=S)),  # the same interface under a new name
+        iface("a.label_write", obj(x=S), description="Write labels of a repository."),
         iface("a.three_", obj(z=S), aliases=["a.three"]),  # the old name kept
         iface("a.four", obj()),
+        iface("docx.comment", args, description="Add comments to DOCX documents."),
+        iface("task.new_name", obj(), source="skills/x/SKILL.md", description="Y."),
+        iface("task.modern", obj(), previous=["legacy-tool"], description="Modern."),
     ]
-    found = {(c.tool, c.kind) for c in breaking.compare(old, new)}
+    found = {(c.tool, c.kind, c.now) for c in breaking.compare(old, new)}
     assert found == {
-        ("a.one", "tool-renamed"),
-        ("a.two", "tool-removed"),
-        ("a.three", "tool-aliased"),
-        ("a.four", "tool-added"),
+        ("a.write_label", "tool-renamed", "a.label_write"),
+        ("a.two", "tool-removed", ""),
+        ("a.three", "tool-aliased", "a.three_"),
+        ("a.four", "tool-added", "a.four"),
+        ("pptx.inventory", "tool-removed", ""),
+        ("docx.comment", "tool-added", "docx.comment"),
+        ("task.old_name", "tool-renamed", "task.new_name"),
+        ("task.legacy_tool", "tool-renamed", "task.modern"),
     }
+
+
+def test_a_renamed_tool_that_changed_is_compared_under_both_names() -> None:
+    old = [iface("a.write_label", obj(x=S), description="Write labels.")]
+    new = [iface("a.label_write", obj(), description="Write labels.")]
+    assert [(c.kind, c.detail) for c in breaking.compare(old, new)] == [
+        ("tool-renamed", "renamed a.label_write (alike in name and description)"),
+        ("parameter-removed", "parameter x removed"),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -356,13 +430,12 @@ def test_breaking_changes_against_the_lock_on_disk(
     lines = [line for line in err.splitlines() if "breaking-change" in line]
     assert lines == [
         "::error file=skills/greet/SKILL.md,line=1,col=1,title=breaking-change::"
-        "task.greet: person removed (input/properties/person), parameter-removed; "
-        "a breaking change needs a major version bump (1.0.0 -> 1.1.0), against the "
-        "lock on disk",
+        "task.greet: parameter person removed; a breaking change needs a major "
+        "version bump (1.0.0 -> 1.1.0), against the lock on disk",
         "::warning file=skills/svc/svc.tools.yaml,line=1,col=1,title=breaking-change::"
-        'svc.send: ["slow"] no longer accepted (input/properties/mode), '
-        "enum-value-removed; the tool has no version to bump (seed 000's version), "
-        "against the lock on disk",
+        'svc.send: parameter mode no longer accepts "slow"; this breaks its callers, '
+        "and it has no version to say so (a version in its frontmatter or "
+        "metadata.yaml), against the lock on disk",
     ]
     found = json.loads(report.read_text())["checks"]["breaking"]
     assert found["compared"] and {c["verdict"] for c in found["changes"]} == {
@@ -405,9 +478,9 @@ def test_breaking_changes_against_a_git_ref(
     assert status == 0, err
     said = [line for line in err.splitlines() if "[version-not-bumped]" in line]
     assert said == [
-        "skills/greet/SKILL.md:1:1: warning[version-not-bumped]: task.greet: mood added "
-        "(input/properties/mood), parameter-added; an addition needs a minor version "
-        "bump (1.0.0 -> 1.0.1), against the lock at HEAD"
+        "skills/greet/SKILL.md:1:1: warning[version-not-bumped]: task.greet: parameter "
+        "mood added; an addition needs a minor version bump (1.0.0 -> 1.0.1), against "
+        "the lock at HEAD"
     ]
     assert "svc.send" not in err
     status, err = run_skillc(capsys, *args, "--against", "no-such-ref")
@@ -431,3 +504,81 @@ def test_wshobson_against_itself_and_a_changed_copy(
     assert [(c["change"], c["verdict"]) for c in changes] == [
         ("tool-removed", "unversioned")
     ]
+
+
+def test_a_ref_without_a_lock_is_an_error(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Asked to compare with a ref that holds no lock, the check says so (it passed
+    silently, comparing nothing: issue 44)."""
+    if shutil.which("git") is None:
+        pytest.skip("no git")
+    _project(skills_project, "1.0.0", "fast, slow")
+    _git(skills_project, "init", "-q")
+    _git(skills_project, "add", "skills", "pyproject.toml")
+    _git(skills_project, "commit", "-q", "-m", "before skillc")
+    assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
+    args = ["-C", str(skills_project), "check", "--skip", "listing", "--against"]
+    status, err = run_skillc(capsys, *args, "HEAD")
+    assert status == 1
+    assert (
+        "generated/skillc.lock.json:1:1: error[baseline-invalid]: the lock at HEAD "
+        "cannot be the baseline: HEAD holds no generated/skillc.lock.json (was "
+        "generated/ committed there?); no breaking changes were checked"
+    ) in err.splitlines()
+
+
+def test_every_breaking_change_is_listed(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Thirty unversioned tools removed: thirty warnings in text, none "not shown"
+    (3 of 30 were shown: issue 44)."""
+    for n in range(30):
+        write_skill(
+            skills_project / "skills",
+            f"s{n}",
+            f"---\nname: s{n}\ndescription: Skill number {n}.\n---\nGo.\n",
+        )
+    assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
+    shutil.rmtree(skills_project / "skills")
+    write_skill(
+        skills_project / "skills", "z", "---\nname: z\ndescription: Z.\n---\nZ.\n"
+    )
+    status, err = run_skillc(
+        capsys, "-C", str(skills_project), "check", "--skip", "listing"
+    )
+    said = [line for line in err.splitlines() if "[breaking-change]" in line]
+    assert len(said) == 30 and "not shown" not in err, err
+    assert said[0].endswith(
+        "task.s0: removed; this breaks its callers, and it has no version to say so "
+        "(a version in its frontmatter or metadata.yaml), against the lock on disk"
+    )
+
+
+def test_a_skill_renamed_says_its_previous_name(
+    skills_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A skill that says which name it had (metadata: previous-name) is reported as
+    renamed, at its new file, with no warning for the key."""
+    write_skill(
+        skills_project / "skills",
+        "old-tool",
+        "---\nname: old-tool\ndescription: O.\n---\nGo.\n",
+    )
+    assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
+    shutil.rmtree(skills_project / "skills" / "old-tool")
+    write_skill(
+        skills_project / "skills",
+        "new-tool",
+        "---\nname: new-tool\ndescription: N.\nmetadata:\n  previous-name: old-tool\n"
+        "---\nGo.\n",
+    )
+    status, err, found = checked(capsys, skills_project, "--skip", "listing")
+    assert [
+        (c["change"], c["tool"], c["now"]) for c in found["breaking"]["changes"]
+    ] == [("tool-renamed", "task.old_tool", "task.new_tool")]
+    assert (
+        "skills/new-tool/SKILL.md:1:1: warning[breaking-change]: task.old_tool: renamed "
+        "task.new_tool (it declares the old name); this breaks its callers"
+    ) in err
+    assert "previous-name" not in err

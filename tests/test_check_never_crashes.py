@@ -126,6 +126,8 @@ HOSTILE: list[tuple[str, Any, str]] = [
     ("required-of-objects", _entry(input={"required": [{}]}), "/input/required is"),
     ("bound-a-string", _entry(input=A), "properties/a/minLength is not a number"),
     ("nested-3000-deep", _deep, "nested more than 128 levels deep"),
+    ("description-a-list", _entry(description=["x"]), "/description is not a string"),
+    ("previous-a-string", _entry(previous="t.old"), "/previous is not a list of"),
     ("integer-of-5000-digits", _entry(version="DIGITS"), "invalid JSON: Exceeds"),
 ]
 

@@ -141,7 +141,18 @@ def test_sarif_names_stale_files(
     assert status == 1
     results = json.loads(sarif.read_text())["runs"][0]["results"]
     stale = [r for r in results if r["ruleId"] == "stale-output"]
-    assert "generated/skillc.lock.json" in [
+    # The source that changed, not the output files it rewrites (issue 44).
+    assert [
         r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in stale
-    ]
+    ] == ["skills/a/SKILL.md"]
     assert all(r["level"] == "error" for r in stale)
+    # Output edited by hand, no source changed: the output files are named.
+    assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
+    (skills_project / "generated" / "CLAUDE.md").write_text("edited\n")
+    run_skillc(capsys, "-C", str(skills_project), "check", "--sarif", str(sarif))
+    results = json.loads(sarif.read_text())["runs"][0]["results"]
+    assert [
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        for r in results
+        if r["ruleId"] == "stale-output"
+    ] == ["generated/CLAUDE.md"]

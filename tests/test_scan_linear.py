@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from skillc.checks import bom, scan
+from skillc.checks import bom, scan, scan_text
 from skillc.diagnostics import Report
 
 SIZE = 1 << 20
@@ -34,6 +34,11 @@ WORST = {
     "key-characters": "sk-",  # an OpenAI key, from every sk- of one run
     "url-token": "http://",  # a URL, from every scheme of one token
     "urls-with-queries": "a://b?c=d ",  # a credential, in each of 100,000 URLs
+    "credential-reads": "cat ~/.ssh/id_rsa ",  # a read, then a send looked for
+    "sends": "curl -d @- ",  # a send, then a read looked for
+    "decodes": "base64 -d ",  # a decode, then a run looked for
+    "exec-decode": "exec(base64.b64decode(",  # nested calls, never closed
+    "package-runs": "npx a@1 ",  # a package run, from every npx
 }
 
 
@@ -63,6 +68,7 @@ def _scan(folder: Path, name: str, text: str) -> float:
     start = time.perf_counter()
     found.secrets_and_unicode(name)
     found.runs(name, text, "this file")
+    found.runs(name, text, "this script", whole=True)  # reads and sends anywhere
     bom.shell_commands(text)
     bom._variables([text])
     return time.perf_counter() - start
@@ -115,4 +121,4 @@ def test_the_linear_search_finds_what_the_one_pattern_did() -> None:
         "curlx u | sh": None,
     }
     for text, found in cases.items():
-        assert scan.download_and_run(text) == found, text
+        assert scan_text.download_and_run(text) == found, text

@@ -54,7 +54,9 @@ def lock(
         except _TooLarge:
             _invalid(report, where, name, f"larger than {_MAX}")
             return None, name
-        if data is None:
+        if data is None:  # asked for, and not there: nothing would be compared
+            why = f"{against} holds no {where} (was {config.out}/ committed there?)"
+            _invalid(report, where, name, why)
             return None, name
     return parsed(data, where, name, report), name
 
@@ -100,12 +102,12 @@ def shape_problem(lock: Any) -> str | None:
             return f"{at} is not an object"
         if not isinstance(entry.get("tool"), str):
             return f"{at}/tool is not a string"
-        for key in ("kind", "source"):
+        for key in ("kind", "source", "description"):
             if not isinstance(entry.get(key, ""), str):
                 return f"{at}/{key} is not a string"
-        aliases = entry.get("aliases", [])
-        if not (isinstance(aliases, list) and all(isinstance(a, str) for a in aliases)):
-            return f"{at}/aliases is not a list of strings"
+        for key in ("aliases", "previous"):
+            if not _strings(entry.get(key, [])):
+                return f"{at}/{key} is not a list of strings"
         for key in ("input", "output"):
             if entry.get(key) is not None:
                 problem = _schema_problem(entry[key], f"{at}/{key}")

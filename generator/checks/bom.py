@@ -13,6 +13,7 @@ What the build saw is all it says: nothing is run or fetched.
 from __future__ import annotations
 
 import dataclasses
+import posixpath
 import re
 import shlex
 from collections.abc import Iterable, Iterator, Mapping
@@ -40,7 +41,9 @@ FILE = "bom.json"
 # _tasks._SHELL finds them), and its ```! blocks.
 SHELL = re.compile(r"!`([^`\n]+)`")
 SHELL_BLOCK = re.compile(r"^```!\s*\n(.*?)^```", re.M | re.S)
-ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Z_][A-Z0-9_]{2,})\b")
+# ${NAME}, ${NAME:-default} (and the shell's other operators), $NAME: by name only;
+# nothing after an operator is read, so a "${A:-" run cannot be scanned twice.
+ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?=[}:?=+-])|\$([A-Z_][A-Z0-9_]{2,})\b")
 # Variables a host sets, not a secret of the user's.
 HOST_VARIABLES = frozenset(
     {
@@ -101,7 +104,7 @@ def _executor(d: Function, config: Config) -> dict[str, Any]:
         found["commands"] = [shlex.join(ex.command)]
         texts += ex.command
     elif isinstance(ex, ScriptExecutor):
-        found["scripts"] = [f"{ex.cwd}/{ex.entry}"]
+        found["scripts"] = [script_file(d, ex)]
         texts += ex.args_template
     elif isinstance(ex, PythonExecutor):
         found["python"] = ex.function
@@ -109,6 +112,12 @@ def _executor(d: Function, config: Config) -> dict[str, Any]:
     if env:
         found["env"] = env
     return found
+
+
+def script_file(d: Function, ex: ScriptExecutor) -> str:
+    """A script tool's file, project-relative: its entry below the tool's folder (a
+    skill's own scripts run from the project folder, ``.``, so their cwd is not it)."""
+    return posixpath.normpath(posixpath.join(d.skill_dir or ex.cwd, ex.entry))
 
 
 def _origin(url: str) -> str:
@@ -135,7 +144,10 @@ def _instructions(d: Definition) -> dict[str, Any]:
     ]
     if scripts:
         found["scripts"] = scripts
-    hooks = list(_skill_hooks(d.extra.get("hooks")))
+    hooks = [
+        {"event": h["event"], "command": h["command"]}
+        for h in skill_hooks(d.extra.get("hooks"))
+    ]
     if hooks:
         found["hooks"] = hooks
     env = sorted(_variables([*commands, *(h["command"] for h in hooks)]))
@@ -155,16 +167,22 @@ def shell_commands(body: str) -> list[str]:
     return [*SHELL.findall(body), *blocks]
 
 
-def _skill_hooks(value: Any) -> Iterator[dict[str, str]]:
-    """A skill's own ``hooks`` (Claude Code's settings form): each command hook."""
+def skill_hooks(value: Any) -> Iterator[dict[str, str]]:
+    """A skill's own ``hooks`` (Claude Code's settings form): each command hook, with
+    its event and matcher."""
     if not isinstance(value, Mapping):
         return
     for event, groups in sorted(value.items()):
         for group in groups if isinstance(groups, list) else ():
             inner = group.get("hooks") if isinstance(group, Mapping) else None
+            matcher = group.get("matcher") if isinstance(group, Mapping) else None
             for hook in inner if isinstance(inner, list) else ():
                 if isinstance(hook, Mapping) and isinstance(hook.get("command"), str):
-                    yield {"event": str(event), "command": hook["command"]}
+                    yield {
+                        "event": str(event),
+                        "matcher": matcher if isinstance(matcher, str) else "",
+                        "command": hook["command"],
+                    }
 
 
 def _variables(texts: Iterable[str]) -> set[str]:
@@ -180,7 +198,10 @@ def plugins(model: Model) -> list[dict[str, Any]]:
         entry = found.setdefault(item.plugin, {"plugin": item.plugin})
         fields = [f.name for f in dataclasses.fields(item) if f.name != "plugin"]
         key = "hooks" if isinstance(item, Hook) else "mcp_servers"
-        entry.setdefault(key, []).append({name: getattr(item, name) for name in fields})
+        record = {name: getattr(item, name) for name in fields}
+        if isinstance(item, Hook):  # what its command reads, as a tool's does
+            record["env"] = sorted(_variables([item.action]))
+        entry.setdefault(key, []).append(record)
     return [found[name] for name in sorted(found)]
 
 
@@ -202,6 +223,7 @@ def emit(model: Model, config: Config, generator: str) -> dict[str, str]:
         for hook in entry.get("hooks", ()):
             if hook["type"] == "command":
                 totals["commands"].add(hook["action"])
+            totals["env"].update(hook["env"])
         for server in entry.get("mcp_servers", ()):
             key = "commands" if server["transport"] == "stdio" else "hosts"
             totals[key].add(server["target"])

@@ -8,6 +8,9 @@ tightened, other properties no longer accepted), an enum value removed, an outpu
 schema that may now hold what a caller did not expect. Additive: a tool or optional
 parameter added, a type widened, an enum value added, an output that only gained.
 
+Which removed tool an added one renames is ``renames.match``'s to say: tools that are
+not related are a removal and an addition. What changed in a schema is ``schemas``'s.
+
 A breaking change of a tool with a version (seed 000's ``version``) needs a major bump
 (a minor one below 1.0.0), else it is an error; without a version it is a warning, as
 nothing was promised. An additive change without a minor bump (a patch one below
@@ -18,12 +21,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
-
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from ..checks import Subject
+from ..checks import Subject, renames, schemas
 from ..diagnostics import Report
 from ..writer import LOCK
 
@@ -49,14 +51,6 @@ ADDITIVE = frozenset(
         "output-extended",
     }
 )
-# Bounds: a larger value accepts less (min*) or more (max*).
-LOWER = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
-UPPER = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties")
-# Keywords the comparison reads itself; any other one that changes narrows an input.
-READ = frozenset(
-    {"type", "enum", "const", "properties", "required", "additionalProperties"}
-    | {"items", "anyOf", "oneOf", *LOWER, *UPPER}
-)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -72,215 +66,6 @@ class Change:
         return self.kind in BREAKING
 
 
-# -- the schemas ---------------------------------------------------------------------
-
-
-def input_changes(
-    old: Any, new: Any, path: str = "input"
-) -> Iterator[tuple[str, str, str]]:
-    """What changed in what a schema accepts: (kind, path, detail)."""
-    if old == new:
-        return
-    if not isinstance(old, Mapping) or not isinstance(new, Mapping):
-        kind = "type-widened" if new is True or new == {} else "type-narrowed"
-        yield kind, path, "the schema changed"
-        return
-    yield from _types(old, new, path)
-    yield from _enum(old, new, path)
-    yield from _unions(old, new, path)
-    yield from _bounds(old, new, path)
-    yield from _object(old, new, path)
-    if "items" in old or "items" in new:
-        yield from input_changes(
-            old.get("items", {}), new.get("items", {}), f"{path}/items"
-        )
-    for key in sorted((old.keys() | new.keys()) - READ):
-        if old.get(key) != new.get(key):
-            kind = "type-widened" if key not in new else "type-narrowed"
-            yield kind, path, f"{key} {_show(old.get(key))} -> {_show(new.get(key))}"
-
-
-def _kinds(schema: Any) -> frozenset[str] | None:
-    """The JSON types a schema allows (None: any), a union's those of its members; an
-    integer is a number too."""
-    if not isinstance(schema, Mapping):
-        return None
-    value = schema.get("type")
-    if value is None:
-        members = _members(schema)
-        if members is None:
-            return None
-        each = [_kinds(m) for m in members]
-        known = [k for k in each if k is not None]
-        return None if len(known) < len(each) else frozenset().union(*known)
-    kinds = {value} if isinstance(value, str) else set(value)
-    return frozenset(kinds | ({"integer"} if "number" in kinds else set()))
-
-
-def _types(
-    old: Mapping[str, Any], new: Mapping[str, Any], path: str
-) -> Iterator[tuple[str, str, str]]:
-    was, now = _kinds(old), _kinds(new)
-    if was == now:
-        return
-    detail = f"type {_show(old.get('type', 'any'))} -> {_show(new.get('type', 'any'))}"
-    if now is None or (was is not None and was < now):
-        yield "type-widened", path, detail
-    else:
-        yield "type-narrowed", path, detail
-
-
-def _values(schema: Mapping[str, Any]) -> list[Any] | None:
-    if "const" in schema:
-        return [schema["const"]]
-    value = schema.get("enum")
-    return list(value) if isinstance(value, list) else None
-
-
-def _enum(
-    old: Mapping[str, Any], new: Mapping[str, Any], path: str
-) -> Iterator[tuple[str, str, str]]:
-    was, now = _values(old), _values(new)
-    if was == now:
-        return
-    if now is None:
-        yield "type-widened", path, "no longer limited to listed values"
-    elif was is None:
-        yield "type-narrowed", path, f"now limited to {_show(now)}"
-    else:
-        removed = [v for v in was if v not in now]
-        added = [v for v in now if v not in was]
-        if removed:
-            yield "enum-value-removed", path, f"{_show(removed)} no longer accepted"
-        if added:
-            yield "enum-value-added", path, f"{_show(added)} now accepted"
-
-
-def _members(schema: Mapping[str, Any]) -> list[Any] | None:
-    for key in ("anyOf", "oneOf"):
-        if isinstance(schema.get(key), list):
-            return list(schema[key])
-    return None
-
-
-def _unions(
-    old: Mapping[str, Any], new: Mapping[str, Any], path: str
-) -> Iterator[tuple[str, str, str]]:
-    was, now = _members(old), _members(new)
-    if was is None or now is None or was == now:
-        return  # a union that comes or goes: its types say what changed
-    if any(member not in now for member in was):
-        yield "type-narrowed", path, "a member of its union removed or changed"
-    if any(member not in was for member in now):
-        yield "type-widened", path, "a member added to its union"
-
-
-def _bounds(
-    old: Mapping[str, Any], new: Mapping[str, Any], path: str
-) -> Iterator[tuple[str, str, str]]:
-    for key in (*LOWER, *UPPER):
-        a, b = old.get(key), new.get(key)
-        if a == b or isinstance(a, bool) or isinstance(b, bool):
-            continue
-        lower = key in LOWER
-        if a is None or b is None:
-            tighter = a is None
-        else:
-            tighter = b > a if lower else b < a
-        kind = "type-narrowed" if tighter else "type-widened"
-        yield kind, path, f"{key} {_show(a)} -> {_show(b)}"
-
-
-def _object(
-    old: Mapping[str, Any], new: Mapping[str, Any], path: str
-) -> Iterator[tuple[str, str, str]]:
-    props_old = old.get("properties") or {}
-    props_new = new.get("properties") or {}
-    req_old = set(old.get("required") or ())
-    req_new = set(new.get("required") or ())
-    for name in sorted(props_old.keys() | props_new.keys() | req_old | req_new):
-        where = f"{path}/properties/{name}"
-        if name in props_old and name not in props_new:
-            yield from _removed(name, props_old[name], new, where)
-        elif name not in props_old and name in props_new:
-            yield _added(name, name in req_new, where)
-        else:
-            yield from _required(name, name in req_old, name in req_new, where)
-            if name in props_old:
-                yield from input_changes(props_old[name], props_new[name], where)
-    yield from _others(old, new, path)
-
-
-def _removed(
-    name: str, schema: Any, new: Mapping[str, Any], where: str
-) -> Iterator[tuple[str, str, str]]:
-    """A property gone: still taken, as any other, when the new schema takes others."""
-    extra = new.get("additionalProperties")
-    if extra is True or isinstance(extra, Mapping):
-        yield from input_changes(schema, {} if extra is True else extra, where)
-    else:
-        yield "parameter-removed", where, f"{name} removed"
-
-
-def _added(name: str, required: bool, where: str) -> tuple[str, str, str]:
-    if required:
-        return "parameter-required", where, f"{name} added, required"
-    return "parameter-added", where, f"{name} added"
-
-
-def _required(
-    name: str, was: bool, now: bool, where: str
-) -> Iterator[tuple[str, str, str]]:
-    if now and not was:
-        yield "parameter-required", where, f"{name} made required"
-    elif was and not now:
-        yield "parameter-optional", where, f"{name} made optional"
-
-
-def _others(
-    old: Mapping[str, Any], new: Mapping[str, Any], path: str
-) -> Iterator[tuple[str, str, str]]:
-    """Properties the schema does not name (``additionalProperties``)."""
-    extra_old = old.get("additionalProperties")
-    extra_new = new.get("additionalProperties")
-    if extra_new is False and extra_old is not False:
-        yield "type-narrowed", path, "other properties no longer accepted"
-    elif extra_old is False and extra_new is not False:
-        yield "type-widened", path, "other properties now accepted"
-    if isinstance(extra_old, Mapping) and isinstance(extra_new, Mapping):
-        yield from input_changes(extra_old, extra_new, f"{path}/additionalProperties")
-
-
-# An output is read, not sent: what an input loses, a caller of the tool can rely on;
-# what an input gains, a caller must now handle.
-OUTPUT = {
-    "parameter-removed": "output-changed",
-    "parameter-optional": "output-changed",
-    "type-widened": "output-changed",
-    "enum-value-added": "output-changed",
-    "parameter-added": "output-extended",
-    "parameter-required": "output-extended",
-    "type-narrowed": "output-extended",
-    "enum-value-removed": "output-extended",
-}
-
-
-def output_changes(
-    old: Any, new: Any, path: str = "output"
-) -> Iterator[tuple[str, str, str]]:
-    """What changed in what a tool returns: what a caller reads may be gone or hold
-    what it did not expect (output-changed), or it only gained (output-extended)."""
-    if old == new:
-        return
-    if old is None:
-        yield "output-extended", path, "an output schema declared"
-    elif new is None:
-        yield "output-changed", path, "its output schema removed"
-    else:
-        for kind, where, detail in input_changes(old, new, path):
-            yield OUTPUT[kind], where, detail.replace("accepted", "returned")
-
-
 # -- the tools -----------------------------------------------------------------------
 
 
@@ -289,25 +74,35 @@ def compare(old: list[Mapping[str, Any]], new: list[Mapping[str, Any]]) -> list[
     before = {str(i["tool"]): i for i in old}
     after = {str(i["tool"]): i for i in new}
     aliases = {a: name for name, i in after.items() for a in i.get("aliases", ())}
-    changes: list[Change] = []
     gone = sorted(before.keys() - after.keys())
     added = sorted(after.keys() - before.keys())
+    aliased = {name: aliases[name] for name in gone if name in aliases}
+    renamed = renames.match(
+        [name for name in gone if name not in aliased],
+        [name for name in added if name not in aliased.values()],
+        before,
+        after,
+    )
+    changes: list[Change] = []
     for name in gone:
-        if name in aliases:  # renamed, and the old name still calls it
-            target = aliases[name]
-            if target in added:
-                added.remove(target)
-            detail = f"renamed {target}, the old name an alias"
+        if name in aliased:  # renamed, and the old name still calls it
+            target = aliased[name]
+            detail = f"renamed {target}; the old name still calls it"
             changes.append(Change(name, "tool-aliased", "", detail, target))
-            changes += _interface(name, before[name], after[target], target)
-            continue
-        twin = next((n for n in added if _same(before[name], after[n])), None)
-        if twin is not None:
-            added.remove(twin)
-            changes.append(Change(name, "tool-renamed", "", f"renamed {twin}", twin))
+        elif name in renamed:
+            target, why = renamed[name]
+            detail = f"renamed {target} ({why})"
+            changes.append(Change(name, "tool-renamed", "", detail, target))
         else:
             changes.append(Change(name, "tool-removed", "", "removed"))
-    changes += [Change(name, "tool-added", "", "added", name) for name in added]
+            continue
+        changes += _interface(name, before[name], after[target], target)
+    taken = {*aliased.values(), *(target for target, _ in renamed.values())}
+    changes += [
+        Change(name, "tool-added", "", "added", name)
+        for name in added
+        if name not in taken
+    ]
     for name in sorted(before.keys() & after.keys()):
         changes += _interface(name, before[name], after[name], name)
     return changes
@@ -317,14 +112,32 @@ def _interface(
     name: str, was: Mapping[str, Any], now: Mapping[str, Any], target: str
 ) -> list[Change]:
     found = [
-        *input_changes(was.get("input"), now.get("input")),
-        *output_changes(was.get("output"), now.get("output")),
+        *schemas.input_changes(was.get("input"), now.get("input")),
+        *schemas.output_changes(was.get("output"), now.get("output")),
     ]
-    return [Change(name, kind, where, detail, target) for kind, where, detail in found]
+    return [
+        Change(name, kind, where, f"{subject(where)} {detail}", target)
+        for kind, where, detail in found
+    ]
 
 
-def _same(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
-    return all(a.get(k) == b.get(k) for k in ("kind", "input", "output"))
+def subject(path: str) -> str:
+    """What a schema path is about, as a caller names it: ``input/properties/o/
+    properties/y`` is parameter o.y, ``input/properties/l/items`` the items of l
+    (l[]), ``output/properties/a`` output field a."""
+    parts = path.split("/")
+    name, named = "", False  # named: the part is a property's name
+    for part in parts[1:]:
+        if named:
+            name += f".{part}" if name else part
+        elif part == "items":
+            name += "[]"
+        elif part == "additionalProperties":
+            name += ".*" if name else "*"
+        named = not named and part == "properties"
+    if parts[0] == "output":
+        return f"output field {name}" if name else "its output"
+    return f"parameter {name}" if name else "its input"
 
 
 VERSION = re.compile(r"v?(\d+)(?:\.(\d+))?(?:\.(\d+))?")
@@ -373,20 +186,13 @@ def run(subject: Subject, report: Report) -> dict[str, Any]:
     result = []
     for change in compare(old, new):
         was, now = before.get(change.tool, {}), after.get(change.now, {})
-        source = str(now.get("source") or was.get("source") or LOCK)
-        level = bump(was.get("version"), now.get("version"))
-        verdict = _verdict(change, level, was.get("version"))
-        where = f" ({change.path})" if change.path else ""
-        versions = f"{was.get('version', 'none')} -> {now.get('version', 'none')}"
-        message = f"{change.tool}: {change.detail}{where}, {change.kind}"
+        verdict = _verdict(change, was.get("version"), now.get("version"))
         if verdict != "ok":
-            say = report.error if verdict == "error" else report.warning
-            code = "version-not-bumped" if verdict == "warning" else "breaking-change"
-            why = f"{_WHY[verdict].format(versions)}, against {subject.baseline_name}"
-            say(source, 1, 1, code, f"{message}; {why}")
+            _say(report, change, (was, now), verdict, subject.baseline_name)
         result.append(
             {
                 "tool": change.tool,
+                "now": change.now,
                 "change": change.kind,
                 "path": change.path,
                 "detail": change.detail,
@@ -394,23 +200,51 @@ def run(subject: Subject, report: Report) -> dict[str, Any]:
                 "old_version": was.get("version"),
                 "new_version": now.get("version"),
                 "verdict": verdict,
+                "source": _source(was, now),
             }
         )
     return {"baseline": subject.baseline_name, "compared": True, "changes": result}
 
 
-# What a verdict other than "ok" says ({}: the versions).
+def _source(was: Mapping[str, Any], now: Mapping[str, Any]) -> str:
+    """Where a change is: the tool's source now, else the one it had."""
+    return str(now.get("source") or was.get("source") or LOCK)
+
+
+def _say(
+    report: Report,
+    change: Change,
+    entries: tuple[Mapping[str, Any], Mapping[str, Any]],
+    verdict: str,
+    baseline: str,
+) -> None:
+    """The diagnostic of a change the versions do not own up to, at the tool's source
+    now (a removed tool's: the one it had)."""
+    was, now = entries
+    versions = f"{was.get('version', 'none')} -> {now.get('version', 'none')}"
+    why = _WHY[verdict].format(versions=versions, version=was.get("version"))
+    if verdict == "error" and change.kind == "tool-removed":
+        why = f"removing it breaks the callers of its version {was.get('version')}"
+    say = report.error if verdict == "error" else report.warning
+    code = "version-not-bumped" if verdict == "warning" else "breaking-change"
+    message = f"{change.tool}: {change.detail}; {why}, against {baseline}"
+    say(_source(was, now), 1, 1, code, message)
+
+
+# What a verdict other than "ok" says.
 _WHY = {
-    "error": "a breaking change needs a major version bump ({})",
-    "unversioned": "the tool has no version to bump (seed 000's version)",
-    "warning": "an addition needs a minor version bump ({})",
+    "error": "a breaking change needs a major version bump ({versions})",
+    "unversioned": "this breaks its callers, and it has no version to say so "
+    "(a version in its frontmatter or metadata.yaml)",
+    "warning": "an addition needs a minor version bump ({versions})",
 }
 
 
-def _verdict(change: Change, level: str | None, old_version: object) -> str:
+def _verdict(change: Change, old_version: object, new_version: object) -> str:
     """ok, error, unversioned (a warning) or warning."""
     if change.kind in ("tool-added", "tool-aliased"):
         return "ok"
+    level = bump(old_version, new_version)
     if change.breaking:
         if change.kind in ("tool-removed", "tool-renamed"):
             return "error" if old_version else "unversioned"
@@ -425,7 +259,3 @@ def _json(data: bytes | None) -> dict[str, Any] | None:
         return None
     value = json.loads(data)
     return value if isinstance(value, dict) else None
-
-
-def _show(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)

@@ -10,17 +10,18 @@ from typing import Any
 
 from .. import __version__
 from ..diagnostic import Diagnostic
-from ..diagnostics import CODES
+from ..diagnostics import CODES, Severity
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 STALE = "stale-output"
-_LEVELS = {"error": "error", "warning": "warning", "info": "note"}  # SARIF's levels
+# SARIF's levels (2.1.0 section 3.27.10): a note is "note".
+LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
 def document(items: Sequence[Diagnostic], stale: Sequence[str] = ()) -> str:
     """The log of ``items`` and of the ``stale`` output files (each an error)."""
     results = [
-        _result(d.code, _LEVELS[d.severity.value], d.message, d.path, d.line, d.col)
+        _result(d.code, LEVELS[d.severity], d.message, d.path, d.line, d.col)
         for d in items
     ]
     results += [

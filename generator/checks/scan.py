@@ -1,6 +1,8 @@
 """What a reviewer should see before a skill, hook or script takes effect: lines that
-download and run code (``curl ... | sh`` and its kin) in hooks, scripts, MCP server
-commands and the lines a skill has Claude Code run; secrets written into a source
+download and run code (``curl ... | sh`` and its kin), run code they decode or fetch,
+or send credentials they read (``scan_text``) in hooks, scripts, MCP server commands
+and the lines a skill has Claude Code run; hooks that download and run a package;
+secrets written into a source
 (named by kind, never shown) and URLs that carry a credential (``urls``);
 ``allowed-tools`` that pre-approve every use of a tool; invisible or bidirectional
 Unicode, which hides text from a reviewer but not from a model. Each a warning at its
@@ -13,41 +15,19 @@ few times plain prose of the same size.
 
 from __future__ import annotations
 
+import json
 import os
 import re
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 from .. import urls
-from ..checks import Subject
+from ..checks import Subject, bom, scan_text
 from ..checks.bom import SCRIPT_SUFFIXES
 from ..diagnostics import Report, position
 from ..filestat import read_regular
 from ..ir import Definition, Function, ScriptExecutor
 
-# Download-and-run, in four shapes. Each pattern is linear in the text it searches: no
-# part of one can match again what another part just matched (a run of letters can
-# start a scheme only once, an unbounded run is never followed by what it may hold).
-# The shapes with an unbounded middle (``curl ... | sh``) are searched from the first
-# download of a stretch of text only (``_earliest``): from each, as one regex did, a
-# line holding ``curl -fsSL `` 40,000 times took 131 s to scan.
-RUN = r"(?:sudo\s+)?(?:env\s+\S++\s+)?(?:ba|z|da|k|c|fi)?sh|python[0-9.]*|node|perl|ruby|php"
-# A process substitution, sh -c or eval of a download: fixed words, one space run each.
-SUBSTITUTED = re.compile(
-    r"\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b"
-    r"|\b(?:ba|z)?sh\s+-c\s+[\"']?\$\(\s*(?:curl|wget)\b"
-    r"|\beval\s+[\"']?\$\(\s*(?:curl|wget)\b",
-    re.I,
-)
-DOWNLOAD = re.compile(r"\b(?:curl|wget)\b", re.I)
-PIPED_TO_RUN = re.compile(rf"\|\s*(?:{RUN})\b", re.I)
-SEGMENT_END = re.compile(r"[\n|;&]")
-PS_DOWNLOAD = re.compile(r"\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b", re.I)
-PS_RUN = re.compile(r"\b(?:iex|Invoke-Expression)\b", re.I)
-PIPED_TO_PS_RUN = re.compile(r"\|\s*(?:iex|Invoke-Expression)\b", re.I)
-PS_FETCHED = re.compile(r"\b(?:iwr|irm|Invoke-WebRequest|DownloadString)\b", re.I)
-LINE_END = re.compile(r"\n")
 # Each kind of secret by the shape its issuer gives it.
 SECRETS = {
     "an AWS access key": re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
@@ -113,6 +93,21 @@ class _Scan:
         text = self.text(path)
         return -1 if text is None else text.find(needle)
 
+    def where_in(self, path: str, command: str, needle: str) -> int:
+        """Where ``needle`` is in ``command``, as the file writes the command (a JSON
+        string, escaped, in hooks.json; as is in a YAML block): two hooks of one file
+        that run the same package are told apart by their commands."""
+        text = self.text(path)
+        if text is None:
+            return -1
+        escaped = json.dumps(command, ensure_ascii=False)[1:-1]
+        for written in (escaped, json.dumps(command)[1:-1], command):
+            at = text.find(written)
+            if at >= 0:
+                inner = written.find(needle)
+                return at + max(inner, 0)
+        return text.find(needle)
+
     def secrets_and_unicode(self, path: str) -> None:
         text = self.text(path)
         if text is None:
@@ -164,10 +159,12 @@ class _Scan:
                 "bom.json and ai-tools.json show the URL without it)",
             )
 
-    def runs(self, path: str, text: str, what: str) -> None:
-        """Whether ``text`` (a command, a script, instructions) downloads and runs
-        code; ``path``: the file it is written in."""
-        found = download_and_run(text)
+    def runs(self, path: str, text: str, what: str, whole: bool = False) -> None:
+        """Whether ``text`` (a command, a script: ``whole``, instructions) downloads
+        and runs code, runs code it decodes or fetches, or sends what it reads of
+        credentials (in one line; in a script, anywhere in it); ``path``: the file it
+        is written in."""
+        found = scan_text.download_and_run(text)
         if found:
             self.say(
                 path,
@@ -175,67 +172,51 @@ class _Scan:
                 "download-and-execute",
                 f"{what} downloads code and runs it: {found[:80]}",
             )
+        span = scan_text.obfuscated(text)
+        if span:
+            shown = text[span[0] : span[1]]
+            self.say(
+                path,
+                self.where(path, shown),
+                "obfuscated-execution",
+                f"{what} runs code it decodes or fetches, which a reviewer cannot "
+                f"read: {shown[:80]}",
+            )
+        span = scan_text.exfiltration(text, whole)
+        if span:
+            shown = text[span[0] : span[1]]
+            where = "and, in the same script," if whole else "and, in the same line,"
+            self.say(
+                path,
+                self.where(path, shown),
+                "exfiltration",
+                f"{what} reads {shown[:60]} {where} sends data over the network: "
+                "what it reads can leave the machine",
+            )
+
+    def hook(
+        self, path: str, event: str, matcher: str, command: str, what: str
+    ) -> None:
+        """A command hook: what ``runs`` finds, and a package it downloads and runs."""
+        self.runs(path, command, what)
+        package = scan_text.package_run(command)
+        if package is None:
+            return
+        every = event in TOOL_EVENTS and matcher.strip() in ("", "*", ".*")
+        when = "on every tool call" if every else f"on each {event}"
+        pinned = "" if "@" in package.lstrip("@") else " (any version)"
+        self.say(
+            path,
+            self.where_in(path, command, package),
+            "hook-runs-package",
+            f"{what} downloads and runs {package}{pinned} {when}: what the registry "
+            "serves then runs with your rights; install it once and run it by path, "
+            "or pin an exact version you have read",
+        )
 
 
-def download_and_run(text: str) -> str | None:
-    """The first stretch of ``text`` that downloads code and runs it (``curl ... |
-    sh``, ``bash <(curl ...)``, ``iwr ... | iex``, ``iex ... DownloadString``)."""
-    spans = [
-        _earliest(text, DOWNLOAD, SEGMENT_END, _piped_to_run),
-        _earliest(text, PS_DOWNLOAD, LINE_END, _last(PIPED_TO_PS_RUN, "|")),
-        _earliest(text, PS_RUN, LINE_END, _last(PS_FETCHED, "")),
-    ]
-    match = SUBSTITUTED.search(text)
-    spans.append(match.span() if match else None)
-    found = min((span for span in spans if span), default=None)
-    return None if found is None else text[found[0] : found[1]]
-
-
-# What follows a download in its stretch of text: where the match ends, or None.
-Tail = Callable[[str, int, int], int | None]
-
-
-def _earliest(
-    text: str, start: re.Pattern[str], stop: re.Pattern[str], tail: Tail
-) -> tuple[int, int] | None:
-    """The first ``start`` that ``tail`` completes before the next ``stop`` (or at
-    it). Only the first ``start`` of each stretch is tried: any later one in it has
-    less of the stretch left, so it cannot complete when the first does not."""
-    pos = 0
-    while found := start.search(text, pos):
-        end = stop.search(text, found.end())
-        limit = len(text) if end is None else end.start()
-        done = tail(text, found.end(), limit)
-        if done is not None:
-            return found.start(), done
-        pos = limit + 1
-    return None
-
-
-def _piped_to_run(text: str, _: int, limit: int) -> int | None:
-    """``| sh`` where the download's command ends (a pipe ends it)."""
-    piped = PIPED_TO_RUN.match(text, limit)
-    return None if piped is None else piped.end()
-
-
-def _last(pattern: re.Pattern[str], first: str) -> Tail:
-    """The end of the last ``pattern`` that starts in the stretch (at a ``first``
-    character, when given: a pipe), as a greedy ``[^\n]*`` before it would find."""
-
-    def tail(text: str, begin: int, limit: int) -> int | None:
-        last = None
-        if first:
-            at = text.find(first, begin, limit)
-            while at >= 0:
-                if match := pattern.match(text, at):
-                    last = match.end()
-                at = text.find(first, at + 1, limit)
-        else:
-            for match in pattern.finditer(text, begin, limit):
-                last = match.end()
-        return last
-
-    return tail
+# Claude Code's events of a tool call, whose matcher chooses the tools.
+TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure"})
 
 
 def run(subject: Subject, report: Report) -> list[dict[str, Any]]:
@@ -249,12 +230,20 @@ def run(subject: Subject, report: Report) -> list[dict[str, Any]]:
                 scan.secrets_and_unicode(path)
                 text = scan.text(path)
                 if text is not None and path.endswith(SCRIPT_SUFFIXES):
-                    scan.runs(path, text, "this script")
+                    scan.runs(path, text, "this script", whole=True)
         if isinstance(d, Definition):
             # Its !`cmd` lines, which Claude Code runs, and what it tells the agent to.
             scan.runs(
                 d.source.path, d.body, f"a line of {tool.qualname}'s instructions"
             )
+            for entry in bom.skill_hooks(d.extra.get("hooks")):
+                what = f"a {entry['event']} hook of {tool.qualname}"
+                event, matcher, command = (
+                    entry["event"],
+                    entry["matcher"],
+                    entry["command"],
+                )
+                scan.hook(d.source.path, event, matcher, command, what)
             if d.kind.value != "agent":
                 for rule in d.allowed_tools:
                     if EVERYTHING.search(rule.strip()):
@@ -267,9 +256,8 @@ def run(subject: Subject, report: Report) -> list[dict[str, Any]]:
                         )
     for hook in subject.model.hooks:
         if hook.type == "command":
-            scan.runs(
-                hook.source, hook.action, f"a {hook.event} hook of plugin {hook.plugin}"
-            )
+            what = f"a {hook.event} hook of plugin {hook.plugin}"
+            scan.hook(hook.source, hook.event, hook.matcher, hook.action, what)
         if hook.source not in scanned:
             scanned.add(hook.source)
             scan.secrets_and_unicode(hook.source)
@@ -295,4 +283,4 @@ def _files(d: Definition | Function) -> Iterator[str]:
             if name.startswith("scripts/") or name.endswith(SCRIPT_SUFFIXES):
                 yield f"{d.skill_dir}/{name}"
     if isinstance(d, Function) and isinstance(d.executor, ScriptExecutor):
-        yield str(Path(d.executor.cwd, d.executor.entry).as_posix())
+        yield bom.script_file(d, d.executor)

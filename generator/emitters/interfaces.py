@@ -1,7 +1,8 @@
 """Each tool's interface, as the lock records it: its name, kind, version, aliases,
-and its input and output schemas without what only explains them (descriptions,
-titles, examples, defaults), so that the lock changes when a call could break and
-``skillc check`` can tell which change it was (generator/checks/breaking.py)."""
+the names it had before, its description, and its input and output schemas without
+what only explains them (descriptions, titles, examples, defaults), so that the lock
+changes when a call could break and ``skillc check`` can tell which change it was, and
+which removed tool an added one renames (generator/checks/breaking.py)."""
 
 from __future__ import annotations
 
@@ -54,6 +55,11 @@ def entry(tool: ToolView) -> dict[str, Any]:
         result["version"] = version
     if tool.aliases:
         result["aliases"] = list(tool.aliases)
+    if tool.previous:
+        result["previous"] = list(tool.previous)
+    # What a model reads to choose it: a removed tool and an added one that are alike
+    # in name and description were one tool renamed.
+    result["description"] = tool.description
     result["input"] = shape(tool.input_schema)
     if tool.output_schema is not None:
         result["output"] = shape(tool.output_schema)

@@ -104,6 +104,9 @@ class ToolView:
     source: Position
     offered: bool  # offered to models (not disable-model-invocation)
     aliases: tuple[str, ...]
+    # The names its source says it had before (a skill's metadata previous-name): a
+    # breaking change calls it renamed, not removed and added.
+    previous: tuple[str, ...]
     provider_name: str
     dotted_name: str
     python_path: str  # how Python reaches it: "generated.s3.file.read"

@@ -73,6 +73,7 @@ def build(
         source=d.source,
         offered=tool.model_invocable,
         aliases=tool.aliases,
+        previous=seed_metadata.previous_names(d),
         provider_name=tool.provider_name,
         dotted_name=tool.dotted_name,
         python_path=f"{package}.{tool.qualname}",

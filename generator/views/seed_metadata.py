@@ -43,3 +43,13 @@ def metadata(tool: Tool) -> dict[str, str | list[str]]:
     }
     found |= {key: items(d.extra.get(key)) for key in LISTS}
     return {key: value for key, value in found.items() if value}
+
+
+def previous_names(d: Definition | Function) -> tuple[str, ...]:
+    """The names a skill or subagent says it had (``previous-name``, in its
+    frontmatter's ``metadata``, its metadata.yaml or its frontmatter: one name or
+    several, comma-separated), sorted."""
+    if not isinstance(d, Definition):
+        return ()
+    value = d.metadata.get("previous-name") or d.extra.get("previous-name")
+    return tuple(sorted(set(items(value))))
