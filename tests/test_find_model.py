@@ -207,7 +207,7 @@ import generated
 from generated import _search, _search_model as built
 purpose = "search file contents for a pattern"
 match = generated.find_tool(purpose, k=1)[0]
-lexical, _ = _search._lexical(purpose)
+lexical = _search._lexical(purpose).relevance()
 encoder, vectors, _ = _search._state["model"]
 from generated._search_index import TOOLS
 index = TOOLS.index(match.name)

@@ -35,6 +35,7 @@ RUNTIME = (
     "_patterns.py",
     "_dispatch.py",
     "_search.py",
+    "_lexical.py",
     "_terms.py",
     "_embed.py",
     "_cli.py",

@@ -74,7 +74,7 @@ class Tokenizer:
     """WordPiece over a vocabulary: each word becomes its longest known pieces."""
 
     def __init__(self, vocab: list[str]) -> None:
-        self.ids = {token: index for index, token in enumerate(vocab)}
+        self.ids = dict(zip(vocab, range(len(vocab))))
         self.unknown = self.ids.get(UNKNOWN, 0)
         self._cache: dict[str, tuple[int, ...]] = {}
 
@@ -110,7 +110,10 @@ class Table:
 
     def __init__(self, folder: Path) -> None:
         numpy = _numpy()
-        self.rows: Any = numpy.load(folder / "table.npy")
+        # Mapped: a query reads the rows of its few tokens, not the 7.8 MB table.
+        self.rows: Any = numpy.load(folder / "table.npy", mmap_mode="r").view(
+            numpy.ndarray
+        )
         self.scales: Any = numpy.load(folder / "scales.npy").astype(numpy.float32)
         vocab = (folder / "vocab.txt").read_text(encoding="utf-8").splitlines()
         self.tokenize = Tokenizer(vocab)

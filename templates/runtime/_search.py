@@ -1,11 +1,8 @@
 """``find_tool(purpose)``: rank tools by how well they fit a purpose in plain words.
 
-Lexical: BM25F over fields with weights (a tool's name and aliases count most, then its
-triggers and tags, its namespace, its description, then its parameters and examples),
-with light stemming, a few verb synonyms and a boost for a tool named exactly. The index
-is a literal written at build time (``_search_index.py``); a query only splits the
-purpose and adds up postings. Both split words by ``_terms``, so they agree on every
-word.
+Lexical: BM25F over fields with weights (``_lexical.py``), over arrays written at build
+time (``_search_index.py``); a query only splits the purpose and adds up postings. Both
+split words by ``_terms``, so they agree on every word.
 
 Hybrid (when the package was built with vectors, and numpy and the token table are
 there): each tool's vector was computed at build time (``_search_vectors.py``); the
@@ -20,27 +17,20 @@ runtime, the ranking is hybrid (said once, and in each result's ``reason``).
 
 from __future__ import annotations
 
-import base64
+import binascii
 import importlib
-import math
-import re
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ._terms import FIELD_NAMES, FIELDS, SYNONYMS_OF, stem, terms
-
-K1 = 1.2  # BM25F's
-B = 0.6
-EXACT = 0.5  # the word as written, on top of its stem
-SYNONYM = 0.2  # a synonym counts for less than the word itself
+from ._lexical import Found, Index
+from ._terms import FIELD_NAMES, FIELDS
 
 # Lexical weight beside the cosine in hybrid ranking (chosen on the dev part of
 # tests/eval/find_tool_heldout.yaml), and the cosine counted as no fit at all.
 DENSE_WEIGHT = 0.6
 COSINE_FLOOR = 0.1
-EXACT_NAME = 0.5  # relevance added when the purpose names the tool
 # Only a purpose's first characters are read: a purpose is a sentence or two, and
 # ranking costs time in its length (a megabyte took 15 s).
 MAX_PURPOSE = 1000
@@ -91,41 +81,47 @@ def find(
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise ValueError("k must be a positive integer")
     purpose = purpose[:MAX_PURPOSE]
-    lexical, matched = _lexical(purpose)
     cosines, weight, floor, mode = _dense(purpose, chosen)
     built_for: str = METHOD  # a str: a package built for "hybrid" says so as a Literal
     said = mode if built_for == "model" else ""
-    if tags or capabilities:
-        lexical, cosines = _only(_allowed(tags, capabilities), lexical, cosines)
+    found = _lexical(purpose)
+    allowed = _allowed(tags, capabilities) if tags or capabilities else None
     if cosines is None:
+        lexical = found.relevance()
+        if allowed is not None:
+            lexical = {i: score for i, score in lexical.items() if i in allowed}
         ranked = sorted(lexical.items(), key=lambda item: (-item[1], TOOLS[item[0]]))
-        return [_match(i, score, matched.get(i, []), said) for i, score in ranked[:k]]
+        return [_match(i, score, found.matched(i), said) for i, score in ranked[:k]]
+    return _fused(found, cosines, weight, floor, allowed, k, said)
+
+
+def _fused(
+    found: Found,
+    cosines: Any,
+    weight: float,
+    floor: float,
+    allowed: set[int] | None,
+    k: int,
+    said: str,
+) -> list[Match]:
+    """The ``k`` best tools by the cosine fused with the lexical relevance (a cosine
+    at ``floor`` or below counts as no fit, ``weight`` is the cosine's share)."""
     numpy = _state["numpy"]
     fused = numpy.clip((cosines - floor) / (1 - floor), 0, 1) * weight
-    if lexical and weight < 1:
-        at = numpy.fromiter(lexical, dtype=numpy.int64, count=len(lexical))
-        fused[at] += (1 - weight) * numpy.fromiter(lexical.values(), dtype=float)
+    if weight < 1:
+        fused += (1 - weight) * found.relevance(numpy)
+    if allowed is not None:
+        fused[[i for i in range(len(fused)) if i not in allowed]] = 0.0
     top = numpy.arange(len(fused))
     if k < len(fused):  # the k best in linear time, then only they are sorted
         top = numpy.argpartition(-fused, k)[:k]
-    top = sorted(top, key=lambda i: (-fused[i], i))  # TOOLS is sorted: ties by name
+    # TOOLS is sorted: ties by name
+    best = sorted(zip((-fused[top]).tolist(), top.tolist()))
     return [
-        _match(int(i), min(1.0, float(fused[i])), matched.get(int(i), []), said)
-        for i in top
-        if fused[i] > 0
+        _match(i, min(1.0, -score), found.matched(i), said)
+        for score, i in best
+        if score < 0
     ]
-
-
-def _only(
-    allowed: set[int], lexical: dict[int, float], cosines: Any
-) -> tuple[dict[int, float], Any]:
-    """The relevances and cosines of the tools in ``allowed`` (the others' cosines
-    set below any fit)."""
-    lexical = {i: score for i, score in lexical.items() if i in allowed}
-    if cosines is not None:
-        cosines = cosines.copy()
-        cosines[[i for i in range(len(cosines)) if i not in allowed]] = -1.0
-    return lexical, cosines
 
 
 def _dense(purpose: str, method: str) -> tuple[Any, float, float, str]:
@@ -154,47 +150,12 @@ def _allowed(tags: Sequence[str], capabilities: Sequence[str]) -> set[int]:
     return {i for i, name in enumerate(TOOLS) if name in names}
 
 
-def _lexical(purpose: str) -> tuple[dict[int, float], dict[int, list[Any]]]:
-    """Each matching tool's BM25F relevance in 0..1 (its score over the score of a tool
-    that fits every word), and the words that matched it, field by field."""
-    from ._search_index import AVERAGE, LENGTHS, NAMES, POSTINGS, TOOLS
+def _lexical(purpose: str) -> Found:
+    if "index" not in _state:
+        from . import _search_index
 
-    raw = terms(purpose, stemmed=False)
-    query: dict[str, float] = {}
-    for word in raw:
-        query[stem(word)] = 1.0
-    for word in raw:
-        if stem(word) != word:
-            query.setdefault("=" + word, EXACT)
-        for other in SYNONYMS_OF.get(word, ()):
-            query.setdefault(stem(other), SYNONYM)
-    count = len(TOOLS)
-    scores: dict[int, float] = {}
-    matched: dict[int, list[tuple[float, str, str]]] = {}
-    ideal = 0.0  # the score of a tool that fits every word of the purpose
-    for term, weight in query.items():
-        postings = POSTINGS.get(term)
-        if postings is None:
-            if weight == 1.0:  # a query word no tool has still counts
-                ideal += math.log(1 + count) * (K1 + 1)
-            continue
-        entries = postings.split("|")
-        idf = math.log(1 + (count - len(entries) + 0.5) / (len(entries) + 0.5))
-        if weight == 1.0:
-            ideal += idf * (K1 + 1)
-        for entry in entries:
-            index_text, tf_text, field = entry.split(" ")
-            index, tf = int(index_text), int(tf_text) / 10
-            norm = K1 * (1 - B + B * LENGTHS[index] / AVERAGE)
-            gain = weight * idf * tf * (K1 + 1) / (tf + norm)
-            scores[index] = scores.get(index, 0.0) + gain
-            matched.setdefault(index, []).append((gain, term, field))
-    relevance = {i: min(1.0, s / ideal) if ideal else 0.0 for i, s in scores.items()}
-    for token in re.findall(r"[\w.-]+", purpose.lower()):  # a tool named exactly
-        for index in NAMES.get(token.strip(".-"), ()):
-            relevance[index] = min(1.0, relevance.get(index, 0.0) + EXACT_NAME)
-            matched.setdefault(index, []).append((math.inf, token, "n"))
-    return relevance, matched
+        _state["index"] = Index(_search_index)
+    return Found(_state["index"], purpose)
 
 
 _state: dict[str, Any] = {}
@@ -247,10 +208,10 @@ def _load() -> Any:
 def _vectors(numpy: Any, built: Any) -> Any:
     """A vectors module's (``_search_vectors``, ``_search_model``) int8 rows, as
     float32 rows scaled back."""
-    rows = b"".join(base64.b64decode(row) for row in built.VECTORS)
+    rows = b"".join(map(binascii.a2b_base64, built.VECTORS))
     vectors = numpy.frombuffer(rows, numpy.int8).reshape(-1, built.DIM)
     scales = numpy.array(built.SCALES, dtype=numpy.float32)
-    return vectors.astype(numpy.float32) * scales[:, None]
+    return numpy.multiply(vectors, scales[:, None], dtype=numpy.float32)
 
 
 def _model_cosines(purpose: str) -> tuple[Any, float, float]:
@@ -320,25 +281,10 @@ def _say(why: str) -> None:
 
 
 def _match(index: int, relevance: float, matched: list[Any], mode: str = "") -> Match:
-    from ._index import SOURCE_NAMES
-    from ._search_index import TOOLS
-
     if "names" not in _state:
-        from ._names import DOTTED, FLAT
-        from ._providers import NAME_FORMS
-
-        sources = {}
-        for line in SOURCE_NAMES:
-            dotted, _, source = line.partition("\t")
-            sources[dotted] = source
-        dotted_names = {path: name for name, path in DOTTED.items()}
-        providers = {}
-        for flat, path in FLAT.items():
-            forms = {"flat": flat, "dotted": dotted_names[path]}
-            providers[path] = {name: forms[f] for name, f in NAME_FORMS.items()}
-        _state["names"] = sources, providers
-    sources, providers = _state["names"]
-    name = TOOLS[index]
+        _state["names"] = _names()
+    tools, sources, providers = _state["names"]
+    name = tools[index]
     reason = _reason(matched) or "semantic"
     return Match(
         name,
@@ -348,6 +294,25 @@ def _match(index: int, relevance: float, matched: list[Any], mode: str = "") -> 
         sources.get(name, name),
         providers.get(name, {}),
     )
+
+
+def _names() -> tuple[list[str], dict[str, str], dict[str, dict[str, str]]]:
+    """The index's tools, and each one's source name and provider names."""
+    from ._index import SOURCE_NAMES
+    from ._names import DOTTED, FLAT
+    from ._providers import NAME_FORMS
+    from ._search_index import TOOLS
+
+    sources = {}
+    for line in SOURCE_NAMES:
+        dotted, _, source = line.partition("\t")
+        sources[dotted] = source
+    dotted_names = {path: name for name, path in DOTTED.items()}
+    providers = {}
+    for flat, path in FLAT.items():
+        forms = {"flat": flat, "dotted": dotted_names[path]}
+        providers[path] = {name: forms[f] for name, f in NAME_FORMS.items()}
+    return TOOLS, sources, providers
 
 
 def _reason(matched: list[tuple[float, str, str]]) -> str:
