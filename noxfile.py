@@ -110,7 +110,7 @@ MODEL_RUNTIMES = [".[tokens,onnx,torch]", "torch==2.13.0"]
 def bench(session: nox.Session) -> None:
     """Build-time and import-time figures at real sizes, each as a ratio to a floor
     measured in the same run (tests/bench.py says which)."""
-    session.install(*MODEL_RUNTIMES)
+    session.install(*MODEL_RUNTIMES, "rank-bm25==0.2.2")  # find_tool's speed floor
     session.run("python", "tests/bench.py", *session.posargs)
 
 

@@ -114,6 +114,52 @@ def heldout_catalogue(tmp: Path, encoder: str | None = None) -> Catalogue:
     return _catalogue(name, project, [], keep_going=True)
 
 
+def distracted_catalogue(tmp: Path, size: int) -> Catalogue:
+    """The held-out catalogue grown to ``size`` tools with real distractors: the
+    definitions of ../shared/corpus/functions that serve no held-out purpose (dev or
+    test), copied in turn into namespaces x000, x001, ... (200 to a manifest) until the
+    package has ``size`` tools. A copy of an answer would tie with it, so none is made.
+    """
+    from corpus_functions import ALL_SOURCES, _identifier, definitions
+
+    base = heldout_catalogue(tmp)
+    purposes = heldout("dev") + heldout("test")
+    wanted = [a.split(".", 1)[-1] for p in purposes for a in p.answers]
+    pool = {  # one of each name: a manifest holds a name once
+        _identifier(item["name"]): item
+        for items in definitions(ALL_SOURCES).values()
+        for item in items
+        if not any(fnmatch.fnmatchcase(_identifier(item["name"]), w) for w in wanted)
+    }
+    project = tmp / f"heldout_{size}_tools"
+    shutil.copytree(tmp / "heldout_tools", project, dirs_exist_ok=True)
+    shutil.rmtree(project / "generated", ignore_errors=True)
+    missing = size - len(base.model.tools)
+    for number in range(0, missing, 200):
+        tools = [
+            {
+                "name": item["name"],
+                "description": item.get("description") or "(no description)",
+                "parameters": item.get("parameters", item.get("inputSchema")),
+                "executor": {"type": "http", "url": "https://example.com/call"},
+            }
+            for item in _cycle(list(pool.values()), number, min(200, missing - number))
+        ]
+        folder = project / "skills" / f"x{number // 200:03d}"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "tool-manifest.yaml").write_text(
+            yaml.safe_dump({"namespace": folder.name, "tools": tools}, sort_keys=False),
+            encoding="utf-8",
+        )
+    return _catalogue(f"heldout_{size}", project, [], keep_going=True)
+
+
+def _cycle(pool: list[Any], start: int, count: int) -> list[Any]:
+    """``count`` items of ``pool`` from ``start`` on, going round; none twice in one
+    manifest (the pool is larger than one)."""
+    return [pool[(start + i) % len(pool)] for i in range(count)]
+
+
 def rank_of(ranked: list[str], answers: tuple[str, ...]) -> int | None:
     """The 1-based rank of the first tool that serves the purpose, if any does."""
     for rank, name in enumerate(ranked, 1):
@@ -215,6 +261,23 @@ def bm25(model: Model) -> Finder:
     return find
 
 
+def rank_bm25(model: Model) -> Finder:
+    """rank_bm25's BM25Okapi over each tool's whole text (as ``bm25`` splits it): the
+    library a user would reach for, for the speed figures."""
+    from rank_bm25 import BM25Okapi
+
+    terms = search_index.runtime().terms
+    names = [tool.qualname for tool in model.tools]
+    texts = [" ".join(builder.search_fields(tool).values()) for tool in model.tools]
+    index = BM25Okapi([terms(text, stemmed=False) for text in texts])
+
+    def find(purpose: str, k: int) -> list[str]:
+        found: list[str] = index.get_top_n(terms(purpose, stemmed=False), names, n=k)
+        return found
+
+    return find
+
+
 def measure(
     find: Finder, pairs: list[tuple[str, str]]
 ) -> tuple[float, float, float, float]:
@@ -248,3 +311,27 @@ def find_tool(catalogue: Catalogue) -> Finder:
         return [match.name for match in catalogue.package.find_tool(purpose, k)]
 
     return find
+
+
+def main() -> None:
+    """``python tests/find_eval.py [SIZE ...]``: the default mode's recall@1/@3/@10 and
+    MRR on the held-out dev and test parts, at the catalogue's size and grown with
+    distractors to each SIZE."""
+    import tempfile
+
+    sizes = [int(size) for size in sys.argv[1:]] or [2000, 5000]
+    with tempfile.TemporaryDirectory() as tmp:
+        found = [heldout_catalogue(Path(tmp))]
+        found += [distracted_catalogue(Path(tmp), size) for size in sizes]
+        for part in ("dev", "test"):
+            purposes = heldout(part)
+            for catalogue in found:
+                figures = scores(find_tool(catalogue), purposes)
+                shown = "  ".join(f"{k} {v:.3f}" for k, v in figures.items())
+                count = len(catalogue.model.tools)
+                print(f"{part:<5}{count:>6} tools  {shown}", flush=True)
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(TESTS))
+    main()
