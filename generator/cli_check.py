@@ -79,7 +79,7 @@ def report_of(cfg: config.Config) -> Report:
 def main(args: argparse.Namespace, cfg: config.Config) -> int:
     # Imported here: the model's classes are not for a build with nothing to do.
     from . import checks
-    from .checks import baseline, html, registry, sarif, settings
+    from .checks import baseline, registry, settings
 
     options = settings.options(cfg.check, args.budget, args.against, args.skip)
     written = (args.report, args.sarif, args.html)
@@ -100,15 +100,9 @@ def main(args: argparse.Namespace, cfg: config.Config) -> int:
         writer.check_owned(cfg.out_dir)
         changes = writer.plan(cfg.out_dir, result.files)
         if changes.stale:
-            stale, annotated = cli_report.stale(
-                cfg.out_dir, result.files, changes, cfg.out, output, report
+            stale, annotated, stale_files = _stale(
+                cfg, result.files, changes, output, report
             )
-            # SARIF's results: the inputs that changed, else the output files.
-            if not any(d.code == "stale-output" for d in report.items):
-                stale_files = [
-                    f"{cfg.out}/{path}"
-                    for path in (*changes.created, *changes.changed, *changes.extra)
-                ]
         lock, name = baseline.lock(cfg, options.against, report)
         subject = checks.Subject(cfg, result.model, result.files, lock, name, options)
         found = registry.run(subject, report)
@@ -119,14 +113,7 @@ def main(args: argparse.Namespace, cfg: config.Config) -> int:
     if args.report:
         text = _json_report(found, report, bool(stale), unchecked)
         Path(args.report).write_text(text, "utf-8")
-    if args.sarif:
-        Path(args.sarif).write_text(sarif.document(report.items, stale_files), "utf-8")
-    if args.html:
-        page = Path(args.html).resolve()
-        to_root = html.relative_root(page, cfg.root.resolve())
-        page.write_text(
-            html.document(cfg.package, found, report.items, to_root), "utf-8"
-        )
+    _write_pages(args, cfg, found, report, stale_files)
     done = "is stale; run: skillc build" if stale else "is up to date"
     if unchecked and not keep_going:
         done = "was not checked"
@@ -134,6 +121,43 @@ def main(args: argparse.Namespace, cfg: config.Config) -> int:
         report, output, f"{cfg.out}/ {done}", always=bool(stale), errors=annotated
     )
     return 1 if stale else status
+
+
+def _stale(
+    cfg: config.Config,
+    files: dict[str, bytes],
+    changes: writer.Plan,
+    output: cli_report.Output,
+    report: Report,
+) -> tuple[list[str], int, list[str]]:
+    """What build --check prints of a stale output folder, how many of those lines are
+    errors, and SARIF's results: the inputs that changed, else the output files."""
+    stale, annotated = cli_report.stale(
+        cfg.out_dir, files, changes, cfg.out, output, report
+    )
+    if any(d.code == "stale-output" for d in report.items):
+        return stale, annotated, []
+    changed = (*changes.created, *changes.changed, *changes.extra)
+    return stale, annotated, [f"{cfg.out}/{path}" for path in changed]
+
+
+def _write_pages(
+    args: argparse.Namespace,
+    cfg: config.Config,
+    found: dict[str, Any],
+    report: Report,
+    stale_files: list[str],
+) -> None:
+    """The SARIF log and the HTML page, where asked for."""
+    from .checks import html, sarif
+
+    if args.sarif:
+        Path(args.sarif).write_text(sarif.document(report.items, stale_files), "utf-8")
+    if args.html:
+        page = Path(args.html).resolve()
+        to_root = html.relative_root(page, cfg.root.resolve())
+        text = html.document(cfg.package, found, report.items, to_root)
+        page.write_text(text, "utf-8")
 
 
 def _unchecked(paths: list[str], keep_going: bool) -> str:
