@@ -265,3 +265,48 @@ def test_contrast_terms_read_as_written() -> None:
         "android",
         "ios",
     ]
+
+
+def test_a_strict_project_notes_a_duplicate_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One agent copied into three plugins: one duplicate-definition note under
+    --strict, at the first copy, naming the others; no overlapping-tools warning."""
+    market = tmp_path / "mk"
+    plugins = ["alpha", "beta", "gamma"]
+    (market / ".claude-plugin").mkdir(parents=True)
+    (market / ".claude-plugin" / "marketplace.json").write_text(
+        json.dumps(
+            {
+                "name": "mk",
+                "owner": {"name": "x"},
+                "plugins": [{"name": p, "source": f"./plugins/{p}"} for p in plugins],
+            }
+        )
+    )
+    for p in plugins:
+        (market / "plugins" / p / ".claude-plugin").mkdir(parents=True)
+        (market / "plugins" / p / ".claude-plugin" / "plugin.json").write_text(
+            json.dumps({"name": p})
+        )
+        (market / "plugins" / p / "agents").mkdir()
+        (market / "plugins" / p / "agents" / "reviewer.md").write_text(
+            f"---\nname: {p}-reviewer\ndescription: Reviews code for bugs.\n---\n"
+            + ("Review." if p != "gamma" else "Review it all.")
+            + "\n"
+        )
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.skillc]\nsources = ["mk"]\nstrict = true\nbuiltins = []\n'
+    )
+    assert run_skillc(capsys, "-C", str(tmp_path), "build")[0] == 0
+    status, err = run_skillc(
+        capsys, "-C", str(tmp_path), "check", "--skip", "listing", "-v"
+    )
+    assert status == 0 and "overlapping-tools" not in err
+    [note] = [line for line in err.splitlines() if "duplicate-definition" in line]
+    assert note == (
+        "mk/plugins/alpha/agents/reviewer.md:1:1: info[duplicate-definition]: "
+        "task.alpha.alpha_reviewer: one definition shipped in 3 plugins "
+        "(mk/plugins/beta/agents/reviewer.md, mk/plugins/gamma/agents/reviewer.md); "
+        "its copies hold 2 versions of its instructions"
+    )
