@@ -262,3 +262,60 @@ def test_the_page_in_chromium(
     assert done.returncode == 0 and shot.stat().st_size > 10_000
     with capsys.disabled():
         print(f"\nskillc check --html, as Chromium draws it: {shot}")
+
+
+def _entry(name: str, plugin: str | None, chars: int, status: str = "full") -> Any:
+    shown = 0 if status in ("name-only", "omitted") else chars
+    return {
+        "tool": f"t.{name}",
+        "name": name,
+        "plugin": plugin,
+        "status": status,
+        "chars": chars,
+        "shown": shown,
+    }
+
+
+def test_each_plugins_share_and_each_entrys() -> None:
+    """A marketplace is charted per plugin (what it asks, what it is shown); a
+    catalogue without plugins per entry, its largest first; tokens are 4 characters."""
+    market = html.budget(
+        {
+            "harness": "claude-code",
+            "budget": {"limit": 1000, "unit": "chars"},
+            "entries": [
+                _entry("a", "p", 300),
+                _entry("b", "p", 500, "name-only"),
+                _entry("c", "q", 100),
+            ],
+        }
+    )
+    assert [
+        (b["name"], b["demand"], b["shown"], b["lost"], b["share"])
+        for b in market["bars"]
+    ] == [
+        ("p", 800, 300, 1, "80.0%"),
+        ("q", 100, 100, 0, "10.0%"),
+    ]
+    assert market["by"] == "plugin" and market["lost"] == 1
+    catalogue = html.budget(
+        {
+            "harness": "codex",
+            "budget": {"limit": 100, "unit": "tokens"},
+            "entries": [_entry(f"s{i:02}", None, 40 + i % 7) for i in range(50)],
+        }
+    )
+    bars = catalogue["bars"]
+    assert catalogue["by"] == "entry" and len(bars) == 40 and catalogue["more"] == 10
+    # 45 and 46 characters are 12 tokens each: in the listing's order
+    assert [b["name"] for b in bars[:3]] == ["s05", "s06", "s12"]
+    assert bars[0]["demand"] == 12 and bars[0]["share"] == "12.0%"
+    counted = html.budget(
+        {
+            "harness": "gemini",
+            "budget": None,
+            "entries": [_entry("x", None, 10), _entry("y", None, 10, "omitted")],
+        }
+    )
+    assert [(b["demand"], b["shown"]) for b in counted["bars"]] == [(1, 1), (1, 0)]
+    assert counted["unit"] == "entries"

@@ -27,7 +27,7 @@ TEMPLATE = "health.html.jinja"
 BAR = 480  # the chart's width of a full budget, in pixels
 ROW = 20  # a chart row's height
 OVER = 1.5  # a bar longer than this many budgets is drawn at this length
-ROWS = 200  # the most entries a catalogue without plugins charts, one bar each
+ROWS = 40  # a catalogue without plugins charts its largest entries, one bar each
 LOST = frozenset({"cut", "truncated", "name-only", "omitted"})
 
 
@@ -101,7 +101,7 @@ def budget(result: Mapping[str, Any]) -> dict[str, Any]:
     size = limit["limit"] if limit else max(1, len(entries))
     plugins = any(e.get("plugin") for e in entries)
     groups: dict[str, dict[str, int]] = {}
-    for e in entries if plugins else entries[:ROWS]:
+    for e in entries if plugins else _largest(entries, unit):
         name = (e.get("plugin") or "") if plugins else str(e.get("name"))
         group = groups.setdefault(name, {"demand": 0, "shown": 0, "lost": 0})
         demand, shown = _costs(e, unit)
@@ -115,7 +115,7 @@ def budget(result: Mapping[str, Any]) -> dict[str, Any]:
         "unit": unit,
         "by": "plugin" if plugins else "entry",
         "more": 0 if plugins else max(0, len(entries) - ROWS),
-        # Plugins by name; entries in the listing's order (what is dropped comes last).
+        # Plugins by name; entries largest first.
         "bars": [
             _bar(name, g, size)
             for name, g in (sorted(groups.items()) if plugins else groups.items())
@@ -130,6 +130,13 @@ def budget(result: Mapping[str, Any]) -> dict[str, Any]:
         ],
         "lost": sum(e.get("status") in LOST for e in entries),
     }
+
+
+def _largest(entries: list[Mapping[str, Any]], unit: str) -> list[Mapping[str, Any]]:
+    """The ROWS entries that ask the most of the budget (in the listing's order
+    where they ask alike)."""
+    order = sorted(range(len(entries)), key=lambda i: (-_costs(entries[i], unit)[0], i))
+    return [entries[i] for i in order[:ROWS]]
 
 
 def _costs(entry: Mapping[str, Any], unit: str) -> tuple[int, int]:
