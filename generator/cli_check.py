@@ -12,10 +12,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import cli_report, config, pipeline, writer
 from .diagnostics import Report, Severity
+
+if TYPE_CHECKING:  # the checks are imported when check runs
+    from .checks import Options
 
 
 def add_arguments(command: argparse.ArgumentParser) -> None:
@@ -78,8 +81,7 @@ def report_of(cfg: config.Config) -> Report:
 
 def main(args: argparse.Namespace, cfg: config.Config) -> int:
     # Imported here: the model's classes are not for a build with nothing to do.
-    from . import checks
-    from .checks import baseline, registry, settings
+    from .checks import html, sarif, settings
 
     options = settings.options(cfg.check, args.budget, args.against, args.skip)
     written = (args.report, args.sarif, args.html)
@@ -90,22 +92,12 @@ def main(args: argparse.Namespace, cfg: config.Config) -> int:
     # A full build every time (the cache only read): the checks read its model and files.
     result = pipeline.run(cfg, report, cached=not args.no_cache)
     assert result.model is not None
-    stale: list[str] = []  # what build --check prints of a stale output folder
-    annotated = 0  # how many of those lines are errors (files no input explains)
-    stale_files: list[str] = []
-    found: dict[str, Any] = {}
     unchecked = sorted({d.path for d in report.items if d.severity is Severity.ERROR})
     keep_going = args.keep_going or cfg.keep_going
+    checked = _Checked([], 0, [], {})
     if not unchecked or keep_going:  # what compiled: a keep-going build's output
-        writer.check_owned(cfg.out_dir)
-        changes = writer.plan(cfg.out_dir, result.files)
-        if changes.stale:
-            stale, annotated, stale_files = _stale(
-                cfg, result.files, changes, output, report
-            )
-        lock, name = baseline.lock(cfg, options.against, report)
-        subject = checks.Subject(cfg, result.model, result.files, lock, name, options)
-        found = registry.run(subject, report)
+        checked = _checks(cfg, result, options, output, report)
+    stale, annotated, stale_files, found = checked
     for line in stale:
         print(line, file=sys.stderr)
     if unchecked:
@@ -113,7 +105,13 @@ def main(args: argparse.Namespace, cfg: config.Config) -> int:
     if args.report:
         text = _json_report(found, report, bool(stale), unchecked)
         Path(args.report).write_text(text, "utf-8")
-    _write_pages(args, cfg, found, report, stale_files)
+    if args.sarif:
+        Path(args.sarif).write_text(sarif.document(report.items, stale_files), "utf-8")
+    if args.html:
+        page = Path(args.html).resolve()
+        to_root = html.relative_root(page, cfg.root.resolve())
+        text = html.document(cfg.package, found, report.items, to_root)
+        page.write_text(text, "utf-8")
     done = "is stale; run: skillc build" if stale else "is up to date"
     if unchecked and not keep_going:
         done = "was not checked"
@@ -123,41 +121,42 @@ def main(args: argparse.Namespace, cfg: config.Config) -> int:
     return 1 if stale else status
 
 
-def _stale(
+class _Checked(NamedTuple):
+    stale: list[str]  # what build --check prints of a stale output folder
+    annotated: int  # how many of those lines are errors (files no input explains)
+    stale_files: list[str]  # SARIF's results: the inputs that changed, else these
+    found: dict[str, Any]  # each check's findings
+
+
+def _checks(
     cfg: config.Config,
-    files: dict[str, bytes],
-    changes: writer.Plan,
+    result: pipeline.Build,
+    options: Options,
     output: cli_report.Output,
     report: Report,
-) -> tuple[list[str], int, list[str]]:
-    """What build --check prints of a stale output folder, how many of those lines are
-    errors, and SARIF's results: the inputs that changed, else the output files."""
-    stale, annotated = cli_report.stale(
-        cfg.out_dir, files, changes, cfg.out, output, report
-    )
-    if any(d.code == "stale-output" for d in report.items):
-        return stale, annotated, []
-    changed = (*changes.created, *changes.changed, *changes.extra)
-    return stale, annotated, [f"{cfg.out}/{path}" for path in changed]
+) -> _Checked:
+    """The output folder compared with what the build writes, then every check."""
+    from . import checks
+    from .checks import baseline, registry
 
-
-def _write_pages(
-    args: argparse.Namespace,
-    cfg: config.Config,
-    found: dict[str, Any],
-    report: Report,
-    stale_files: list[str],
-) -> None:
-    """The SARIF log and the HTML page, where asked for."""
-    from .checks import html, sarif
-
-    if args.sarif:
-        Path(args.sarif).write_text(sarif.document(report.items, stale_files), "utf-8")
-    if args.html:
-        page = Path(args.html).resolve()
-        to_root = html.relative_root(page, cfg.root.resolve())
-        text = html.document(cfg.package, found, report.items, to_root)
-        page.write_text(text, "utf-8")
+    writer.check_owned(cfg.out_dir)
+    changes = writer.plan(cfg.out_dir, result.files)
+    stale: list[str] = []
+    annotated = 0
+    stale_files: list[str] = []
+    if changes.stale:
+        stale, annotated = cli_report.stale(
+            cfg.out_dir, result.files, changes, cfg.out, output, report
+        )
+        if not any(d.code == "stale-output" for d in report.items):
+            stale_files = [
+                f"{cfg.out}/{path}"
+                for path in (*changes.created, *changes.changed, *changes.extra)
+            ]
+    assert result.model is not None
+    lock, name = baseline.lock(cfg, options.against, report)
+    subject = checks.Subject(cfg, result.model, result.files, lock, name, options)
+    return _Checked(stale, annotated, stale_files, registry.run(subject, report))
 
 
 def _unchecked(paths: list[str], keep_going: bool) -> str:
