@@ -36,9 +36,10 @@ Compile rate: the share of each real source in ../shared/corpus that compiles.
 find_tool: recall@1/@3/@10, MRR, the context saved (tests/find_eval.py), recall of the
 default mode on the held-out test part grown to 2,000 and 5,000 tools with real
 distractors, ms per query at 2,000 and 5,000 real function definitions beside rank_bm25
-over the same texts, and the first query of a fresh process; model mode with each encoder of --encoders that is installed (a
-missing one is skipped with a note): recall on the held-out test part against issue 32's
-targets, ms per query on one core, the first call in a fresh process, sizes.
+over the same texts, and the first query of a fresh process; model mode with each
+encoder of --encoders that is installed (a missing one is skipped with a note): recall
+on the held-out test part against issue 32's targets, ms per query on one core, the
+first call in a fresh process, sizes.
 --find-cache DIR keeps its held-out projects, so a second run reuses their vectors.
 
 skillc's own modules are byte-compiled before any build is timed, as pip leaves an
