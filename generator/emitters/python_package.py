@@ -35,6 +35,7 @@ RUNTIME = (
     "_patterns.py",
     "_dispatch.py",
     "_search.py",
+    "_discover.py",
     "_terms.py",
     "_embed.py",
     "_cli.py",
@@ -42,6 +43,7 @@ RUNTIME = (
     "_mcp_stdio.py",
     "_mcp_http.py",
     "_mcp_skills.py",
+    "_mcp_find.py",
     # The agent frameworks' adapters, each imported only by its user.
     "adapters/__init__.py",
     "adapters/openai_agents.py",
