@@ -33,6 +33,10 @@ Each build has a cache folder of the bench's own (SKILLC_CACHE_DIR), set aside w
 output folder before a cold build.
 
 Compile rate: the share of each real source in ../shared/corpus that compiles.
+
+dispatch: dispatch() of an http and of a python tool, each over what a host spends on
+the same call with a prebuilt jsonschema validator (the same POST on a kept-alive
+connection; the function) (<= 2; tests/bench_dispatch.py).
 find_tool: recall@1/@3/@10, MRR, query and load times and the context saved
 (tests/find_eval.py); model mode with each encoder of --encoders that is installed (a
 missing one is skipped with a note): recall on the held-out test part against issue 32's
@@ -87,6 +91,7 @@ BODY_LINE = (
 SECTIONS = (
     *("repo", "marketplace", "skills", "manifests", "find", "compile-rate"),
     "runtime",
+    "dispatch",
 )
 MANIFEST_SIZE = 200
 SKILLS, TOOLS = 1000, (2000, 5000)
@@ -617,6 +622,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             (*r[:4], None, *r[4:]) for r in compile_rate_figures()
         ],
         "runtime": lambda: runtime_figures(runs),
+        "dispatch": lambda: dispatch_figures(runs),
     }
     for section in SECTIONS:
         if section in only:
@@ -879,6 +885,14 @@ def runtime_figures(runs: int) -> list[Line]:
         print("runtime: ../shared/corpus is not beside this checkout; skipped")
         return []
     return bench_runtime.figures(runs, BUILD_ENV)
+
+
+def dispatch_figures(runs: int) -> list[Line]:
+    """dispatch() of an http and a python tool over a hand-written host's same call
+    (tests/bench_dispatch.py)."""
+    import bench_dispatch
+
+    return bench_dispatch.figures(runs, BUILD_ENV)
 
 
 if __name__ == "__main__":

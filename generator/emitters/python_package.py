@@ -26,6 +26,7 @@ RUNTIME = (
     "_tasks.py",
     "_tools.py",
     "_executors.py",
+    "_executor_http.py",
     "_processes.py",
     "_templates.py",
     "_reaper.py",
