@@ -92,6 +92,11 @@ def _parser() -> argparse.ArgumentParser:
         help="let tools marked dangerous run without asking",
     )
     serving.add_argument(
+        "--progressive",
+        action="store_true",
+        help="list only find_tool, the always-loaded tools and call_tool",
+    )
+    serving.add_argument(
         "--http", action="store_true", help="streamable HTTP on 127.0.0.1"
     )
     serving.add_argument("--port", type=int, default=8000, help="with --http")
@@ -121,7 +126,8 @@ def _serve(args: argparse.Namespace, rest: Sequence[str]) -> int:
     from . import _mcp
 
     http = _mcp.Http(args.port, args.host, args.workers, args.public, args.stateless)
-    return _mcp.main(args.profile, args.allow_dangerous, http if args.http else None)
+    served = http if args.http else None
+    return _mcp.main(args.profile, args.allow_dangerous, served, args.progressive)
 
 
 def _list(args: argparse.Namespace, rest: Sequence[str]) -> int:

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import base64
 import http.client
+import io
 import socket
 import sys
 import threading
 import urllib.parse
 import urllib.request
 from collections.abc import Mapping
-from typing import Protocol
+from typing import Any, Protocol, cast
 
 IDLE_PER_ORIGIN = 4
 CHUNK = 65536
@@ -82,43 +83,25 @@ def _exchange(
     deadline: Deadline,
     limit: int,
 ) -> tuple[int, str, bytes, str, bool]:
-    cut_off: list[bool] = []
-
-    def cut() -> None:  # a server that drips its answer never outlasts the call
-        cut_off.append(True)
-        if connection.sock is not None:
-            try:
-                connection.sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-
-    timer = threading.Timer(deadline.left(), cut)
-    timer.daemon = True
-    timer.start()
     try:
-        connection.timeout = deadline.left()
-        if connection.sock is not None:
-            connection.sock.settimeout(connection.timeout)
+        if connection.sock is None:
+            _open(connection, deadline)
+        bounded = cast(Bounded, connection.sock)
+        bounded.deadline = deadline
+        bounded.sock.settimeout(_left(deadline))  # the whole request, sent
         connection.request(method, target, body, dict(headers))
         response = connection.getresponse()
         chunks: list[bytes] = []
         size = 0
         while size <= limit:
-            deadline.left()
             chunk = response.read1(CHUNK)
             if not chunk:
                 break
             chunks.append(chunk)
             size += len(chunk)
-        if cut_off:  # the body ended because the deadline cut it
-            raise TimeoutError()
     except BaseException:
         connection.close()
-        if cut_off:  # whatever the cut made the read raise
-            raise TimeoutError() from None
         raise
-    finally:
-        timer.cancel()
     # Read to the end (a body of known length that is all read leaves the response
     # open): the next request may use the connection.
     if (response.isclosed() or response.length == 0) and not response.will_close:
@@ -134,6 +117,48 @@ def _exchange(
         response.getheader("Content-Type") or "",
         len(raw) > limit,
     )
+
+
+def _open(connection: http.client.HTTPConnection, deadline: Deadline) -> None:
+    """Connect within the deadline, on a socket that keeps to it (``Bounded``)."""
+    connection.timeout = deadline.left()
+    connection.connect()
+    connection.sock = cast(socket.socket, Bounded(connection.sock))
+
+
+def _left(deadline: Deadline) -> float:
+    """The seconds the call has left, or ``TimeoutError`` when none."""
+    try:
+        return deadline.left()
+    except Exception:  # the executor's own failure: the hop says it as a timeout
+        raise TimeoutError() from None
+
+
+class Bounded:
+    """A connection's socket whose every receive waits only as long as its call's
+    deadline leaves: a server that drips its answer, headers or body, never outlasts
+    the call. One monotonic deadline for the call, and no thread: a
+    ``threading.Timer`` started and cancelled per call to cut the socket was about
+    105 us of dispatch's cost (issue 45). ``http.client`` reads a response through
+    ``makefile``, which is why that reads through ``recv_into`` here."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.deadline: Deadline | None = None
+
+    def recv_into(self, buffer: Any, *rest: Any) -> int:
+        if self.deadline is not None:
+            self.sock.settimeout(_left(self.deadline))
+        return self.sock.recv_into(buffer, *rest)
+
+    def makefile(self, mode: str = "rb", *rest: Any, **options: Any) -> Any:
+        # As socket.makefile: the socket stays open while its reader is (http.client
+        # closes a connection that will close before its body is read).
+        self.sock._io_refs += 1  # type: ignore[attr-defined]
+        return io.BufferedReader(socket.SocketIO(self, "rb"))  # type: ignore[arg-type]
+
+    def __getattr__(self, name: str) -> Any:  # sendall, close, fileno, ...
+        return getattr(self.sock, name)
 
 
 def _take(

@@ -17,31 +17,23 @@ errors, HTTP 429 and 5xx) are the only ones retried.
 from __future__ import annotations
 
 import contextvars
-import http.client
 import importlib
 import json
 import os
-import re
 import shlex
 import shutil
 import sys
 import time
-import urllib.parse
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import _secrets, _settings
 from ._runtime import PACKAGE
 from ._templates import (
-    PLACEHOLDER,
-    render,
     render_arguments,
-    render_json,
-    as_text,
     as_words,
 )
-from ._tools import shortened
 
 if TYPE_CHECKING:
     from ._tools import ToolSpec
@@ -51,7 +43,6 @@ NODE_SUFFIXES = (".js", ".mjs", ".cjs")
 TRANSIENT_HTTP = frozenset({408, 425, 429, 500, 502, 503, 504})
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 TRUNCATED = "\n[... output cut at {limit} bytes by skillc ...]"
-_UNSENDABLE = re.compile("[\r\n\0]|[^\0-\xff]")  # in a header value
 
 
 class Failure(Exception):
@@ -207,184 +198,9 @@ def _cli(
 def _http(
     spec: ToolSpec, arguments: dict[str, Any], deadline: Deadline, secrets: Secrets
 ) -> Output:
-    request = _prepare(spec, arguments, secrets)
-    status, method, url, raw, kind, truncated = _follow(request, deadline)
-    text, cut = _cut(raw, _settings.MAX_OUTPUT_BYTES)
-    if status >= 400:
-        raise Failure(
-            f"http-{status}",
-            f"{method} {shortened(url)}: {status}; {shortened(text, 2000)}".rstrip(
-                "; "
-            ),
-            transient=status in TRANSIENT_HTTP,
-        )
-    if "json" in kind and not (truncated or cut):
-        try:
-            return Output(json.loads(text))
-        except ValueError:
-            pass
-    return Output(text, truncated or cut)
+    from ._executor_http import call  # its own module: most packages have no http tool
 
-
-class _Request(NamedTuple):
-    method: str
-    url: str
-    headers: dict[str, str]
-    body: bytes | None
-    credentials: set[str]  # the headers that carry an ``${ENV}`` value
-    pinned: bool  # the body carries one: the request never leaves its origin
-
-
-def _prepare(spec: ToolSpec, arguments: dict[str, Any], secrets: Secrets) -> _Request:
-    """The request a call makes: its URL, headers and body filled from the arguments
-    (those the URL and headers do not take go in the query, or in a JSON body where
-    the method has one). A request that carries a value from the environment goes only
-    to the origin its manifest wrote, or is refused."""
-    settings = spec.executor
-    template = str(settings["url"])
-    # Where the manifest sends the request (its ${ENV} parts read, its arguments left
-    # as written): a request that carries a secret goes there and nowhere else.
-    home = _authority(template, secrets)
-    carries = _carries_secrets(settings)
-    if carries and PLACEHOLDER.search(home):
-        raise Failure(
-            "credentials-refused",
-            "an argument fills in the URL's scheme, host or port, so a request that "
-            "carries credentials from the environment is not sent",
-        )
-    used: set[str] = set()
-    url = render(template, arguments, secrets, used, urllib.parse.quote)
-    headers, credentials = _headers(settings, arguments, secrets, used)
-    method = str(settings.get("method") or "GET")
-    declared = spec.input_schema.get("properties") or {}
-    rest = {k: v for k, v in arguments.items() if k not in used and k in declared}
-    body: bytes | None = None
-    if "body_template" in settings:
-        rendered = render_json(settings["body_template"], arguments, secrets)
-        body = json.dumps(rendered).encode()
-    elif method in ("POST", "PUT", "PATCH"):
-        body = json.dumps(rest).encode()
-    elif rest:
-        query = urllib.parse.urlencode({k: as_text(v) for k, v in rest.items()})
-        url += ("&" if "?" in url else "?") + query
-    if body is not None:
-        headers.setdefault("Content-Type", "application/json")
-    if carries and _origin(url) != _origin(home):  # the check above, from the result
-        raise Failure(
-            "credentials-refused",
-            "the request would go to another origin than its manifest's, so "
-            "credentials from the environment are not sent",
-        )
-    pinned = body is not None and "${" in json.dumps(settings.get("body_template", ""))
-    return _Request(method, url, headers, body, credentials, pinned)
-
-
-def _follow(
-    request: _Request, deadline: Deadline
-) -> tuple[int, str, str, bytes, str, bool]:
-    """The request sent, and its redirects followed: (status, the last method and URL,
-    its body cut at the output limit, its type, cut?). A redirect to another origin
-    drops the headers that carry credentials, or is refused (a body with a secret, or
-    ``cross-origin-redirects = "refuse"``); a 303, or a POST's 301 or 302, is a GET."""
-    method, url, headers, body, credentials, pinned = request
-    origin = _origin(url)
-    for _ in range(_settings.MAX_REDIRECTS + 1):
-        status, location, raw, kind, truncated = _hop(
-            url, method, headers, body, deadline
-        )
-        if status not in REDIRECTS:
-            return status, method, url, raw, kind, truncated
-        target = urllib.parse.urljoin(url, location)
-        if _origin(target) != origin:
-            if _settings.CROSS_ORIGIN_REDIRECTS == "refuse" or pinned:
-                raise Failure(
-                    "redirect-refused", f"{shortened(url)} redirects to another origin"
-                )
-            headers = {k: v for k, v in headers.items() if k not in credentials}
-            origin = _origin(target)  # credentials are gone: the next hop is free
-            credentials = set()
-        if status == 303 or (status in (301, 302) and method == "POST"):
-            method, body = "GET", None
-            headers.pop("Content-Type", None)
-        url = target
-    raise Failure(
-        "too-many-redirects", f"more than {_settings.MAX_REDIRECTS} redirects"
-    )
-
-
-def _headers(
-    settings: Mapping[str, Any],
-    arguments: Mapping[str, Any],
-    secrets: Secrets,
-    used: set[str],
-) -> tuple[dict[str, str], set[str]]:
-    """The request's headers, and the names of those that carry an ``${ENV}`` value;
-    ``invalid-header`` for a value http.client would refuse, quoting it, secret and
-    all, in its error."""
-    headers: dict[str, str] = {}
-    credentials: set[str] = set()
-    for name, text in (settings.get("headers_template") or {}).items():
-        headers[name] = render(str(text), arguments, secrets, used)
-        if "${" in str(text):
-            credentials.add(name)
-        if _UNSENDABLE.search(headers[name]):
-            raise Failure(
-                "invalid-header",
-                f"{name}: its value holds a line break, a NUL or a character HTTP "
-                "headers cannot carry (from an argument or the environment)",
-            )
-    return headers, credentials
-
-
-def _carries_secrets(settings: Mapping[str, Any]) -> bool:
-    """Whether a request's URL, headers or body take a value from the environment."""
-    parts = (settings["url"], settings.get("headers_template"))
-    return "${" in json.dumps([*parts, settings.get("body_template")])
-
-
-def _authority(template: str, secrets: Secrets) -> str:
-    """Scheme, host and port of a URL template with its ``${ENV}`` parts read and its
-    ``{name}`` parts left as written: where arguments could move the origin."""
-
-    def environment(match: re.Match[str]) -> str:
-        return secrets.read(match.group(1)) if match.group(1) else match.group(0)
-
-    scheme, _, rest = PLACEHOLDER.sub(environment, template).partition("://")
-    return scheme + "://" + re.split(r"[/?#]", rest, maxsplit=1)[0]
-
-
-def _origin(url: str) -> tuple[str, str, int | None]:
-    parts = urllib.parse.urlsplit(url)
-    scheme = parts.scheme.lower()
-    if scheme not in ("http", "https"):
-        raise Failure("invalid-url", f"{shortened(url)!r} is not an http or https URL")
-    port = parts.port or (443 if scheme == "https" else 80)
-    return scheme, (parts.hostname or "").lower(), port
-
-
-def _hop(
-    url: str,
-    method: str,
-    headers: Mapping[str, str],
-    body: bytes | None,
-    deadline: Deadline,
-) -> tuple[int, str, bytes, str, bool]:
-    """One hop, on a kept-alive connection to its origin (``_connections``):
-    (status, Location, body cut at the output limit, type, cut?)."""
-    from . import _connections
-
-    try:
-        return _connections.fetch(
-            url, method, headers, body, deadline, _settings.MAX_OUTPUT_BYTES
-        )
-    except (OSError, http.client.HTTPException) as exc:
-        timed_out = isinstance(exc, TimeoutError)
-        raise Failure(
-            "timeout" if timed_out else "connection-error",
-            f"{method} {shortened(url)}: "
-            + (f"no answer in {deadline.seconds} s" if timed_out else str(exc)),
-            transient=True,
-        ) from None
+    return call(spec, arguments, deadline, secrets)
 
 
 def _cut(raw: bytes, limit: int) -> tuple[str, bool]:

@@ -116,7 +116,9 @@ _WORKER_VARIABLE = "SKILLC_MCP_WORKER"
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
-def serve(http: Http, profile: str | None, confirm: Confirm) -> None:
+def serve(
+    http: Http, profile: str | None, confirm: Confirm, progressive: bool = False
+) -> None:
     """Streamable HTTP on the SDK's Starlette app under uvicorn; raises ``LookupError``
     (said, exit 2) for a public bind without ``--public`` and a token."""
     token = os.environ.get(TOKEN_VARIABLE, "")
@@ -132,11 +134,13 @@ def serve(http: Http, profile: str | None, confirm: Confirm) -> None:
     options = {"host": http.host, "port": http.port, "log_level": "warning"}
     options["http"] = no_delay
     if http.workers == 1:
-        app = http_app(profile, confirm, stateless=http.stateless, host=http.host)
+        app = http_app(profile, confirm, http.stateless, http.host, progressive)
         uvicorn.run(app, **options)
         return
     tool_entries(profile)  # an unknown profile is said once, here
-    os.environ[_WORKER_VARIABLE] = json.dumps([profile, confirm is True, http.host])
+    os.environ[_WORKER_VARIABLE] = json.dumps(
+        [profile, confirm is True, http.host, progressive]
+    )
     uvicorn.run(
         f"{PACKAGE}._mcp_http:worker_app", factory=True, workers=http.workers, **options
     )
@@ -167,11 +171,20 @@ def no_delay(**options: Any) -> Any:
 
 def worker_app() -> Any:
     """The app of one of several worker processes, as the command line asked."""
-    profile, allow_dangerous, host = json.loads(os.environ[_WORKER_VARIABLE])
-    return http_app(profile, True if allow_dangerous else None, True, host)
+    profile, allow_dangerous, host, progressive = json.loads(
+        os.environ[_WORKER_VARIABLE]
+    )
+    confirm = True if allow_dangerous else None
+    return http_app(profile, confirm, True, host, progressive)
 
 
-def http_app(profile: str | None, confirm: Confirm, stateless: bool, host: str) -> Any:
+def http_app(
+    profile: str | None,
+    confirm: Confirm,
+    stateless: bool,
+    host: str,
+    progressive: bool = False,
+) -> Any:
     """The SDK's streamable-HTTP app (which checks the Host and Origin of a loopback
     server), behind a bearer token when ``TOKEN_VARIABLE`` is set.
 
@@ -185,7 +198,7 @@ def http_app(profile: str | None, confirm: Confirm, stateless: bool, host: str) 
     # is still imported at its first call). The stdio server, whose start counts, waits.
     for module in ("_dispatch", "_executors"):
         importlib.import_module(f"{PACKAGE}.{module}")
-    mcp_server = server(Handlers(profile, confirm))
+    mcp_server = server(Handlers(profile, confirm, progressive))
     app = mcp_server.streamable_http_app(
         host=host, stateless_http=stateless, json_response=True
     )

@@ -33,6 +33,10 @@ Each build has a cache folder of the bench's own (SKILLC_CACHE_DIR), set aside w
 output folder before a cold build.
 
 Compile rate: the share of each real source in ../shared/corpus that compiles.
+
+dispatch: dispatch() of an http and of a python tool, each over what a host spends on
+the same call with a prebuilt jsonschema validator (the same POST on a kept-alive
+connection; the function) (<= 2; tests/bench_dispatch.py).
 find_tool: recall@1/@3/@10, MRR, the context saved (tests/find_eval.py), recall of the
 default mode on the held-out test part grown to 2,000 and 5,000 tools with real
 distractors, ms per query at 2,000 and 5,000 real function definitions beside rank_bm25
@@ -90,6 +94,7 @@ BODY_LINE = (
 SECTIONS = (
     *("repo", "marketplace", "skills", "manifests", "find", "compile-rate"),
     "runtime",
+    "dispatch",
 )
 MANIFEST_SIZE = 200
 SKILLS, TOOLS = 1000, (2000, 5000)
@@ -701,6 +706,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             (*r[:4], None, *r[4:]) for r in compile_rate_figures()
         ],
         "runtime": lambda: runtime_figures(runs),
+        "dispatch": lambda: dispatch_figures(runs),
     }
     for section in SECTIONS:
         if section in only:
@@ -974,6 +980,14 @@ def runtime_figures(runs: int) -> list[Line]:
         print("runtime: ../shared/corpus is not beside this checkout; skipped")
         return []
     return bench_runtime.figures(runs, BUILD_ENV)
+
+
+def dispatch_figures(runs: int) -> list[Line]:
+    """dispatch() of an http and a python tool over a hand-written host's same call
+    (tests/bench_dispatch.py)."""
+    import bench_dispatch
+
+    return bench_dispatch.figures(runs, BUILD_ENV)
 
 
 if __name__ == "__main__":

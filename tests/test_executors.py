@@ -180,6 +180,28 @@ def test_http_renders_templates_and_environment_at_call_time(
     assert "s3cret-7a1f" not in "".join(p.read_text() for p in generated.rglob("*.py"))
 
 
+def test_http_calls_start_no_timer_and_read_templates_once(
+    runner: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 45: a call's deadline is its sockets' timeouts (no ``threading.Timer``
+    started and cancelled per call), and a tool's URL and header templates are read
+    at its first call only."""
+    import importlib
+
+    executor = importlib.import_module(f"{runner.__name__}._executor_http")
+    assert runner.web.get_json(id=1).ok and runner.web.post(title="Bug").ok
+
+    def forbidden(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("not on a call after the first")
+
+    monkeypatch.setattr(threading, "Timer", forbidden)
+    monkeypatch.setattr(executor, "_parts", forbidden)
+    assert runner.web.get_json(id=7).data == {"path": "/json/7"}
+    result = runner.web.post(title="Bug", labels=["p1"], user="a&b c")
+    assert result.data["path"] == "/echo?user=a%26b%20c"
+    assert result.data["authorization"] == "Bearer [redacted]"
+
+
 def test_cli_builds_an_argument_list_and_asks_before_danger(runner: Any) -> None:
     result = runner.echoer.show(
         target="; rm -rf /", depth=2, verbose=True, tag=["a", "b"]

@@ -117,7 +117,7 @@ async def _every_tool(client: Any) -> list[Any]:
 
 async def _lists_and_calls(client: Any) -> str:
     tools = await _every_tool(client)
-    assert len(tools) == GROUPS * PER_GROUP + 1  # and the skill
+    assert len(tools) == GROUPS * PER_GROUP + 2  # the skill, and find_tool
     assert len({tool.name for tool in tools}) == len(tools)
     prompts = (await client.list_prompts()).prompts
     assert [prompt.name for prompt in prompts] == ["task.notes"]
@@ -231,7 +231,7 @@ def test_a_token_guards_every_request(small: Path) -> None:
                 async with Client(transport) as client:
                     return await listed(client)
 
-        assert anyio.run(run) == 11  # 10 tools and the skill
+        assert anyio.run(run) == 12  # 10 tools, the skill and find_tool
 
 
 def test_several_workers_lose_no_call_under_load(small: Path) -> None:

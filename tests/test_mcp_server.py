@@ -121,7 +121,8 @@ def test_stdio_server_lists_calls_and_refuses(kit: Path, mode: str) -> None:
         expected = "2025-11-25" if mode == "legacy" else "2026-07-28"
         assert client.protocol_version == expected
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
-        assert set(tools) == {entry["name"] for entry in listed}
+        # and the server's own search tool (tests/test_mcp_find.py)
+        assert set(tools) == {entry["name"] for entry in listed} | {"find_tool"}
         read = tools["file.read"]
         assert read.annotations.read_only_hint is True
         assert read.annotations.title == read.title == "File read"
@@ -181,7 +182,8 @@ def test_a_profile_serves_only_its_tools(kit: Path, tmp_path: Path) -> None:
 
     async def session(client: Any) -> None:
         tools = (await client.list_tools()).tools
-        assert sorted(tool.name for tool in tools) == ["file.grep", "file.read"]
+        names = sorted(tool.name for tool in tools)
+        assert names == ["file.grep", "file.read", "find_tool"]
 
     _drive(_stdio(project, "--profile", "readonly"), "legacy", session)
     unknown = run_python("", project, "-m", "kit", "mcp", "--profile", "nope")

@@ -29,7 +29,7 @@ def _sdk_types() -> None:
     collected: every pytest-xdist worker collects every file, and these imports (several
     seconds) were paid by both workers, though one runs the file."""
     global botocore_session, genai_types, mcp_types, ParamValidator
-    global ToolParam, ToolResultBlockParam, ToolSearchToolBm25_20251119Param
+    global ToolParam, ToolResultBlockParam
     global ToolUseBlock, ChatCompletionFunctionToolParam
     global ChatCompletionMessageFunctionToolCall, ChatCompletionToolMessageParam
     global FunctionToolParam, ResponseFunctionToolCall, FunctionCallOutput
@@ -42,7 +42,6 @@ def _sdk_types() -> None:
     from anthropic.types import (
         ToolParam,
         ToolResultBlockParam,
-        ToolSearchToolBm25_20251119Param,
         ToolUseBlock,
     )
     from botocore.validate import ParamValidator
@@ -113,8 +112,8 @@ def test_anthropic_files_fit_the_sdk_types(built: Path) -> None:
                 or "strict" not in entry
             )
     deferred = load(built, "anthropic.deferred.json")
-    typed_dict(ToolSearchToolBm25_20251119Param, deferred[0])
-    assert "defer_loading" not in deferred[0]
+    typed_dict(ToolParam, deferred[0])  # the client-side search tool (find_tool)
+    assert deferred[0]["name"] == "find_tool" and "defer_loading" not in deferred[0]
     for entry in deferred[1:]:
         typed_dict(ToolParam, entry)
         assert entry["defer_loading"] is True

@@ -84,7 +84,8 @@ def test_openai_responses_groups_each_namespace(built: Path) -> None:
 def test_openai_responses_deferred_has_tool_search(built: Path) -> None:
     entries = load(built, "openai-responses.deferred.json")
     typed_dict(ToolSearchToolParam, entries[0])
-    assert entries[0] == {"type": "tool_search"}
+    assert entries[0]["type"] == "tool_search"
+    assert entries[0]["execution"] == "client"  # answered by dispatch()
     functions = _functions(entries[1:])
     assert sorted(functions) == sorted(_functions(load(built, "openai-responses.json")))
     assert all(f["defer_loading"] is True for f in functions.values())

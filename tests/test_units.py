@@ -232,13 +232,15 @@ def test_provider_names_come_from_original_names() -> None:
 
 def test_the_executors_settings_are_what_the_runtime_reads() -> None:
     """Each executor's fields are defined once (generator/ir.py); the keys the runtime
-    reads from a tool's executor literal (templates/runtime/_executors.py) are those."""
+    reads from a tool's executor literal (templates/runtime/_executors.py, and
+    _executor_http.py for the http executor) are those."""
     import re
 
     from skillc.ir import CliExecutor, HttpExecutor, PythonExecutor, ScriptExecutor
 
-    source = (REPO / "templates" / "runtime" / "_executors.py").read_text(
-        encoding="utf-8"
+    source = "".join(
+        (REPO / "templates" / "runtime" / name).read_text(encoding="utf-8")
+        for name in ("_executors.py", "_executor_http.py")
     )
     read = set(re.findall(r'(?:executor|settings)(?:\.get\(|\[)"([a-z_]+)"', source))
     every = (

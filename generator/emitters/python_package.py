@@ -26,6 +26,7 @@ RUNTIME = (
     "_tasks.py",
     "_tools.py",
     "_executors.py",
+    "_executor_http.py",
     "_processes.py",
     "_templates.py",
     "_reaper.py",
@@ -36,6 +37,7 @@ RUNTIME = (
     "_dispatch.py",
     "_search.py",
     "_lexical.py",
+    "_discover.py",
     "_terms.py",
     "_embed.py",
     "_cli.py",
@@ -43,6 +45,7 @@ RUNTIME = (
     "_mcp_stdio.py",
     "_mcp_http.py",
     "_mcp_skills.py",
+    "_mcp_find.py",
     # The agent frameworks' adapters, each imported only by its user.
     "adapters/__init__.py",
     "adapters/openai_agents.py",

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any, NamedTuple
 
-from . import _secrets
+from . import _discover, _secrets
 from ._accept import check
 from ._names import DOTTED, FLAT
 from ._providers import SERVED
@@ -41,6 +41,7 @@ class Call(NamedTuple):
     name: str
     arguments: dict[str, Any]
     problem: str | None = None
+    search: bool = False  # the provider's client-executed tool search (``_discover``)
 
     @classmethod
     def of(cls, ident: Any, name: Any, arguments: Any) -> Call:
@@ -89,10 +90,16 @@ def dispatch(
     except Exception:  # a call of the wrong shape: say so, never raise
         call = Call("", "", {}, "the tool call does not have the provider's shape")
     try:
-        answer = served.answer(call, _run(provider, call, confirm))
+        if call.search:  # answered with find_tool's tools, in the provider's shape
+            answer = served.found(call, *_discover.search(call.arguments, call.problem))
+        else:
+            answer = served.answer(call, _run(provider, call, confirm))
     except Exception as exc:
         text = f"internal-error: the call failed ({type(exc).__name__})"
-        answer = served.answer(call, Outcome(False, text))
+        if call.search:
+            answer = served.found(call, [], text)
+        else:
+            answer = served.answer(call, Outcome(False, text))
     redacted: dict[str, Any] = _secrets.redact(answer)  # what leaves, in one place
     return redacted
 

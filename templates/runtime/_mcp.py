@@ -28,6 +28,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple, TypeAlias
 
+from ._mcp_find import Finder, failed
 from ._runtime import PACKAGE
 from ._secrets import redact
 from ._tools import ConfirmPolicy, shortened
@@ -209,7 +210,12 @@ class Handlers:
 
     blocking = frozenset({"tools/call", "prompts/get", "resources/read"})
 
-    def __init__(self, profile: str | None = None, confirm: Confirm = None) -> None:
+    def __init__(
+        self,
+        profile: str | None = None,
+        confirm: Confirm = None,
+        progressive: bool = False,
+    ) -> None:
         from . import _mcp_skills  # only a server loads the skills' entries
 
         tools = tool_entries(profile)
@@ -220,13 +226,16 @@ class Handlers:
         self.confirm = confirm
         prompts = prompt_entries(tools)
         self.prompts = {prompt["name"] for prompt in prompts}
+        skills = _mcp_skills.Skills(self.schemas).methods()
+        self.finder = Finder(tools, progressive, self.call_tool)
+        self.schemas.update(self.finder.schemas)
         self.methods: dict[str, Handler] = {
-            "tools/list": Paged("tools", tools),
+            "tools/list": Paged("tools", self.finder.listed),
             "tools/call": self.call_tool,
             "prompts/list": Paged("prompts", prompts),
             "prompts/get": self.get_prompt,
             # The skills' files, as SEP-2640 says.
-            **_mcp_skills.Skills(self.schemas).methods(),
+            **skills,
         }
         self.bounded: dict[str, threading.Semaphore] = {
             "resources/read": _mcp_skills.READS
@@ -236,10 +245,10 @@ class Handlers:
         name = self._name(params, "tool", self.schemas)
         arguments = param(params, "arguments", dict, False) or {}
         if TOO_DEEP in arguments:
-            return {
-                "content": [{"type": "text", "text": TOO_DEEP_TEXT}],
-                "isError": True,
-            }
+            return failed(TOO_DEEP_TEXT)
+        own = self.finder.own.get(name)
+        if own is not None:  # find_tool, or progressive mode's call_tool
+            return own(arguments)
         return call({"name": name, "arguments": arguments}, self.confirm)
 
     def get_prompt(self, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -283,21 +292,28 @@ def serve(
     profile: str | None = None,
     confirm: Confirm = None,
     http: Http | None = None,
+    progressive: bool = False,
 ) -> None:
-    """Serve over stdio, or over streamable HTTP as ``http`` says."""
+    """Serve over stdio, or over streamable HTTP as ``http`` says; ``progressive``:
+    list only the search tool, the always-loaded tools and ``call_tool``."""
     if http is not None:
         from . import _mcp_http
 
-        _mcp_http.serve(http, profile, confirm)
+        _mcp_http.serve(http, profile, confirm, progressive)
         return
     from . import _mcp_stdio
 
-    _mcp_stdio.serve(Handlers(profile, confirm))
+    _mcp_stdio.serve(Handlers(profile, confirm, progressive))
 
 
-def main(profile: str | None, allow_dangerous: bool, http: Http | None) -> int:
-    """``python -m <package> mcp [--profile NAME] [--allow-dangerous] [--http [--port N]
-    [--host H --public] [--workers N] [--stateless]]``."""
+def main(
+    profile: str | None,
+    allow_dangerous: bool,
+    http: Http | None,
+    progressive: bool = False,
+) -> int:
+    """``python -m <package> mcp [--profile NAME] [--allow-dangerous] [--progressive]
+    [--http [--port N] [--host H --public] [--workers N] [--stateless]]``."""
     import sys
 
     if http is not None:
@@ -307,7 +323,7 @@ def main(profile: str | None, allow_dangerous: bool, http: Http | None) -> int:
             print(MISSING_SDK, file=sys.stderr)
             return 2
     try:
-        serve(profile, True if allow_dangerous else None, http)
+        serve(profile, True if allow_dangerous else None, http, progressive)
     except LookupError as exc:
         print(exc, file=sys.stderr)
         return 2

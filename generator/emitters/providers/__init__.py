@@ -17,7 +17,10 @@ declares:
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 from dataclasses import dataclass
+from types import ModuleType
 
 from collections.abc import Callable
 from pathlib import Path
@@ -28,6 +31,19 @@ from ...resources import runtime_dir
 from ...views import ToolView
 
 RUNTIME = runtime_dir() / "_providers"  # the built-in providers' runtime modules
+
+
+@functools.cache
+def discover() -> ModuleType:
+    """The package's own ``_discover`` module: the client-executed search tool the
+    deferred files declare is the one ``dispatch()`` answers."""
+    path = runtime_dir() / "_discover.py"
+    spec = importlib.util.spec_from_file_location("skillc_discover", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
 
 # One tool's entry in one file (None: left out of it): the tool, the notes to add to,
 # the file's name and whether the tool is always loaded.

@@ -1,5 +1,5 @@
 """Anthropic Messages API ``tools`` entries (providers.md §2): plain, strict, and deferred
-behind the tool search tool. One function per file, one tool at a time. The plain and
+behind a client-side search tool (find_tool, answered by ``dispatch()``). One function per file, one tool at a time. The plain and
 deferred entries carry ``input_examples`` (§2.5) where a manifest's examples call the
 tool. No ``cache_control``: where a breakpoint belongs (one of a request's four) depends
 on what the caller sends after these tools."""
@@ -9,16 +9,29 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...emitters.providers import RUNTIME, Dispatch, File, Shown, json_lines
+from ...emitters.providers import (
+    RUNTIME,
+    Dispatch,
+    File,
+    Shown,
+    discover,
+    json_lines,
+)
 from ...emitters.providers.schemas import Notes, description, input_schema
 from ...emitters.providers.strict import NotStrict, make_strict
 from ...views import ToolView
 
-# The BM25 variant takes a query in plain words, which suits find-by-purpose.
-TOOL_SEARCH = {
-    "type": "tool_search_tool_bm25_20251119",
-    "name": "tool_search_tool_bm25",
-}
+
+def search_tool() -> dict[str, Any]:
+    """The custom client-side search tool (Anthropic's tool search tool page, "Custom
+    tool search implementation"): a plain tool, never deferred, whose ``tool_use``
+    ``dispatch()`` answers with ``tool_reference`` blocks of find_tool's tools."""
+    found = discover()
+    return {
+        "name": found.SEARCH,
+        "description": found.DESCRIPTION,
+        "input_schema": found.SCHEMA,
+    }
 
 
 def _entry(tool: ToolView, schema: dict[str, Any]) -> dict[str, Any]:
@@ -69,8 +82,8 @@ def deferred(
 
 
 def _deferred_file(shown: list[Shown]) -> str:
-    """The tool search tool first: it finds the deferred tools."""
-    return json_lines([_ENCODER.encode(TOOL_SEARCH), *(s.line for s in shown)])
+    """The search tool first: it finds the deferred tools."""
+    return json_lines([_ENCODER.encode(search_tool()), *(s.line for s in shown)])
 
 
 _ENCODER = json.JSONEncoder(

@@ -2,7 +2,8 @@
 manifest gives them, ``inputSchema``, ``outputSchema``, ``annotations`` from what the
 manifests say (``read_only`` gives ``readOnlyHint``, ``dangerous`` gives
 ``destructiveHint``, ``idempotent`` or an idempotent HTTP method ``idempotentHint``, an
-http tool is open-world), and ``_meta`` with the tool's Python path (``META_PYTHON``).
+http tool is open-world), and ``_meta`` with the tool's Python path (``META_PYTHON``) and, for an ``always-loaded``
+tool, ``META_ALWAYS``.
 
 MCP 2025-11-25 requires an ``object`` root for ``outputSchema`` (the SDK rejects the whole
 ``tools/list`` otherwise), so any other output schema is wrapped as the one property
@@ -26,6 +27,9 @@ from ...views import ToolView
 # The ``_meta`` key (MCP: an optional prefix of dot-separated labels and a slash) of
 # what Python imports to call the tool itself: "generated.s3.file.read".
 META_PYTHON = "skillc/python"
+# The ``_meta`` key that marks an ``always-loaded`` tool: the one listed beside the
+# search tool by ``mcp --progressive`` (``_mcp.Handlers``).
+META_ALWAYS = "skillc/always-loaded"
 
 
 def _title(tool: ToolView) -> str:
@@ -59,9 +63,11 @@ def entry(
         item["outputSchema"] = output_schema(dict(tool.output_schema))
     item["annotations"] = {"title": title, **tool.hints}
     item["_meta"] = {META_PYTHON: tool.python_path}
+    if always:
+        item["_meta"][META_ALWAYS] = True
     return item
 
 
-FILES = (File("mcp.json", entry),)
+FILES = (File("mcp.json", entry, deferrable=True),)
 NAMES = "dotted"
 DISPATCH = (Dispatch("mcp", RUNTIME / "mcp.py"),)

@@ -7,7 +7,8 @@ API makes a schema strict when it is left out.
 its own name there (``read``); a call of one comes back with both (``"namespace":
 "s3__file", "name": "read"``), which join to its provider name (``s3__file__read``).
 ``openai-responses.deferred.json`` is the same with ``defer_loading`` on each function
-(a namespace itself is never deferred) and the hosted ``tool_search`` tool first.
+(a namespace itself is never deferred) and ``tool_search`` executed by the client
+(``dispatch()`` answers it with find_tool's tools) first.
 ``openai-responses.strict.json`` stays flat: each function under its provider name.
 """
 
@@ -16,7 +17,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...emitters.providers import RUNTIME, Dispatch, File, Shown, json_lines
+from ...emitters.providers import (
+    RUNTIME,
+    Dispatch,
+    File,
+    Shown,
+    discover,
+    json_lines,
+)
 from ...emitters.providers.schemas import (
     Notes,
     capped,
@@ -138,12 +146,24 @@ def _namespace(head: str, lines: list[str]) -> str:
 
 
 def _deferred_file(shown: list[Shown]) -> str:
-    """The hosted tool search tool first: it loads the deferred functions."""
-    return _grouped(shown, (_ENCODER.encode(TOOL_SEARCH),))
+    """The client-executed tool search first: it loads the deferred functions."""
+    return _grouped(shown, (_ENCODER.encode(search_tool()),))
 
 
-# OpenAI runs the search (``"execution": "server"`` is its default).
-TOOL_SEARCH = {"type": "tool_search"}
+def search_tool() -> dict[str, Any]:
+    """``tool_search`` executed by the client (OpenAI's tool search guide; the SDK's
+    ``ToolSearchToolParam``): the model sends a ``tool_search_call`` with these
+    parameters, which ``dispatch()`` answers with a ``tool_search_output`` loading
+    find_tool's tools."""
+    found = discover()
+    return {
+        "type": "tool_search",
+        "execution": "client",
+        "description": found.DESCRIPTION,
+        "parameters": found.SCHEMA,
+    }
+
+
 _ENCODER = json.JSONEncoder(
     ensure_ascii=False, separators=(", ", ": "), check_circular=False
 )
