@@ -1,0 +1,123 @@
+"""Each client's own package of the build (``harness-packages``): written below the
+output folder, ``packages/<client>/``, so that the lock records every file and
+``skillc build --check`` finds a stale one. ``PACKAGES`` is the one table: a client's
+package is its module's ``emit(bundle, report) -> {path: bytes}`` (paths below its
+folder) and a line here.
+
+Every package is made from one ``Bundle``: the skills the build publishes (their
+files as the lock hashed them, read under ``confined``'s rule), the subagents and
+commands (their files as written), and, when the build has manifest tools, the
+generated MCP server (``python -m <package> mcp``). Each client's module keeps what
+its client loads (``common.admitted``) and lays it out by the client's rules
+(``generator/harness/``)."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+
+import yaml
+
+from ...config import Config
+from ...diagnostics import Report
+from ...ir import SourceFile
+from ...project import relative
+from ...views import PackageView, ToolView
+from .. import confined
+from ..skill_files import Published
+from ..well_known import reader
+from . import agent_plugins, bundles, claude_code, codex, cursor, gemini_cli, opencode
+from .common import FOLDER, Bundle, Files, Member, Server
+
+PACKAGES: dict[str, Callable[[Bundle, Report], Files]] = {
+    "claude-code": claude_code.emit,
+    "codex": codex.emit,
+    "gemini-cli": gemini_cli.emit,
+    "agent-plugins": agent_plugins.emit,
+    "cursor": cursor.emit,
+    "opencode": opencode.emit,
+    "openai-skills": bundles.emitter("openai-skills"),
+    "anthropic-skills": bundles.emitter("anthropic-skills"),
+}
+FRONTMATTER = re.compile(r"\A---\r?\n(.*?)\r?\n---\r?\n", re.DOTALL)
+
+
+def emit(
+    package: PackageView, published: list[Published], config: Config, report: Report
+) -> dict[str, bytes]:
+    """Every file of the packages ``config.harness_packages`` names, by path below
+    the output folder."""
+    if not config.harness_packages:
+        return {}
+    bundle = collect(package, published, config)
+    files: dict[str, bytes] = {}
+    for client in config.harness_packages:
+        for path, data in PACKAGES[client](bundle, report).items():
+            files[f"{FOLDER}{client}/{path}"] = data
+    return dict(sorted(files.items()))
+
+
+def collect(package: PackageView, published: list[Published], config: Config) -> Bundle:
+    """The build as every package takes it."""
+    read = reader(config.root)
+    members = [
+        Member(
+            "skill",
+            skill.name,
+            skill.description,
+            skill.tool.qualname,
+            skill.tool.source,
+            skill.frontmatter,
+            tuple((file.path, read(skill.folder, file)) for file in skill.files),
+        )
+        for skill in published
+    ]
+    project = os.fspath(config.root.resolve())
+    sources = {source.path: source for source in package.sources}
+    for tool in sorted(package.tools, key=lambda t: t.qualname):
+        if tool.kind in ("agent", "command"):
+            members.append(_file_member(tool, project, sources))
+    module = config.module
+    server = None
+    if any(tool.kind == "tool" for tool in package.tools):
+        profiles: dict[str, str] = {}
+        for profile in config.profiles:
+            profiles.setdefault(profile.provider, profile.name)
+        server = Server(module, config.import_root, profiles)
+    name = re.sub(r"[^a-z0-9]+", "-", module.rpartition(".")[2].lower()).strip("-")
+    return Bundle(
+        name or "skills",
+        f"The skills and tools of {module}, compiled by skillc",
+        tuple(members),
+        server,
+        relative(config.root, config.out),
+    )
+
+
+def _file_member(
+    tool: ToolView, project: str, sources: dict[str, SourceFile]
+) -> Member:
+    """A subagent or command: its file, and its frontmatter (``recovered`` when it is
+    not strict YAML, which a build reads as Claude Code does)."""
+    path = tool.source.path
+    source = sources[path]
+    folder, _, file = path.rpartition("/")
+    data = confined.Folder(project, folder).read(file, source.sha256, source.size)
+    frontmatter: object = {}
+    head = FRONTMATTER.match(data.decode("utf-8", "replace"))
+    try:
+        frontmatter = yaml.safe_load(head[1]) if head else {}
+    except yaml.YAMLError:
+        frontmatter = None
+    stem = file.rpartition(".")[0] or file
+    return Member(
+        tool.kind,
+        stem,
+        tool.description,
+        tool.qualname,
+        tool.source,
+        frontmatter if isinstance(frontmatter, dict) else {},
+        ((file, data),),
+        recovered=frontmatter is None,
+    )

@@ -1,0 +1,132 @@
+"""What every client's package is made of: the build's skills (their files, as the
+lock hashed them), subagents and commands (their files as written), and the MCP
+server entry that brings the manifest tools to the client; and the one rule for what
+a client's package leaves out (``admitted``): what the client cannot express, or what
+its rules (``harness.judge``) refuse or skip, with a ``package-left-out`` warning at
+the source that names the client."""
+
+from __future__ import annotations
+
+import json
+import posixpath
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ...diagnostics import Report
+from ...harness import CLIENTS
+from ...harness.judge import Item, refusal
+from ...ir import Position
+
+Files = dict[str, bytes]  # a package's files, by path below its folder
+FOLDER = "packages/"  # below the output folder: packages/<client>/
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """A skill (its folder's files), a subagent or a command (its one file) of the
+    build, as the client is given it."""
+
+    kind: str  # "skill", "agent" or "command"
+    name: str  # the skill's folder name, or the file's stem
+    description: str
+    qualname: str
+    source: Position
+    frontmatter: Mapping[str, Any]
+    files: tuple[tuple[str, bytes], ...]  # (path below its folder, or its file name)
+    recovered: bool = False  # its frontmatter is not strict YAML
+
+
+@dataclass(frozen=True, slots=True)
+class Server:
+    """The generated MCP server, ``python -m <module> mcp``: the package is imported
+    from ``import_root`` (project-relative)."""
+
+    module: str
+    import_root: str
+    profiles: Mapping[str, str]  # a profile's name, by the provider it is for
+
+
+@dataclass(frozen=True, slots=True)
+class Bundle:
+    """One build's package for one client: its name (a plugin's, an extension's),
+    description, members, and the MCP server when the build has manifest tools."""
+
+    name: str
+    description: str
+    members: tuple[Member, ...]
+    server: Server | None
+    out: str  # the output folder, project-relative
+
+    def of(self, kind: str) -> tuple[Member, ...]:
+        return tuple(m for m in self.members if m.kind == kind)
+
+
+def dumps(value: Any) -> bytes:
+    """JSON as every package file writes it: two spaces, UTF-8, a final newline."""
+    return (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def admitted(
+    bundle: Bundle, client: str, kinds: frozenset[str], report: Report, plugin: bool
+) -> Bundle:
+    """``bundle`` with what ``client`` loads of it: each member of a kind it holds
+    (``kinds``) that its rules load (``plugin``: as a plugin's, named
+    ``plugin:name``), once per name; each other member is left out with a
+    ``package-left-out`` warning at its source."""
+    title = CLIENTS[client].title if client in CLIENTS else client
+    kept: list[Member] = []
+    taken: set[tuple[str, str]] = set()
+    for member in bundle.members:
+        why = ""
+        if member.kind not in kinds:
+            why = f"{title} packages hold no {member.kind}s"
+        elif (member.kind, member.name) in taken:
+            why = f"another {member.kind} of the package is named {member.name!r}"
+        elif client in CLIENTS:
+            item = Item(
+                member.kind,  # type: ignore[arg-type]
+                member.name,
+                member.frontmatter,
+                bundle.name if plugin else None,
+                member.recovered,
+            )
+            why = refusal(client, item)
+        if why:
+            report.warning(
+                member.source.path,
+                member.source.line,
+                member.source.col,
+                "package-left-out",
+                f"{member.qualname} is left out of the {title} package "
+                f"({FOLDER}{client}/): {why}",
+            )
+            continue
+        taken.add((member.kind, member.name))
+        kept.append(member)
+    return replace(bundle, members=tuple(kept))
+
+
+def skill_files(member: Member, folder: str) -> Files:
+    """A skill's files below ``folder`` (its own folder in the package)."""
+    return {f"{folder}/{path}": data for path, data in member.files}
+
+
+def server_entry(
+    bundle: Bundle, root: str, here: str, provider: str = ""
+) -> dict[str, Any]:
+    """The client's stdio entry for the MCP server: ``python -m <module> mcp``, with
+    the profile made for ``provider`` if any; ``root``: the client's placeholder for
+    the package's folder (none: the module must be importable where the client runs
+    it), ``here``: that folder, below the output folder."""
+    server = bundle.server
+    assert server is not None
+    args = ["-m", server.module, "mcp"]
+    if provider in server.profiles:
+        args += ["--profile", server.profiles[provider]]
+    entry: dict[str, Any] = {"command": "python", "args": args}
+    if root:
+        folder = posixpath.join(bundle.out, FOLDER, here)
+        up = posixpath.relpath(server.import_root, posixpath.normpath(folder))
+        entry["env"] = {"PYTHONPATH": f"{root}/{up}"}
+    return entry

@@ -1,0 +1,37 @@
+"""Gemini CLI: an extension, ``packages/gemini-cli/``.
+
+``gemini-extension.json`` (``name``: letters, digits and hyphens, no periods;
+``version``, required; ``mcpServers``, whose strings the CLI hydrates from
+``${extensionPath}``: GM-13), the skills one level deep (``skills/<name>/SKILL.md``,
+named by their frontmatter name: GM-03, GM-05, GM-14) and the subagents in
+``agents/`` (top-level ``*.md``, strict frontmatter keys: GM-09, GM-10). A command is
+a TOML file with placeholders of its own in Gemini CLI (GM-15), which skillc does not
+translate: a build's commands are left out with a warning. Rules:
+``harness/gemini_cli.py``."""
+
+from __future__ import annotations
+
+from ...diagnostics import Report
+from .common import Bundle, Files, admitted, dumps, server_entry, skill_files
+
+CLIENT = "gemini-cli"
+KINDS = frozenset({"skill", "agent"})
+ROOT = "${extensionPath}"  # extensions/variables.ts@5411f11:22
+VERSION = "0.1.0"  # required, and never compared by the CLI
+
+
+def emit(bundle: Bundle, report: Report) -> Files:
+    bundle = admitted(bundle, CLIENT, KINDS, report, plugin=True)
+    manifest: dict[str, object] = {"name": bundle.name, "version": VERSION}
+    files: Files = {}
+    for member in bundle.members:
+        if member.kind == "skill":
+            files |= skill_files(member, f"skills/{member.name}")
+        else:
+            ((_file, data),) = member.files
+            files[f"agents/{member.name}.md"] = data
+    if bundle.server is not None:
+        servers = {bundle.name: server_entry(bundle, ROOT, CLIENT)}
+        manifest["mcpServers"] = servers
+    files["gemini-extension.json"] = dumps(manifest)
+    return files
