@@ -28,9 +28,9 @@ from .. import confined
 from ..skill_files import Published
 from ..well_known import reader
 from . import agent_plugins, bundles, claude_code, codex, cursor, gemini_cli, opencode
-from .common import FOLDER, Bundle, Files, Member, Server
+from .common import FOLDER, Bundle, Files, LeftOut, Member, Server
 
-PACKAGES: dict[str, Callable[[Bundle, Report], Files]] = {
+PACKAGES: dict[str, Callable[[Bundle, LeftOut], Files]] = {
     "claude-code": claude_code.emit,
     "codex": codex.emit,
     "gemini-cli": gemini_cli.emit,
@@ -52,9 +52,11 @@ def emit(
         return {}
     bundle = collect(package, published, config)
     files: dict[str, bytes] = {}
+    left = LeftOut()
     for client in config.harness_packages:
-        for path, data in PACKAGES[client](bundle, report).items():
+        for path, data in PACKAGES[client](bundle, left).items():
             files[f"{FOLDER}{client}/{path}"] = data
+    left.say(report)
     return dict(sorted(files.items()))
 
 
@@ -76,14 +78,13 @@ def collect(package: PackageView, published: list[Published], config: Config) ->
     project = os.fspath(config.root.resolve())
     sources = {source.path: source for source in package.sources}
     for tool in sorted(package.tools, key=lambda t: t.qualname):
-        if tool.kind in ("agent", "command"):
+        # A command is a skill of one file (Claude Code merged the two): no folder.
+        if tool.kind == "agent" or (tool.kind == "skill" and tool.agent_skill is None):
             members.append(_file_member(tool, project, sources))
     module = config.module
     server = None
     if any(tool.kind == "tool" for tool in package.tools):
-        profiles: dict[str, str] = {}
-        for profile in config.profiles:
-            profiles.setdefault(profile.provider, profile.name)
+        profiles = frozenset(p.name for p in config.profiles if p.provider == "mcp")
         server = Server(module, config.import_root, profiles)
     name = re.sub(r"[^a-z0-9]+", "-", module.rpartition(".")[2].lower()).strip("-")
     return Bundle(
@@ -112,7 +113,7 @@ def _file_member(
         frontmatter = None
     stem = file.rpartition(".")[0] or file
     return Member(
-        tool.kind,
+        "agent" if tool.kind == "agent" else "command",
         stem,
         tool.description,
         tool.qualname,

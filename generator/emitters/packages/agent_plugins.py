@@ -9,9 +9,8 @@ build's are left out with a warning. Rules: ``harness/agent_plugins.py``."""
 
 from __future__ import annotations
 
-from ...diagnostics import Report
 from ...harness.agent_plugins import SCHEMA_1_0
-from .common import Bundle, Files, admitted, dumps, server_entry, skill_files
+from .common import Bundle, Files, LeftOut, admitted, dumps, server_entry, skill_files
 
 CLIENT = "agent-plugins"
 KINDS = frozenset({"skill"})
@@ -19,8 +18,8 @@ MCP_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json"  # §7.2.
 ROOT = "${PLUGIN_ROOT}"  # §9.2: expanded in args, env values and cwd
 
 
-def emit(bundle: Bundle, report: Report) -> Files:
-    bundle = admitted(bundle, CLIENT, KINDS, report, plugin=True)
+def emit(bundle: Bundle, left: LeftOut) -> Files:
+    bundle = admitted(bundle, CLIENT, KINDS, left, plugin=True)
     manifest = {
         "$schema": SCHEMA_1_0,
         "name": bundle.name,

@@ -11,19 +11,21 @@ alone."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
-from ...diagnostics import Report
 from ..well_known import archive
-from .common import Bundle, Files, admitted
+from .common import Bundle, Files, LeftOut, admitted
 
 KINDS = frozenset({"skill"})
 
 
-def emitter(client: str) -> Callable[[Bundle, Report], Files]:
+def emitter(client: str) -> Callable[[Bundle, LeftOut], Files]:
     """The bundles' emitter of ``client`` (openai-skills, anthropic-skills)."""
 
-    def emit(bundle: Bundle, report: Report) -> Files:
-        bundle = admitted(bundle, client, KINDS, report, plugin=False)
+    def emit(bundle: Bundle, left: LeftOut) -> Files:
+        # A skills bundle, by definition: its subagents and commands are no loss.
+        skills = replace(bundle, members=bundle.of("skill"))
+        bundle = admitted(skills, client, KINDS, left, plugin=False)
         return {
             f"{skill.name}.zip": archive(
                 [(f"{skill.name}/{path}", data) for path, data in skill.files]

@@ -11,8 +11,7 @@ Rules: ``harness/claude_code.py`` (CC-02, CC-11, CC-14 to CC-18)."""
 
 from __future__ import annotations
 
-from ...diagnostics import Report
-from .common import Bundle, Files, admitted, dumps, server_entry, skill_files
+from .common import Bundle, Files, LeftOut, admitted, dumps, server_entry, skill_files
 
 CLIENT = "claude-code"
 KINDS = frozenset({"skill", "agent", "command"})
@@ -21,8 +20,8 @@ MARKETPLACE = ".claude-plugin/marketplace.json"
 ROOT = "${CLAUDE_PLUGIN_ROOT}"  # code.claude.com/docs/en/plugins-reference
 
 
-def emit(bundle: Bundle, report: Report) -> Files:
-    bundle = admitted(bundle, CLIENT, KINDS, report, plugin=True)
+def emit(bundle: Bundle, left: LeftOut) -> Files:
+    bundle = admitted(bundle, CLIENT, KINDS, left, plugin=True)
     name = bundle.name
     marketplace = {
         "name": name,
@@ -33,7 +32,7 @@ def emit(bundle: Bundle, report: Report) -> Files:
         ],
     }
     files: Files = {MARKETPLACE: dumps(marketplace)}
-    files |= plugin(bundle, f"{name}/", ROOT, CLIENT, "claude_code")
+    files |= plugin(bundle, f"{name}/", ROOT, CLIENT)
     files[f"{name}/{MANIFEST}"] = dumps(
         {"name": name, "description": bundle.description}
     )
@@ -45,13 +44,12 @@ def plugin(
     at: str,
     root: str,
     client: str,
-    provider: str = "",
     mcp: str = ".mcp.json",
 ) -> Files:
     """A Claude-style plugin's components below ``at`` (its folder in the client's):
     ``skills/<name>/``, ``agents/<name>.md``, ``commands/<name>.md``, and the MCP
-    server (``root``: the client's placeholder for the plugin's folder; ``provider``:
-    whose profile it serves) in ``mcp``. Cursor's and Codex's layouts are the same."""
+    server (``root``: the client's placeholder for the plugin's folder) in ``mcp``. Cursor's and Codex's layouts are the same.
+    """
     files: Files = {}
     for member in bundle.members:
         if member.kind == "skill":
@@ -60,6 +58,6 @@ def plugin(
             ((_file, data),) = member.files
             files[f"{at}{member.kind}s/{member.name}.md"] = data
     if bundle.server is not None:
-        entry = server_entry(bundle, root, f"{client}/{at}", provider)
+        entry = server_entry(bundle, root, f"{client}/{at}")
         files[f"{at}{mcp}"] = dumps({"mcpServers": {bundle.name: entry}})
     return files

@@ -16,9 +16,8 @@ from typing import Any
 
 import yaml
 
-from ...diagnostics import Report
 from .claude_code import plugin
-from .common import Bundle, Files, Member, admitted, dumps
+from .common import Bundle, Files, LeftOut, Member, admitted, dumps
 
 CLIENT = "codex"
 KINDS = frozenset({"skill"})
@@ -27,8 +26,8 @@ MAX_DISPLAY = 64  # loader.rs:49-101 (display_name)
 MAX_SHORT = 64  # the plugin validator's window (D5); the loader allows 1,024
 
 
-def emit(bundle: Bundle, report: Report) -> Files:
-    bundle = admitted(bundle, CLIENT, KINDS, report, plugin=True)
+def emit(bundle: Bundle, left: LeftOut) -> Files:
+    bundle = admitted(bundle, CLIENT, KINDS, left, plugin=True)
     name = bundle.name
     entry = {
         "name": name,
@@ -38,7 +37,7 @@ def emit(bundle: Bundle, report: Report) -> Files:
     }
     marketplace = {"name": name, "plugins": [entry]}
     files: Files = {".agents/plugins/marketplace.json": dumps(marketplace)}
-    files |= plugin(bundle, f"{name}/", "", CLIENT, "codex")
+    files |= plugin(bundle, f"{name}/", "", CLIENT)
     manifest: dict[str, Any] = {
         "name": name,
         "description": bundle.description,

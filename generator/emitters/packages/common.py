@@ -44,7 +44,7 @@ class Server:
 
     module: str
     import_root: str
-    profiles: Mapping[str, str]  # a profile's name, by the provider it is for
+    profiles: frozenset[str]  # the names of the profiles served over MCP
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,13 +67,36 @@ def dumps(value: Any) -> bytes:
     return (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
+class LeftOut:
+    """What each client's package leaves out, said once an item: one
+    ``package-left-out`` warning at its source naming every client and why."""
+
+    def __init__(self) -> None:
+        self.found: dict[str, tuple[Member, list[str]]] = {}
+
+    def add(self, member: Member, client: str, why: str) -> None:
+        self.found.setdefault(member.qualname, (member, []))[1].append(
+            f"{client} ({why})"
+        )
+
+    def say(self, report: Report) -> None:
+        for member, reasons in self.found.values():
+            where = member.source
+            report.warning(
+                where.path,
+                where.line,
+                where.col,
+                "package-left-out",
+                f"{member.qualname} is left out of " + "; ".join(reasons),
+            )
+
+
 def admitted(
-    bundle: Bundle, client: str, kinds: frozenset[str], report: Report, plugin: bool
+    bundle: Bundle, client: str, kinds: frozenset[str], left: LeftOut, plugin: bool
 ) -> Bundle:
     """``bundle`` with what ``client`` loads of it: each member of a kind it holds
     (``kinds``) that its rules load (``plugin``: as a plugin's, named
-    ``plugin:name``), once per name; each other member is left out with a
-    ``package-left-out`` warning at its source."""
+    ``plugin:name``), once per name; each other member is left out (``left``)."""
     title = CLIENTS[client].title if client in CLIENTS else client
     kept: list[Member] = []
     taken: set[tuple[str, str]] = set()
@@ -82,7 +105,7 @@ def admitted(
         if member.kind not in kinds:
             why = f"{title} packages hold no {member.kind}s"
         elif (member.kind, member.name) in taken:
-            why = f"another {member.kind} of the package is named {member.name!r}"
+            why = f"another {member.kind} there is named {member.name!r}"
         elif client in CLIENTS:
             item = Item(
                 member.kind,  # type: ignore[arg-type]
@@ -93,14 +116,7 @@ def admitted(
             )
             why = refusal(client, item)
         if why:
-            report.warning(
-                member.source.path,
-                member.source.line,
-                member.source.col,
-                "package-left-out",
-                f"{member.qualname} is left out of the {title} package "
-                f"({FOLDER}{client}/): {why}",
-            )
+            left.add(member, f"{FOLDER}{client}/", why)
             continue
         taken.add((member.kind, member.name))
         kept.append(member)
@@ -112,18 +128,18 @@ def skill_files(member: Member, folder: str) -> Files:
     return {f"{folder}/{path}": data for path, data in member.files}
 
 
-def server_entry(
-    bundle: Bundle, root: str, here: str, provider: str = ""
-) -> dict[str, Any]:
+def server_entry(bundle: Bundle, root: str, here: str) -> dict[str, Any]:
     """The client's stdio entry for the MCP server: ``python -m <module> mcp``, with
-    the profile made for ``provider`` if any; ``root``: the client's placeholder for
-    the package's folder (none: the module must be importable where the client runs
-    it), ``here``: that folder, below the output folder."""
+    ``--profile <client>`` when the project has an MCP profile of the client's name
+    (``here``'s first part: the package's folder below ``packages/``); ``root``: the
+    client's placeholder for that folder (none: the module must be importable where
+    the client runs it)."""
     server = bundle.server
     assert server is not None
     args = ["-m", server.module, "mcp"]
-    if provider in server.profiles:
-        args += ["--profile", server.profiles[provider]]
+    client = here.partition("/")[0]
+    if client in server.profiles:
+        args += ["--profile", client]
     entry: dict[str, Any] = {"command": "python", "args": args}
     if root:
         folder = posixpath.join(bundle.out, FOLDER, here)

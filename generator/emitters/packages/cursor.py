@@ -11,16 +11,15 @@ generated package must be importable where Cursor starts it. Rules:
 
 from __future__ import annotations
 
-from ...diagnostics import Report
 from .claude_code import plugin
-from .common import Bundle, Files, admitted, dumps
+from .common import Bundle, Files, LeftOut, admitted, dumps
 
 CLIENT = "cursor"
 KINDS = frozenset({"skill", "agent", "command"})
 
 
-def emit(bundle: Bundle, report: Report) -> Files:
-    bundle = admitted(bundle, CLIENT, KINDS, report, plugin=True)
+def emit(bundle: Bundle, left: LeftOut) -> Files:
+    bundle = admitted(bundle, CLIENT, KINDS, left, plugin=True)
     name = bundle.name
     entry = {"name": name, "source": name, "description": bundle.description}
     marketplace = {

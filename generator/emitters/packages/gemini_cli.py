@@ -11,8 +11,7 @@ translate: a build's commands are left out with a warning. Rules:
 
 from __future__ import annotations
 
-from ...diagnostics import Report
-from .common import Bundle, Files, admitted, dumps, server_entry, skill_files
+from .common import Bundle, Files, LeftOut, admitted, dumps, server_entry, skill_files
 
 CLIENT = "gemini-cli"
 KINDS = frozenset({"skill", "agent"})
@@ -20,8 +19,8 @@ ROOT = "${extensionPath}"  # extensions/variables.ts@5411f11:22
 VERSION = "0.1.0"  # required, and never compared by the CLI
 
 
-def emit(bundle: Bundle, report: Report) -> Files:
-    bundle = admitted(bundle, CLIENT, KINDS, report, plugin=True)
+def emit(bundle: Bundle, left: LeftOut) -> Files:
+    bundle = admitted(bundle, CLIENT, KINDS, left, plugin=True)
     manifest: dict[str, object] = {"name": bundle.name, "version": VERSION}
     files: Files = {}
     for member in bundle.members:

@@ -9,16 +9,15 @@ with a warning."""
 
 from __future__ import annotations
 
-from ...diagnostics import Report
-from .common import Bundle, Files, admitted, dumps, server_entry, skill_files
+from .common import Bundle, Files, LeftOut, admitted, dumps, server_entry, skill_files
 
 CLIENT = "opencode"
 KINDS = frozenset({"skill"})
 SCHEMA = "https://opencode.ai/config.json"
 
 
-def emit(bundle: Bundle, report: Report) -> Files:
-    bundle = admitted(bundle, CLIENT, KINDS, report, plugin=False)
+def emit(bundle: Bundle, left: LeftOut) -> Files:
+    bundle = admitted(bundle, CLIENT, KINDS, left, plugin=False)
     files: Files = {}
     for member in bundle.members:
         files |= skill_files(member, f".opencode/skills/{member.name}")
