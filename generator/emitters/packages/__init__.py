@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 import yaml
 
@@ -53,6 +54,10 @@ def emit(
     bundle = collect(package, published, config)
     files: dict[str, bytes] = {}
     left = LeftOut()
+    for member in bundle.members:
+        if member.unfit:
+            left.add(member, f"every package in {FOLDER}", member.unfit)
+    bundle = replace(bundle, members=tuple(m for m in bundle.members if not m.unfit))
     for client in config.harness_packages:
         for path, data in PACKAGES[client](bundle, left).items():
             files[f"{FOLDER}{client}/{path}"] = data
@@ -77,7 +82,10 @@ def collect(package: PackageView, published: list[Published], config: Config) ->
     ]
     project = os.fspath(config.root.resolve())
     sources = {source.path: source for source in package.sources}
+    done = {skill.tool.qualname for skill in published}
     for tool in sorted(package.tools, key=lambda t: t.qualname):
+        if tool.agent_skill is not None and tool.qualname not in done:
+            members.append(_unfit(tool))
         # A command is a skill of one file (Claude Code merged the two): no folder.
         if tool.kind == "agent" or (tool.kind == "skill" and tool.agent_skill is None):
             members.append(_file_member(tool, project, sources))
@@ -94,6 +102,17 @@ def collect(package: PackageView, published: list[Published], config: Config) ->
         server,
         relative(config.root, config.out),
     )
+
+
+def _unfit(tool: ToolView) -> Member:
+    """A skill whose files are not published: in no package, and why."""
+    why = (
+        "its files are not published (skill-not-published says why)"
+        if tool.offered
+        else "only a person may invoke it (disable-model-invocation), and skillc "
+        "packages the skills models are offered"
+    )
+    return Member("skill", tool.name, "", tool.qualname, tool.source, {}, (), unfit=why)
 
 
 def _file_member(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import posixpath
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -35,6 +35,7 @@ class Member:
     frontmatter: Mapping[str, Any]
     files: tuple[tuple[str, bytes], ...]  # (path below its folder, or its file name)
     recovered: bool = False  # its frontmatter is not strict YAML
+    unfit: str = ""  # why no package holds it
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,11 +93,17 @@ class LeftOut:
 
 
 def admitted(
-    bundle: Bundle, client: str, kinds: frozenset[str], left: LeftOut, plugin: bool
+    bundle: Bundle,
+    client: str,
+    kinds: frozenset[str],
+    left: LeftOut,
+    plugin: bool,
+    rule: Callable[[Member], str] | None = None,
 ) -> Bundle:
     """``bundle`` with what ``client`` loads of it: each member of a kind it holds
     (``kinds``) that its rules load (``plugin``: as a plugin's, named
-    ``plugin:name``), once per name; each other member is left out (``left``)."""
+    ``plugin:name``; ``rule``: why the package's own rule refuses it, if it does),
+    once per name; each other member is left out (``left``)."""
     title = CLIENTS[client].title if client in CLIENTS else client
     kept: list[Member] = []
     taken: set[tuple[str, str]] = set()
@@ -106,6 +113,8 @@ def admitted(
             why = f"{title} packages hold no {member.kind}s"
         elif (member.kind, member.name) in taken:
             why = f"another {member.kind} there is named {member.name!r}"
+        elif rule is not None and (said := rule(member)):
+            why = said
         elif client in CLIENTS:
             item = Item(
                 member.kind,  # type: ignore[arg-type]

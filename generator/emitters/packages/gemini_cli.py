@@ -11,16 +11,28 @@ translate: a build's commands are left out with a warning. Rules:
 
 from __future__ import annotations
 
-from .common import Bundle, Files, LeftOut, admitted, dumps, server_entry, skill_files
+from ...harness.gemini_cli import AT
+from .common import (
+    Bundle,
+    Files,
+    LeftOut,
+    Member,
+    admitted,
+    dumps,
+    server_entry,
+    skill_files,
+)
 
 CLIENT = "gemini-cli"
 KINDS = frozenset({"skill", "agent"})
+AGENTS = f"agentLoader.ts{AT}:97-108"
+TOOL_NAMES = f"tool-names.ts{AT}:303"  # both in google-gemini/gemini-cli
 ROOT = "${extensionPath}"  # extensions/variables.ts@5411f11:22
 VERSION = "0.1.0"  # required, and never compared by the CLI
 
 
 def emit(bundle: Bundle, left: LeftOut) -> Files:
-    bundle = admitted(bundle, CLIENT, KINDS, left, plugin=True)
+    bundle = admitted(bundle, CLIENT, KINDS, left, plugin=True, rule=_tools)
     manifest: dict[str, object] = {"name": bundle.name, "version": VERSION}
     files: Files = {}
     for member in bundle.members:
@@ -34,3 +46,15 @@ def emit(bundle: Bundle, left: LeftOut) -> Files:
         manifest["mcpServers"] = servers
     files["gemini-extension.json"] = dumps(manifest)
     return files
+
+
+def _tools(member: Member) -> str:
+    """Why Gemini CLI refuses a subagent for its ``tools``: Claude Code's names
+    (Read, Grep, Bash(git:*)) are none of Gemini CLI's (read_file, grep_search...),
+    and its loader refuses an agent that names a tool it does not know."""
+    if member.kind == "agent" and "tools" in member.frontmatter:
+        return (
+            "Gemini CLI refuses it: its tools are Claude Code's, and Gemini CLI's "
+            f"subagents name tools of their own ({AGENTS}; {TOOL_NAMES})"
+        )
+    return ""
