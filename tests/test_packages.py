@@ -27,6 +27,7 @@ from conftest import FIXTURES, GOLDEN, run_skillc, tree
 UPDATE_HINT = "if the change is intended, run: nox -s tests -- --update-goldens"
 PACKAGES = "kit/packages"
 LINTED = ("claude-code", "agent-plugins", "cursor", "codex", "gemini-cli", "opencode")
+PLUGIN = "task.notes_kit."  # the fixture's plugin's namespace
 LONG = "release-notes-writer-for-every-package-of-the-monorepo-at-once"
 
 
@@ -134,20 +135,34 @@ def test_a_written_package_compiles_back_to_the_same_tools(
     source = _tasks(built[0])
     again = tmp_path / "again"
     shutil.copytree(built[0] / PACKAGES / client, again / "package")
+    if client == "agent-plugins":  # a folder of plugins: the sources are each
+        sources = '"package/kit", "package/notes-kit"'
+    else:  # a marketplace
+        sources = '"package"'
+
     (again / "pyproject.toml").write_text(
-        '[tool.skillc]\nsources = ["package"]\nout = "kit"\n'
+        f'[tool.skillc]\nsources = [{sources}]\nout = "kit"\n'
     )
     status, err = run_skillc(capsys, "-C", str(again), "build")
     assert status == 0, err
     del source["task.deploy"]  # a person's alone: in no package
     if client == "agent-plugins":  # skills alone: no subagent, no command
-        skills = ("task.greeter", f"task.{LONG.replace('-', '_')}")
+        skills = (
+            "task.greeter",
+            f"task.{LONG.replace('-', '_')}",
+            f"{PLUGIN}summarize",
+        )
         source = {name: source[name] for name in skills}
-    # Each in the plugin's namespace, as its clients name it (kit:greeter).
+
+    # The build's own in the plugin named after the package, as its clients name
+    # them (kit:greeter); a source plugin's in a plugin of its name.
+    def placed(name: str) -> str:
+        return name if PLUGIN in name else name.replace("task.", "task.kit.", 1)
+
     back = _tasks(again)
-    assert sorted(back) == sorted(n.replace("task.", "task.kit.", 1) for n in source)
+    assert sorted(back) == sorted(map(placed, source))
     for name, entry in source.items():
-        assert back[name.replace("task.", "task.kit.", 1)] | {"tool": name} == entry
+        assert back[placed(name)] | {"tool": name} == entry
 
 
 def _lint(command: list[str], folder: Path) -> dict[str, Any]:
@@ -195,7 +210,7 @@ def test_agnix_finds_no_error_in_any_package(built: tuple[Path, str]) -> None:
     ("client", "config", "root"),
     [
         ("claude-code", "kit/.mcp.json", "${CLAUDE_PLUGIN_ROOT}"),
-        ("agent-plugins", "mcp.json", "${PLUGIN_ROOT}"),
+        ("agent-plugins", "kit/mcp.json", "${PLUGIN_ROOT}"),
     ],
 )
 def test_the_declared_mcp_server_serves_the_manifest_tools(

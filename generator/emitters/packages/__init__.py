@@ -24,12 +24,12 @@ from ...config import Config
 from ...diagnostics import Report
 from ...ir import SourceFile
 from ...project import relative
-from ...views import PackageView, ToolView
+from ...views import PackageView, TaskModule, ToolView
 from .. import confined
 from ..skill_files import Published
 from ..well_known import reader
 from . import agent_plugins, bundles, claude_code, codex, cursor, gemini_cli, opencode
-from .common import FOLDER, Bundle, Files, LeftOut, Member, Server
+from .common import FOLDER, Bundle, Files, LeftOut, Member, Server, slug
 
 PACKAGES: dict[str, Callable[[Bundle, LeftOut], Files]] = {
     "claude-code": claude_code.emit,
@@ -77,6 +77,7 @@ def collect(package: PackageView, published: list[Published], config: Config) ->
             skill.tool.source,
             skill.frontmatter,
             tuple((file.path, read(skill.folder, file)) for file in skill.files),
+            _plugin(skill.tool),
         )
         for skill in published
     ]
@@ -94,13 +95,19 @@ def collect(package: PackageView, published: list[Published], config: Config) ->
     if any(tool.kind == "tool" for tool in package.tools):
         profiles = frozenset(p.name for p in config.profiles if p.provider == "mcp")
         server = Server(module, config.import_root, profiles)
-    name = re.sub(r"[^a-z0-9]+", "-", module.rpartition(".")[2].lower()).strip("-")
+    summaries = {space.qualname: space.summary for space in package.namespaces}
+    descriptions = {
+        _plugin(tool): summaries.get(".".join(tool.namespace), "")
+        for tool in package.tools
+        if _plugin(tool)
+    }
     return Bundle(
-        name or "skills",
+        slug(module.rpartition(".")[2]) or "skills",
         f"The skills and tools of {module}, compiled by skillc",
         tuple(members),
         server,
         relative(config.root, config.out),
+        descriptions,
     )
 
 
@@ -139,5 +146,13 @@ def _file_member(
         tool.source,
         frontmatter if isinstance(frontmatter, dict) else {},
         ((file, data),),
+        _plugin(tool),
         recovered=frontmatter is None,
     )
+
+
+def _plugin(tool: ToolView) -> str:
+    """The plugin a skill, subagent or command is in, as the packages name it ("":
+    none)."""
+    plugin = tool.body.plugin if isinstance(tool.body, TaskModule) else None
+    return slug(plugin) if plugin else ""

@@ -1,4 +1,5 @@
-"""Agent Plugins 1.0.0: one plugin, ``packages/agent-plugins/``.
+"""Agent Plugins 1.0.0: a folder of plugins, ``packages/agent-plugins/<name>/``
+(``common.plugins``; the format has no marketplace). Each holds
 
 ``plugin.json`` (its ``$schema`` the 1.0.0 identifier; only the spec's top-level
 fields), the skills in ``skills/<name>/`` (immediate children, each named by its
@@ -10,7 +11,7 @@ build's are left out with a warning. Rules: ``harness/agent_plugins.py``."""
 from __future__ import annotations
 
 from ...harness.agent_plugins import SCHEMA_1_0
-from .common import Bundle, Files, LeftOut, admitted, dumps, server_entry, skill_files
+from .common import Bundle, Files, LeftOut, dumps, plugins, server_entry, skill_files
 
 CLIENT = "agent-plugins"
 KINDS = frozenset({"skill"})
@@ -19,17 +20,21 @@ ROOT = "${PLUGIN_ROOT}"  # §9.2: expanded in args, env values and cwd
 
 
 def emit(bundle: Bundle, left: LeftOut) -> Files:
-    bundle = admitted(bundle, CLIENT, KINDS, left, plugin=True)
-    manifest = {
-        "$schema": SCHEMA_1_0,
-        "name": bundle.name,
-        "description": bundle.description,
-    }
-    files: Files = {"plugin.json": dumps(manifest)}
-    for member in bundle.members:
-        files |= skill_files(member, f"skills/{member.name}")
-    if bundle.server is not None:
-        entry = {"type": "stdio", **server_entry(bundle, ROOT, CLIENT)}
-        servers = {bundle.name: entry}
-        files["mcp.json"] = dumps({"$schema": MCP_SCHEMA, "mcpServers": servers})
+    files: Files = {}
+    for each in plugins(bundle, CLIENT, KINDS, left):
+        at = f"{each.name}/"
+        manifest = {
+            "$schema": SCHEMA_1_0,
+            "name": each.name,
+            "description": each.description,
+        }
+        files[f"{at}plugin.json"] = dumps(manifest)
+        for member in each.members:
+            files |= skill_files(member, f"{at}skills/{member.name}")
+        if each.server is not None:
+            entry = {"type": "stdio", **server_entry(each, ROOT, f"{CLIENT}/{at}")}
+            servers = {each.name: entry}
+            files[f"{at}mcp.json"] = dumps(
+                {"$schema": MCP_SCHEMA, "mcpServers": servers}
+            )
     return files

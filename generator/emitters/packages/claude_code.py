@@ -1,17 +1,18 @@
-"""Claude Code: a marketplace of one plugin, ``packages/claude-code/``.
+"""Claude Code: a marketplace, ``packages/claude-code/``.
 
-``.claude-plugin/marketplace.json`` at the folder's root lists the plugin at
-``./<name>`` (relative sources resolve from the marketplace root: the folder holding
+``.claude-plugin/marketplace.json`` at the folder's root lists each plugin at
+``./<name>`` (``common.plugins``: each source plugin, and the build's own; relative sources resolve from the marketplace root: the folder holding
 ``.claude-plugin/``); the plugin holds ``.claude-plugin/plugin.json``, its skills one
 level deep (``skills/<name>/SKILL.md``: Claude Code names them ``<plugin>:<folder>``),
 ``agents/`` and ``commands/`` in their default places (none listed in the manifest, so
 none replaces a default folder) and ``.mcp.json`` with the generated MCP server (the
-manifest tools), whose ``${CLAUDE_PLUGIN_ROOT}`` finds the package in place.
+manifest tools, in the build's own plugin), whose ``${CLAUDE_PLUGIN_ROOT}`` finds
+the package in place.
 Rules: ``harness/claude_code.py`` (CC-02, CC-11, CC-14 to CC-18)."""
 
 from __future__ import annotations
 
-from .common import Bundle, Files, LeftOut, admitted, dumps, server_entry, skill_files
+from .common import Bundle, Files, LeftOut, dumps, plugins, server_entry, skill_files
 
 CLIENT = "claude-code"
 KINDS = frozenset({"skill", "agent", "command"})
@@ -21,20 +22,24 @@ ROOT = "${CLAUDE_PLUGIN_ROOT}"  # code.claude.com/docs/en/plugins-reference
 
 
 def emit(bundle: Bundle, left: LeftOut) -> Files:
-    bundle = admitted(bundle, CLIENT, KINDS, left, plugin=True)
-    name = bundle.name
-    marketplace = {
-        "name": name,
-        "owner": {"name": name},
-        "metadata": {"description": bundle.description},
-        "plugins": [
-            {"name": name, "source": f"./{name}", "description": bundle.description}
-        ],
-    }
-    files: Files = {MARKETPLACE: dumps(marketplace)}
-    files |= plugin(bundle, f"{name}/", ROOT, CLIENT)
-    files[f"{name}/{MANIFEST}"] = dumps(
-        {"name": name, "description": bundle.description}
+    files: Files = {}
+    entries = []
+    for each in plugins(bundle, CLIENT, KINDS, left):
+        name = each.name
+        entries.append(
+            {"name": name, "source": f"./{name}", "description": each.description}
+        )
+        files |= plugin(each, f"{name}/", ROOT, CLIENT)
+        files[f"{name}/{MANIFEST}"] = dumps(
+            {"name": name, "description": each.description}
+        )
+    files[MARKETPLACE] = dumps(
+        {
+            "name": bundle.name,
+            "owner": {"name": bundle.name},
+            "metadata": {"description": bundle.description},
+            "plugins": entries,
+        }
     )
     return files
 

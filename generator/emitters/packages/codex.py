@@ -1,7 +1,7 @@
-"""Codex: a marketplace of one plugin, ``packages/codex/``.
+"""Codex: a marketplace, ``packages/codex/``.
 
-``.agents/plugins/marketplace.json`` (the file Codex reads first: CX-26) lists the
-plugin by a ``local`` source; the plugin's ``.codex-plugin/plugin.json`` names its
+``.agents/plugins/marketplace.json`` (the file Codex reads first: CX-26) lists each
+plugin (``common.plugins``) by a ``local`` source; each plugin's ``.codex-plugin/plugin.json`` names its
 skills and MCP servers by ``./`` paths as strings, never arrays (CX-23, CX-25). Each
 skill keeps its own ``agents/openai.yaml``, or gets one derived from its frontmatter
 (``interface.display_name`` at most 64 characters, ``short_description`` its
@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from .claude_code import plugin
-from .common import Bundle, Files, LeftOut, Member, admitted, dumps
+from .common import Bundle, Files, LeftOut, Member, dumps, plugins
 
 CLIENT = "codex"
 KINDS = frozenset({"skill"})
@@ -27,29 +27,39 @@ MAX_SHORT = 64  # the plugin validator's window (D5); the loader allows 1,024
 
 
 def emit(bundle: Bundle, left: LeftOut) -> Files:
-    bundle = admitted(bundle, CLIENT, KINDS, left, plugin=True)
-    name = bundle.name
-    entry = {
-        "name": name,
-        "source": {"source": "local", "path": f"./{name}"},
-        "policy": {"installation": "AVAILABLE", "authentication": "ON_INSTALL"},
-        "category": "Productivity",
+    files: Files = {}
+    entries = []
+    for each in plugins(bundle, CLIENT, KINDS, left):
+        name = each.name
+        entries.append(
+            {
+                "name": name,
+                "source": {"source": "local", "path": f"./{name}"},
+                "policy": {"installation": "AVAILABLE", "authentication": "ON_INSTALL"},
+                "category": "Productivity",
+            }
+        )
+        files |= plugin(each, f"{name}/", "", CLIENT)
+        manifest: dict[str, Any] = {
+            "name": name,
+            "description": each.description,
+            "skills": "./skills/",
+        }
+        if each.server is not None:
+            manifest["mcpServers"] = "./.mcp.json"
+        files[f"{name}/.codex-plugin/plugin.json"] = dumps(manifest)
+        for member in each.members:
+            if OPENAI_YAML not in dict(member.files):
+                path = f"{name}/skills/{member.name}/{OPENAI_YAML}"
+                files[path] = openai_yaml(member)
+    # interface.displayName: the marketplace's label in Codex's plugin picker
+    # (developers.openai.com/codex/plugins/build).
+    marketplace = {
+        "name": bundle.name,
+        "interface": {"displayName": bundle.name},
+        "plugins": entries,
     }
-    marketplace = {"name": name, "plugins": [entry]}
-    files: Files = {".agents/plugins/marketplace.json": dumps(marketplace)}
-    files |= plugin(bundle, f"{name}/", "", CLIENT)
-    manifest: dict[str, Any] = {
-        "name": name,
-        "description": bundle.description,
-        "skills": "./skills/",
-    }
-    if bundle.server is not None:
-        manifest["mcpServers"] = "./.mcp.json"
-    files[f"{name}/.codex-plugin/plugin.json"] = dumps(manifest)
-    for member in bundle.members:
-        if OPENAI_YAML not in dict(member.files):
-            path = f"{name}/skills/{member.name}/{OPENAI_YAML}"
-            files[path] = openai_yaml(member)
+    files[".agents/plugins/marketplace.json"] = dumps(marketplace)
     return dict(sorted(files.items()))
 
 

@@ -8,9 +8,10 @@ the source that names the client."""
 from __future__ import annotations
 
 import json
+import re
 import posixpath
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...diagnostics import Report
@@ -34,6 +35,7 @@ class Member:
     source: Position
     frontmatter: Mapping[str, Any]
     files: tuple[tuple[str, bytes], ...]  # (path below its folder, or its file name)
+    plugin: str = ""  # the plugin it is in, in the packages ("": the build's own)
     recovered: bool = False  # its frontmatter is not strict YAML
     unfit: str = ""  # why no package holds it
 
@@ -50,17 +52,26 @@ class Server:
 
 @dataclass(frozen=True, slots=True)
 class Bundle:
-    """One build's package for one client: its name (a plugin's, an extension's),
-    description, members, and the MCP server when the build has manifest tools."""
+    """What one plugin of a package holds (or the whole build: ``plugins`` splits
+    it): its name, description, members, and the MCP server when the build has
+    manifest tools (the build's own plugin serves them)."""
 
     name: str
     description: str
     members: tuple[Member, ...]
     server: Server | None
     out: str  # the output folder, project-relative
+    descriptions: Mapping[str, str] = field(default_factory=dict)  # by plugin
 
     def of(self, kind: str) -> tuple[Member, ...]:
         return tuple(m for m in self.members if m.kind == kind)
+
+
+def slug(name: str) -> str:
+    """A name every client takes for a plugin: lowercase letters and digits, with
+    single hyphens between (Gemini CLI's extensions have no periods, Agent Plugins'
+    no ``--``)."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
 def dumps(value: Any) -> bytes:
@@ -130,6 +141,37 @@ def admitted(
         taken.add((member.kind, member.name))
         kept.append(member)
     return replace(bundle, members=tuple(kept))
+
+
+def plugins(
+    bundle: Bundle,
+    client: str,
+    kinds: frozenset[str],
+    left: LeftOut,
+    rule: Callable[[Member], str] | None = None,
+) -> list[Bundle]:
+    """The build as the plugins of ``client``'s package, by name: each source
+    plugin's members as a plugin of its name, the others (and the MCP server) as
+    one named after the generated package; each as the client loads it
+    (``admitted``), none empty."""
+    groups: dict[str, list[Member]] = {}
+    for member in bundle.members:
+        groups.setdefault(member.plugin or bundle.name, []).append(member)
+    if bundle.server is not None:
+        groups.setdefault(bundle.name, [])
+    found = []
+    for name, members in sorted(groups.items()):
+        one = replace(
+            bundle,
+            name=name,
+            description=bundle.descriptions.get(name, bundle.description),
+            members=tuple(members),
+            server=bundle.server if name == bundle.name else None,
+        )
+        one = admitted(one, client, kinds, left, True, rule)
+        if one.members or one.server is not None:
+            found.append(one)
+    return found
 
 
 def skill_files(member: Member, folder: str) -> Files:

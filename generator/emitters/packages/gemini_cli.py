@@ -1,4 +1,5 @@
-"""Gemini CLI: an extension, ``packages/gemini-cli/``.
+"""Gemini CLI: a folder of extensions, ``packages/gemini-cli/<name>/``
+(``common.plugins``). Each holds
 
 ``gemini-extension.json`` (``name``: letters, digits and hyphens, no periods;
 ``version``, required; ``mcpServers``, whose strings the CLI hydrates from
@@ -17,7 +18,7 @@ from .common import (
     Files,
     LeftOut,
     Member,
-    admitted,
+    plugins,
     dumps,
     server_entry,
     skill_files,
@@ -32,19 +33,20 @@ VERSION = "0.1.0"  # required, and never compared by the CLI
 
 
 def emit(bundle: Bundle, left: LeftOut) -> Files:
-    bundle = admitted(bundle, CLIENT, KINDS, left, plugin=True, rule=_tools)
-    manifest: dict[str, object] = {"name": bundle.name, "version": VERSION}
     files: Files = {}
-    for member in bundle.members:
-        if member.kind == "skill":
-            files |= skill_files(member, f"skills/{member.name}")
-        else:
-            ((_file, data),) = member.files
-            files[f"agents/{member.name}.md"] = data
-    if bundle.server is not None:
-        servers = {bundle.name: server_entry(bundle, ROOT, CLIENT)}
-        manifest["mcpServers"] = servers
-    files["gemini-extension.json"] = dumps(manifest)
+    for each in plugins(bundle, CLIENT, KINDS, left, _tools):
+        at = f"{each.name}/"
+        manifest: dict[str, object] = {"name": each.name, "version": VERSION}
+        for member in each.members:
+            if member.kind == "skill":
+                files |= skill_files(member, f"{at}skills/{member.name}")
+            else:
+                ((_file, data),) = member.files
+                files[f"{at}agents/{member.name}.md"] = data
+        if each.server is not None:
+            servers = {each.name: server_entry(each, ROOT, f"{CLIENT}/{at}")}
+            manifest["mcpServers"] = servers
+        files[f"{at}gemini-extension.json"] = dumps(manifest)
     return files
 
 
