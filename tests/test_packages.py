@@ -256,3 +256,28 @@ def test_the_declared_mcp_server_serves_the_manifest_tools(
                 assert result.structured_content == {"m": 1000}
 
     anyio.run(session)
+
+
+def test_a_subagent_linked_from_elsewhere_is_left_out_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A package holds a file read inside its own folder, as the build hashed it:
+    a link to another folder of the project is left out of every package, said."""
+    agents = tmp_path / "skills" / ".claude" / "agents"
+    agents.mkdir(parents=True)
+    (tmp_path / "shared.md").write_text(
+        "---\nname: linked\ndescription: Shared from elsewhere. Use anywhere.\n---\n\n"
+        "Do it.\n"
+    )
+    (agents / "linked.md").symlink_to(tmp_path / "shared.md")
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.skillc]\nsources = ["skills"]\nharness-packages = ["claude-code"]\n'
+    )
+    status, err = run_skillc(capsys, "-C", str(tmp_path), "build")
+    assert status == 0, err
+    assert (
+        "skills/.claude/agents/linked.md:1:1: warning[package-left-out]: task.linked is "
+        "left out of every package in packages/ (its file is not read into a package: "
+        "skills/.claude/agents/linked.md now leads to shared.md, out of its folder)"
+    ) in err.splitlines()
+    assert not (tmp_path / "generated/packages/claude-code/generated/agents").exists()

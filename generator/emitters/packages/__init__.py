@@ -130,7 +130,13 @@ def _file_member(
     path = tool.source.path
     source = sources[path]
     folder, _, file = path.rpartition("/")
-    data = confined.Folder(project, folder).read(file, source.sha256, source.size)
+    try:
+        data = confined.Folder(project, folder).read(file, source.sha256, source.size)
+    except OSError as exc:  # a link out of its folder, or changed since hashed
+        why = f"its file is not read into a package: {exc}"
+        return Member(
+            "agent", tool.name, "", tool.qualname, tool.source, {}, (), unfit=why
+        )
     frontmatter: object = {}
     head = FRONTMATTER.match(data.decode("utf-8", "replace"))
     try:
