@@ -211,6 +211,7 @@ def test_agnix_finds_no_error_in_any_package(built: tuple[Path, str]) -> None:
     [
         ("claude-code", "kit/.mcp.json", "${CLAUDE_PLUGIN_ROOT}"),
         ("agent-plugins", "kit/mcp.json", "${PLUGIN_ROOT}"),
+        ("gemini-cli", "kit/gemini-extension.json", "${extensionPath}"),
     ],
 )
 def test_the_declared_mcp_server_serves_the_manifest_tools(
