@@ -123,36 +123,41 @@ def _tasks(project: Path) -> dict[str, dict[str, Any]]:
     }
 
 
-@pytest.mark.parametrize("client", ["claude-code", "agent-plugins"])
+SKILLS = ("task.greeter", f"task.{LONG.replace('-', '_')}", f"{PLUGIN}summarize")
+# What each package holds of the source, and where skillc finds its plugins.
+HELD = {
+    "claude-code": (None, '"package"'),  # all but the skill for people alone
+    "cursor": (None, '"package"'),
+    "codex": (
+        SKILLS[::2],
+        '"package"',
+    ),  # skills, but one name too long once namespaced
+    "agent-plugins": (SKILLS, '"package/kit", "package/notes-kit"'),
+    "gemini-cli": ((*SKILLS, "task.explainer"), '"package/kit", "package/notes-kit"'),
+}
+
+
+@pytest.mark.parametrize("client", sorted(HELD))
 def test_a_written_package_compiles_back_to_the_same_tools(
     client: str,
     built: tuple[Path, str],
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """skillc reading a written package gives the source's names and descriptions
-    (of what the package holds: Agent Plugins packages hold skills alone)."""
+    """skillc reading a written package gives the source's names, kinds,
+    descriptions and schemas of what the package holds."""
     source = _tasks(built[0])
+    del source["task.deploy"]  # a person's alone: in no package
+    held, sources = HELD[client]
+    if held is not None:
+        source = {name: source[name] for name in held}
     again = tmp_path / "again"
     shutil.copytree(built[0] / PACKAGES / client, again / "package")
-    if client == "agent-plugins":  # a folder of plugins: the sources are each
-        sources = '"package/kit", "package/notes-kit"'
-    else:  # a marketplace
-        sources = '"package"'
-
     (again / "pyproject.toml").write_text(
         f'[tool.skillc]\nsources = [{sources}]\nout = "kit"\n'
     )
     status, err = run_skillc(capsys, "-C", str(again), "build")
     assert status == 0, err
-    del source["task.deploy"]  # a person's alone: in no package
-    if client == "agent-plugins":  # skills alone: no subagent, no command
-        skills = (
-            "task.greeter",
-            f"task.{LONG.replace('-', '_')}",
-            f"{PLUGIN}summarize",
-        )
-        source = {name: source[name] for name in skills}
 
     # The build's own in the plugin named after the package, as its clients name
     # them (kit:greeter); a source plugin's in a plugin of its name.
