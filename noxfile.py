@@ -23,6 +23,9 @@ TEST_TOOLS = [
     # Agent Plugins' rules as another linter reads them, offline: the conformance
     # cases' verdicts are checked against it (tests/test_conformance_rules.py).
     "skillsaw==0.22.0",
+    # A second linter of the packages harness-packages writes (tests/test_packages.py):
+    # PyPI's wheel carries its binary (npm's downloads it at install time).
+    "agnix==0.59.3",
 ]
 # The provider SDKs whose own types the provider files and dispatch are tested against
 # (the versions ../shared/reference/providers.md was checked with). Tests only.

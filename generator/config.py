@@ -94,6 +94,8 @@ class Config(Declared):
             del data["find-tool-encoder"]
         if not self.harnesses:  # the default: the clients whose layouts are used
             del data["harnesses"]
+        if not self.harness_packages:
+            del data["harness-packages"]
         return data | {"module": self.module, "import-root": self.import_root}
 
     @property

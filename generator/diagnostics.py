@@ -65,6 +65,7 @@ CODES: dict[str, str] = {
     "too-many-files": "a skill folder bundles more files than are listed",
     "symlink-escapes-skill": "a symbolic link in a skill folder leads out of it (to .env, .git/config, another project file or folder): the skill's files are not published",
     "skill-not-published": "an offered skill's files are not published (MCP skills, the well-known index): its name, size or a file breaks a rule, or its name is taken",
+    "package-left-out": "a skill, subagent or command is left out of a client's package (harness-packages): the client has no such component, or its rules refuse or skip it",
     "empty-source": "a source root holds no skill, subagent or tool manifest",
     "not-compiled": "definitions found and left out, with the reason (info: in dot folders, deeper than the clients read, in the layouts of clients the build does not follow, outside every source)",
     "harness-disagreement": "the clients a build follows disagree on an item: which load it, or the name they give it (the build follows one and says which)",

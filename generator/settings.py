@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import ValidationInfo
 from pydantic import StrictBool, StrictInt, StrictStr
 from pydantic.fields import FieldInfo
 
@@ -183,6 +184,24 @@ class Settings(BaseModel):
     find_tool_encoder: Annotated[StrictStr, Field(pattern=r"^[a-z0-9][a-z0-9.-]*$")] = (
         Field("all-mpnet-base-v2", description="model mode's encoder (see find_tool)")
     )
+    harness_packages: tuple[
+        Literal[
+            "claude-code",
+            "codex",
+            "gemini-cli",
+            "agent-plugins",
+            "cursor",
+            "opencode",
+            "openai-skills",
+            "anthropic-skills",
+        ],
+        ...,
+    ] = Field(
+        (),
+        description="clients whose own package is also written (see below)",
+        examples=[["claude-code", "agent-plugins"]],
+        json_schema_extra={"uniqueItems": True},
+    )
     well_known_index: StrictBool = Field(
         False, description="true: also write .well-known/agent-skills/ (see below)"
     )
@@ -223,11 +242,13 @@ class Settings(BaseModel):
             )
         return tuple(client for client in CLIENTS if client in ids)
 
-    @field_validator("builtins")
+    @field_validator("builtins", "harness_packages")
     @classmethod
-    def _in_order(cls, names: tuple[str, ...]) -> tuple[str, ...]:
+    def _in_order(cls, names: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
+        """Each once, in the order the setting's type lists them."""
+        assert info.field_name is not None
         order = typing.get_args(
-            typing.get_args(cls.model_fields["builtins"].annotation)[0]
+            typing.get_args(cls.model_fields[info.field_name].annotation)[0]
         )
         return tuple(name for name in order if name in names)
 

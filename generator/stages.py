@@ -23,7 +23,7 @@ from .discover_plugins import plugin_format
 from .discovered import Kind
 from .emitters import agent_docs, ai_tools, budgets, lock_report, mcp_skills
 from .emitters import provider_files, python_package, search_index, search_model
-from .emitters import render, skill_files, well_known
+from .emitters import packages, render, skill_files, well_known
 from .ir import Definition, Function, Invalid, Model, SourceFile, Verdict, to_json
 from .loaders import agent, ai_tool, command, references, skill, skill_tools
 from .loaders import tool_manifest
@@ -355,6 +355,7 @@ def emit(
     output = {path: text.encode("utf-8") for path, text in files.items()}
     if config.well_known_index:  # bytes: its archives
         output |= well_known.emit(published, well_known.reader(config.root), report)
+    output |= packages.emit(package, published, config, report)
     sums = {path: hashlib.sha256(data).hexdigest() for path, data in output.items()}
     lock = lock_report.emit_lock(package, config.out, config.as_json(), sums)
     output |= {path: text.encode("utf-8") for path, text in lock.items()}

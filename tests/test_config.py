@@ -97,6 +97,7 @@ def test_every_setting_is_read_and_recorded(tmp_path: Path) -> None:
         'find-tool-encoder = "all-minilm-l6-v2-int8"\n'
         "well-known-index = true\n"
         'harnesses = ["codex", "claude-code"]\n'
+        'harness-packages = ["openai-skills", "codex", "codex"]\n'
         '[tool.skillc.profiles.support]\nprovider = "anthropic"\n',
         encoding="utf-8",
     )
@@ -125,6 +126,8 @@ def test_every_setting_is_read_and_recorded(tmp_path: Path) -> None:
     # The clients followed, in the harness model's order; recorded when set.
     assert cfg.harnesses == ("claude-code", "codex")
     assert recorded["harnesses"] == ["claude-code", "codex"]
+    # Each once, in the setting's order.
+    assert recorded["harness-packages"] == ["codex", "openai-skills"]
     given = {key for key, _, _ in _readme_block()}
     written = set(
         tomllib.loads((tmp_path / "pyproject.toml").read_text())["tool"]["skillc"]

@@ -63,7 +63,7 @@ def emit(skills: list[Published], read: Read, report: Report) -> dict[str, bytes
             data = read(skill.folder, skill.files[0])
         else:
             kind, url = "archive", f"{skill.path}.zip"
-            data = _archive([(f.path, read(skill.folder, f)) for f in skill.files])
+            data = archive([(f.path, read(skill.folder, f)) for f in skill.files])
         files[FOLDER + url] = data
         entries[skill.name] = {
             "name": skill.name,
@@ -77,7 +77,7 @@ def emit(skills: list[Published], read: Read, report: Report) -> dict[str, bytes
     return {FOLDER + "index.json": text.encode("utf-8"), **files}
 
 
-def _archive(members: list[tuple[str, bytes]]) -> bytes:
+def archive(members: list[tuple[str, bytes]]) -> bytes:
     """A zip of ``members`` (path, bytes) whose bytes depend on nothing else."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:

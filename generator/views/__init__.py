@@ -47,6 +47,7 @@ class TaskModule:
     model: str | None
     skill_dir: str | None
     plugin_dir: str | None
+    plugin: str | None  # the plugin's name
     claude: tuple[tuple[str, ClaudeValue], ...]
     codex: tuple[tuple[str, ClaudeValue], ...]  # agents/openai.yaml, by Codex field
     files: tuple[str, ...]

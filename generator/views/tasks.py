@@ -46,6 +46,7 @@ def module(
         model=d.model,
         skill_dir=d.skill_dir,
         plugin_dir=d.plugin_dir,
+        plugin=d.plugin,
         claude=tuple(claude_settings(d).items()),
         codex=tuple(codex_settings(d).items()),
         files=d.files,
