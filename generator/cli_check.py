@@ -24,8 +24,17 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
         action="append",
         metavar="HARNESS[:CONTEXT]",
         help="simulate a harness's listing at a context size in tokens "
-        "(claude-code:200k, codex:272k, openai-chat); repeat it "
-        "(default: [tool.skillc.check] budget, else claude-code and codex)",
+        "(claude-code:200k, codex:272k, openai-chat; codex:unknown: its budget "
+        "for a model whose window it does not know); repeat it (default: "
+        "[tool.skillc.check] budget, else claude-code and codex at their default "
+        "model's window)",
+    )
+    command.add_argument(
+        "--installed",
+        choices=("each", "all"),
+        help="each: simulate listings as users install the project (its own client "
+        "folders as a whole, each plugin, each catalogue skill; the default); all: "
+        "every skill and plugin at once",
     )
     command.add_argument(
         "--against",
@@ -74,9 +83,11 @@ def report_of(cfg: config.Config) -> Report:
 def main(args: argparse.Namespace, cfg: config.Config) -> int:
     # Imported here: the model's classes are not for a build with nothing to do.
     from . import checks
-    from .checks import baseline, registry, sarif, settings
+    from .checks import baseline, listing_installs, registry, sarif, settings
 
-    options = settings.options(cfg.check, args.budget, args.against, args.skip)
+    options = settings.options(
+        cfg.check, args.budget, args.against, args.skip, args.installed
+    )
     for target in [Path(p).resolve() for p in (args.report, args.sarif) if p]:
         outside_out(cfg, target, target.name)
     output = cli_report.Output.of(args)
@@ -108,6 +119,9 @@ def main(args: argparse.Namespace, cfg: config.Config) -> int:
         found = registry.run(subject, report)
     for line in stale:
         print(line, file=sys.stderr)
+    if output.error_format == "text" and not output.quiet:
+        for line in listing_installs.summary(found.get("listing", []), output.verbose):
+            print(line, file=sys.stderr)
     if unchecked:
         print(_unchecked(unchecked, keep_going), file=sys.stderr)
     if args.report:
