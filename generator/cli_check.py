@@ -83,7 +83,7 @@ def report_of(cfg: config.Config) -> Report:
 def main(args: argparse.Namespace, cfg: config.Config) -> int:
     # Imported here: the model's classes are not for a build with nothing to do.
     from . import checks
-    from .checks import baseline, listing_installs, registry, sarif, settings
+    from .checks import baseline, registry, sarif, settings
 
     options = settings.options(
         cfg.check, args.budget, args.against, args.skip, args.installed
@@ -117,11 +117,8 @@ def main(args: argparse.Namespace, cfg: config.Config) -> int:
         lock, name = baseline.lock(cfg, options.against, report)
         subject = checks.Subject(cfg, result.model, result.files, lock, name, options)
         found = registry.run(subject, report)
-    for line in stale:
+    for line in stale + _shares(found, output):
         print(line, file=sys.stderr)
-    if output.error_format == "text" and not output.quiet:
-        for line in listing_installs.summary(found.get("listing", []), output.verbose):
-            print(line, file=sys.stderr)
     if unchecked:
         print(_unchecked(unchecked, keep_going), file=sys.stderr)
     if args.report:
@@ -136,6 +133,15 @@ def main(args: argparse.Namespace, cfg: config.Config) -> int:
         report, output, f"{cfg.out}/ {done}", always=bool(stale), errors=annotated
     )
     return 1 if stale else status
+
+
+def _shares(found: dict[str, Any], output: cli_report.Output) -> list[str]:
+    """Each listing budget's largest shares (every one with -v), in text output."""
+    if output.error_format != "text" or output.quiet:
+        return []
+    from .checks.listing_installs import summary
+
+    return list(summary(found.get("listing", []), output.verbose))
 
 
 def _unchecked(paths: list[str], keep_going: bool) -> str:

@@ -9,6 +9,7 @@ from types import ModuleType
 from typing import Any
 
 from ..checks import Check, Subject, breaking, listing_check, overlap, scan
+from ..checks import skills_lock
 from ..diagnostics import Report
 
 CHECKS: dict[str, ModuleType] = {
@@ -16,6 +17,7 @@ CHECKS: dict[str, ModuleType] = {
     "breaking": breaking,
     "overlap": overlap,
     "scan": scan,
+    "skills-lock": skills_lock,
 }
 
 
