@@ -12,10 +12,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import cli_report, config, pipeline, writer
 from .diagnostics import Report, Severity
+
+if TYPE_CHECKING:  # the checks are imported when check runs
+    from .checks import Options
 
 
 def add_arguments(command: argparse.ArgumentParser) -> None:
@@ -82,8 +85,7 @@ def report_of(cfg: config.Config) -> Report:
 
 def main(args: argparse.Namespace, cfg: config.Config) -> int:
     # Imported here: the model's classes are not for a build with nothing to do.
-    from . import checks
-    from .checks import baseline, registry, sarif, settings
+    from .checks import sarif, settings
 
     options = settings.options(
         cfg.check, args.budget, args.against, args.skip, args.installed
@@ -95,28 +97,12 @@ def main(args: argparse.Namespace, cfg: config.Config) -> int:
     # A full build every time (the cache only read): the checks read its model and files.
     result = pipeline.run(cfg, report, cached=not args.no_cache)
     assert result.model is not None
-    stale: list[str] = []  # what build --check prints of a stale output folder
-    annotated = 0  # how many of those lines are errors (files no input explains)
-    stale_files: list[str] = []
-    found: dict[str, Any] = {}
     unchecked = sorted({d.path for d in report.items if d.severity is Severity.ERROR})
     keep_going = args.keep_going or cfg.keep_going
+    checked = _Checked([], 0, [], {})
     if not unchecked or keep_going:  # what compiled: a keep-going build's output
-        writer.check_owned(cfg.out_dir)
-        changes = writer.plan(cfg.out_dir, result.files)
-        if changes.stale:
-            stale, annotated = cli_report.stale(
-                cfg.out_dir, result.files, changes, cfg.out, output, report
-            )
-            # SARIF's results: the inputs that changed, else the output files.
-            if not any(d.code == "stale-output" for d in report.items):
-                stale_files = [
-                    f"{cfg.out}/{path}"
-                    for path in (*changes.created, *changes.changed, *changes.extra)
-                ]
-        lock, name = baseline.lock(cfg, options.against, report)
-        subject = checks.Subject(cfg, result.model, result.files, lock, name, options)
-        found = registry.run(subject, report)
+        checked = _checks(cfg, result, options, output, report)
+    stale, annotated, stale_files, found = checked
     for line in stale + _shares(found, output):
         print(line, file=sys.stderr)
     if unchecked:
@@ -133,6 +119,44 @@ def main(args: argparse.Namespace, cfg: config.Config) -> int:
         report, output, f"{cfg.out}/ {done}", always=bool(stale), errors=annotated
     )
     return 1 if stale else status
+
+
+class _Checked(NamedTuple):
+    stale: list[str]  # what build --check prints of a stale output folder
+    annotated: int  # how many of those lines are errors (files no input explains)
+    stale_files: list[str]  # SARIF's results: the inputs that changed, else these
+    found: dict[str, Any]  # each check's findings
+
+
+def _checks(
+    cfg: config.Config,
+    result: pipeline.Build,
+    options: Options,
+    output: cli_report.Output,
+    report: Report,
+) -> _Checked:
+    """The output folder compared with what the build writes, then every check."""
+    from . import checks
+    from .checks import baseline, registry
+
+    writer.check_owned(cfg.out_dir)
+    changes = writer.plan(cfg.out_dir, result.files)
+    stale: list[str] = []
+    annotated = 0
+    stale_files: list[str] = []
+    if changes.stale:
+        stale, annotated = cli_report.stale(
+            cfg.out_dir, result.files, changes, cfg.out, output, report
+        )
+        if not any(d.code == "stale-output" for d in report.items):
+            stale_files = [
+                f"{cfg.out}/{path}"
+                for path in (*changes.created, *changes.changed, *changes.extra)
+            ]
+    assert result.model is not None
+    lock, name = baseline.lock(cfg, options.against, report)
+    subject = checks.Subject(cfg, result.model, result.files, lock, name, options)
+    return _Checked(stale, annotated, stale_files, registry.run(subject, report))
 
 
 def _shares(found: dict[str, Any], output: cli_report.Output) -> list[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from .. import discover
 from ..loaders import Context, markdown_loader
 from ..ir import Definition, Kind, Position
-from ..loaders.fields import Document, has_frontmatter, read_document
+from ..loaders.fields import Document, Fallback, has_frontmatter, read_document
 from ..loaders.skill import NAME_RULE
 from ..names import skill_name
 
@@ -45,12 +45,16 @@ def load_agent(found: discover.Found, context: Context) -> Definition | None:
     # Claude Code registers a plugin's subagent whose frontmatter does not parse, by
     # its file name, with this description and every tool (#91871, #86841); a
     # project's it skips (#16916).
-    placeholder = None
+    fallback = None
     if plugin is not None:
-        placeholder = {"name": path.stem, "description": f"Agent from {plugin} plugin"}
-    doc = read_document(
-        path, rel, report, context.max_file_bytes, KNOWN_KEYS, placeholder
-    )
+        given = {"name": path.stem, "description": f"Agent from {plugin} plugin"}
+        said = (
+            "as Claude Code registers a plugin's subagent whose frontmatter does not "
+            f"parse (anthropics/claude-code#91871): {given['name']!r}, described "
+            f"{given['description']!r}, with every tool"
+        )
+        fallback = Fallback(given, said)
+    doc = read_document(path, rel, report, context.max_file_bytes, KNOWN_KEYS, fallback)
     if doc is None:
         return None
     for key in sorted(doc.data.keys() - KNOWN_KEYS):

@@ -10,16 +10,26 @@ from .. import discover
 from ..loaders import frontmatter
 from ..loaders import Context, markdown_loader
 from ..ir import Definition, Kind, Position
-from ..loaders.fields import Document, has_frontmatter, read_document
+from ..loaders.fields import Document, Fallback, has_frontmatter, read_document
 from ..loaders.skill import KNOWN_KEYS, TAKEN, argument_hint, first_line
 from ..names import skill_name
+
+# Claude Code parses a command's frontmatter with Bun.YAML.parse and, when that throws,
+# logs a warning and loads the command with no frontmatter (measured on 2.1.232:
+# cathrynlavery/diagram-design#126); commands are skills now, named by their file.
+FALLBACK = Fallback(
+    {},
+    "as Claude Code loads a command whose frontmatter does not parse: with none "
+    "(its description the body's first line, no allowed-tools; "
+    "cathrynlavery/diagram-design#126)",
+)
 
 
 def load_command(found: discover.Found, context: Context) -> Definition | None:
     report, max_bytes = context.report, context.max_file_bytes
     rel = discover.relative(found.path, context.project)
     if has_frontmatter(found.path):
-        doc = read_document(found.path, rel, report, max_bytes, KNOWN_KEYS)
+        doc = read_document(found.path, rel, report, max_bytes, KNOWN_KEYS, FALLBACK)
     else:  # a command's frontmatter is optional: the whole file is its prompt
         text = frontmatter.read(found.path, rel, report, max_bytes)
         doc = None if text is None else Document(rel, {}, text, report)

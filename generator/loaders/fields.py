@@ -8,10 +8,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..loaders import frontmatter, recover, yamlpos
 from ..diagnostics import Report, did_you_mean
+
+
+class Fallback(NamedTuple):
+    """What a client makes of a file whose frontmatter is not YAML: the frontmatter it
+    gives it instead, and how the warning says so (``compiled <said>``)."""
+
+    frontmatter: dict[str, str]
+    said: str
 
 
 @dataclass
@@ -221,12 +229,12 @@ def read_document(
     report: Report,
     max_bytes: int,
     keys: frozenset[str] = frozenset(),
-    placeholder: dict[str, str] | None = None,
+    fallback: Fallback | None = None,
 ) -> Document | None:
     """Read a Markdown file with YAML frontmatter; report and return None when unusable.
     ``keys``: the keys of the file's kind, up to which an unquoted description is read
-    (``recover``); ``placeholder``: the frontmatter its client gives the file when
-    that reading is ambiguous (None: an error)."""
+    (``recover``); ``fallback``: what its client makes of the file when the frontmatter
+    is not YAML and that reading does not recover it (None: an error)."""
     text = frontmatter.read(path, rel, report, max_bytes)
     if text is None:
         return None
@@ -237,9 +245,9 @@ def read_document(
     located = yamlpos.parse(parts.frontmatter, rel, parts.line_offset, failed)
     if located is None:
         reading = _recovered(parts, rel, keys, failed, report)
-        if isinstance(reading, recover.Ambiguous) and placeholder is not None:
-            _placeholder(rel, parts, reading, failed, report, placeholder)
-            return Document(rel, dict(placeholder), parts.body, report)
+        if not isinstance(reading, recover.Recovered) and fallback is not None:
+            _fell_back(rel, parts, reading, failed, report, fallback)
+            return Document(rel, dict(fallback.frontmatter), parts.body, report)
         if not isinstance(reading, recover.Recovered):
             report.extend(failed.items)
             return None
@@ -305,24 +313,28 @@ def _recovered(
     return reading
 
 
-def _placeholder(
+def _fell_back(
     rel: str,
     parts: frontmatter.Split,
-    reading: recover.Ambiguous,
+    reading: recover.Ambiguous | None,
     failed: Report,
     report: Report,
-    placeholder: dict[str, str],
+    fallback: Fallback,
 ) -> None:
     error = failed.items[0]
-    line = parts.line_offset + reading.line + 1
+    if reading is None:
+        what, fix = f"the frontmatter is not YAML ({error.message})", "fix its YAML"
+    else:
+        line = parts.line_offset + reading.line + 1
+        what = (
+            "the description holds ': ' unquoted, which is not YAML, and line "
+            f"{line} may be a key or its text"
+        )
+        fix = "quote the description"
     report.lenient(
         rel,
         error.line,
         error.col,
         "frontmatter-placeholder",
-        f"the description holds ': ' unquoted, which is not YAML, and line {line} may "
-        "be a key or its text; compiled as Claude Code registers a plugin's subagent "
-        "whose frontmatter does not parse (anthropics/claude-code#91871): "
-        f"{placeholder['name']!r}, described {placeholder['description']!r}, with "
-        "every tool; quote the description",
+        f"{what}; compiled {fallback.said}; {fix}",
     )
