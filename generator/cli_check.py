@@ -4,7 +4,7 @@ harness, breaking changes against the lock or a git ref, overlapping tools, what
 build can reach. With inputs in error, none of this runs unless keep-going is set: then
 every check runs over what compiles (the output a keep-going build writes), and the
 inputs in error are named as not checked. Exit 1 on any error, 0 otherwise; nothing is
-written but the files ``--report`` and ``--sarif`` name."""
+written but the files ``--report``, ``--sarif`` and ``--html`` name."""
 
 from __future__ import annotations
 
@@ -54,6 +54,11 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
         "--sarif", metavar="FILE", help="also write the diagnostics as SARIF 2.1.0"
     )
     command.add_argument(
+        "--html",
+        metavar="FILE",
+        help="also write the findings as one self-contained HTML page",
+    )
+    command.add_argument(
         "--diff", action="store_true", help="print the full diff of a stale output"
     )
     command.add_argument(
@@ -85,12 +90,13 @@ def report_of(cfg: config.Config) -> Report:
 
 def main(args: argparse.Namespace, cfg: config.Config) -> int:
     # Imported here: the model's classes are not for a build with nothing to do.
-    from .checks import sarif, settings
+    from .checks import html, sarif, settings
 
     options = settings.options(
         cfg.check, args.budget, args.against, args.skip, args.installed
     )
-    for target in [Path(p).resolve() for p in (args.report, args.sarif) if p]:
+    written = (args.report, args.sarif, args.html)
+    for target in [Path(p).resolve() for p in written if p]:
         outside_out(cfg, target, target.name)
     output = cli_report.Output.of(args)
     report = report_of(cfg)
@@ -112,6 +118,11 @@ def main(args: argparse.Namespace, cfg: config.Config) -> int:
         Path(args.report).write_text(text, "utf-8")
     if args.sarif:
         Path(args.sarif).write_text(sarif.document(report.items, stale_files), "utf-8")
+    if args.html:
+        page = Path(args.html).resolve()
+        to_root = html.relative_root(page, cfg.root.resolve())
+        text = html.document(cfg.package, found, report.items, to_root)
+        page.write_text(text, "utf-8")
     done = "is stale; run: skillc build" if stale else "is up to date"
     if unchecked and not keep_going:
         done = "was not checked"

@@ -115,7 +115,8 @@ CODES: dict[str, str] = {
     "credential-in-url": "a URL in a source carries a credential (user:password@, or a key, token or secret in its query): the outputs write it without",
     "allowed-tools-wildcard": "a skill's allowed-tools pre-approve every use of a tool (*, Bash, Bash(*))",
     "hidden-unicode": "invisible or bidirectional Unicode in a source: text a reviewer does not see",
-    "overlapping-tools": "two tools' descriptions so alike that a model or find_tool can hardly tell them apart (--strict)",
+    "overlapping-tools": "two tools' descriptions so alike that a model or find_tool can hardly tell them apart, or one name spelt two ways (--strict)",
+    "duplicate-definition": "a note: one definition shipped in several plugins, with its copies (--strict)",
 }
 
 

@@ -22,18 +22,19 @@ from dataclasses import dataclass, field, replace
 
 from . import resolve_names as naming
 from .diagnostic import Diagnostic
-from .diagnostics import Report, Severity
+from .diagnostics import Report
 from .discovered import NotCompiled
 from .harness import CLIENTS, order
 from .harness.judge import Item, Verdict, judge
 from .harness.model import Kind as HarnessKind
 from .harness.views import Reach
-from .ir import Definition, Kind, Position, Shadowed
+from .ir import Definition, Kind, Position, Shadowed, Verdicts
 from .ir import Verdict as Recorded
-from .ir import Verdicts
 from .names import skill_name
 
 VERBS = {"skipped": "skips", "refused": "refuses"}
+# What a loader says of a frontmatter it read although it is not YAML.
+RECOVERED = frozenset({"unquoted-colon", "frontmatter-placeholder"})
 KEPT = {
     "last": "the copy in its later root wins",
     "first": "the copy in its first root wins",
@@ -62,9 +63,7 @@ def settle(
     """``said``: what loading reported (a frontmatter recovered from bad YAML);
     ``left``: what discovery left out (its verdicts are recorded too)."""
     recovered = {
-        d.path
-        for d in said
-        if d.severity is Severity.WARNING and d.code.startswith("yaml-")
+        d.path for d in said if d.code.startswith("yaml-") or d.code in RECOVERED
     }
     settled = Settled()
     chosen: dict[str, list[Verdict]] = {}

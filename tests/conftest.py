@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from corpus_rates import WSHOBSON_REFUSED
 from skillc import cli, pipeline
 from skillc.config import Config
 
@@ -48,12 +49,6 @@ def shared_corpus(*parts: str) -> Path:
             f"../shared/{folder.relative_to(SHARED).as_posix()} is not beside this checkout"
         )
     return folder
-
-
-# The one plugin of ../shared's wshobson/agents marketplace Claude Code refuses to
-# install: its plugin.json lists the folder ./agents as agents (agents: Invalid input),
-# an error (tests/test_refusals.py). The tests of the rest leave it out.
-WSHOBSON_REFUSED = "plugins/pptx-deck-creation"
 
 
 def built_marketplace(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:

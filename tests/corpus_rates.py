@@ -24,6 +24,10 @@ import yaml
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 SKILL_SOURCES = ("anthropics-skills", "obra-superpowers")
 PLUGIN_SOURCES = ("wshobson-agents",)
+# The one plugin of wshobson/agents Claude Code refuses to install: its plugin.json lists
+# the folder ./agents as agents (agents: Invalid input), an error for it alone
+# (tests/test_refusals.py). The rates are of what the clients load: it is left out.
+WSHOBSON_REFUSED = "plugins/pptx-deck-creation"
 FUNCTION_SOURCES = (
     "bfcl-sample",
     "docker-mcp-registry",
@@ -105,6 +109,8 @@ def lay_out(project: Path) -> dict[tuple[str, str], int]:
         base = "skills" if source in SKILL_SOURCES else "plugins"
         target = project / "corpus" / source
         shutil.copytree(CORPUS / base / source, target)
+        if source == "wshobson-agents":
+            shutil.rmtree(target / WSHOBSON_REFUSED)
         recreate_stand_ins(target)
         skills = [p.parent for p in target.rglob("SKILL.md")]
         totals[(source, "skills")] = len(skills)

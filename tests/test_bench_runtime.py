@@ -56,3 +56,27 @@ def test_a_failed_peer_is_a_failed_row_and_the_bench_goes_on(
     assert all(row[-1] == "FAILED" and math.isnan(row[1]) for row in rows)
     printed = capsys.readouterr().out
     assert "peer failed" in printed and "no module named mcp" in printed
+
+
+def test_a_build_that_stops_is_a_failed_row_not_a_crash(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A section whose build exits non-zero (a corpus an update made invalid) is a row
+    that says FAILED, with the build's stderr; the sections after it still run."""
+    import argparse
+    import subprocess
+
+    import bench
+
+    def stops(runs: int) -> list[bench.Line]:
+        raise subprocess.CalledProcessError(
+            1, ["skillc"], b"", b"error[invalid-plugin]"
+        )
+
+    monkeypatch.setattr(bench, "repo_figures", stops)
+    monkeypatch.setattr(bench, "_byte_compile", lambda: None)
+    args = argparse.Namespace(only="repo", runs=1, skillc=None)
+    assert bench._run(argparse.ArgumentParser(), args) == 1
+    out, err = capsys.readouterr()
+    assert "repo: a build failed" in out and "FAILED" in out
+    assert "error[invalid-plugin]" in err

@@ -332,15 +332,14 @@ def test_a_pattern_no_dialect_reads_is_still_an_error(
 def test_keep_going_set_once_writes_the_rest_and_names_the_bad_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A subagent with an unquoted ': ' in its description is broken YAML, which Claude
-    Code skips: an error for that file. A vendored marketplace its user cannot fix sets
-    keep-going once; the exit status still says there were errors."""
+    """A subagent without a description, which Claude Code does not register: an error
+    for that file. A vendored marketplace its user cannot fix sets keep-going once; the
+    exit status still says there were errors."""
     marketplace(
         tmp_path,
         {
             "review": {
-                "agents/hunter.md": "---\nname: hunter\ndescription: Finds bugs. "
-                "Example: user: look at this\n---\nHunt.\n",
+                "agents/hunter.md": "---\nname: hunter\n---\nHunt.\n",
                 "agents/fixer.md": agent("fixer", "Fixes what the hunter found."),
                 "commands/check.md": "Check the diff.\n",
             }
@@ -351,7 +350,7 @@ def test_keep_going_set_once_writes_the_rest_and_names_the_bad_file(
     (tmp_path / "pyproject.toml").write_text("[tool.skillc]\nkeep-going = true\n")
     status, err = run_skillc(capsys, "-C", str(tmp_path), "build")
     assert status == 1
-    assert "plugins/review/agents/hunter.md:3:" in err and "error[yaml-syntax]" in err
+    assert "plugins/review/agents/hunter.md:1:1: error[missing-description]" in err
     assert set(names(tmp_path)) == {"task.review.fixer", "task.review.check"}
     report = json.loads((tmp_path / "generated/report.json").read_text())
     assert [item["path"] for item in report["invalid"]] == [

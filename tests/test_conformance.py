@@ -11,10 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import TESTS
 from skillc import pipeline
-from skillc.diagnostics import Report
+from skillc.diagnostics import Report, Severity
 from skillc.harness import CLIENTS
 
 CONFORMANCE = TESTS / "conformance"
@@ -79,8 +78,17 @@ def test_case(case: Path, tmp_path: Path) -> None:
     if "diagnostics" in expected:
         codes = sorted(d.code for d in report.items)
         assert codes == expected["diagnostics"], [d.format() for d in report.items]
-    errors = report.has_errors
-    assert errors == (expected.get("exit", 0) == 1), [d.format() for d in report.items]
+    said = [d.format() for d in report.items]
+    assert report.has_errors == (expected.get("exit", 0) == 1), said
+    located = {
+        f"{d.path}:{d.line}:{d.col}: {d.code}"
+        for d in report.items
+        if d.severity is Severity.ERROR
+    }
+    for error in expected.get("errors", []):  # each refusal at its key
+        assert error in located, said
+    if "servers" in expected:
+        assert sorted(s.name for s in model.mcp_servers) == expected["servers"]
 
 
 def test_cases_cover_every_client() -> None:

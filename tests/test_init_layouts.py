@@ -167,7 +167,7 @@ def test_a_catalogue_in_dot_folders(
     ) in said
     status, err, report = built(tmp_path, capsys)
     assert status == 0 and tools(report) == []
-    assert "(1 note on what was not compiled: -v)" in err
+    assert "info[not-compiled]: 1 note not shown" in err and "1 note\n" in err
     assert sorted(left(report)) == [
         "skills/.curated/docx/SKILL.md",
         "skills/.curated/pdf/SKILL.md",

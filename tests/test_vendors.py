@@ -169,8 +169,10 @@ def test_a_users_own_skills_folder_is_read_only_when_configured(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """~/.codex/skills (here beside the project) is no default source; listed in
-    sources, its copy of a skill loses to the project's .agents/skills copy by rank,
-    though it is listed later."""
+    sources, it is read as Codex reads a .codex/skills folder: Codex lists both copies
+    of a skill (deduplicated by path, loader.rs@c9d127c:174-191) and its .codex/skills
+    root before .agents/skills (:231-311), so that copy is the tool, though listed
+    later."""
     home = tmp_path / "home" / ".codex" / "skills" / "git-release"
     home.mkdir(parents=True)
     (home / "SKILL.md").write_text(
@@ -194,12 +196,12 @@ def test_a_users_own_skills_folder_is_read_only_when_configured(
     report = _report(project)
     tools = {t["name"]: t["source"] for t in report["tools"]}  # type: ignore[attr-defined, index]
     assert tools["task.mine"] == "../home/.codex/skills/mine/SKILL.md"
-    assert tools["task.git_release"] == ".agents/skills/git-release/SKILL.md"
+    assert tools["task.git_release"] == "../home/.codex/skills/git-release/SKILL.md"
     shadowed = [(s["kept"]["path"], s["shadowed"]["path"]) for s in report["shadowed"]]  # type: ignore[attr-defined, index]
     assert shadowed == [
         (
-            ".agents/skills/git-release/SKILL.md",
             "../home/.codex/skills/git-release/SKILL.md",
+            ".agents/skills/git-release/SKILL.md",
         )
     ]
     assert report["overrides"] == []
@@ -290,12 +292,13 @@ def test_codex_marketplace_beside_claude_codes(
 
 def test_the_plugin_formats_in_their_order_of_precedence() -> None:
     """The first manifest a folder holds defines its plugin: Claude Code's, then
-    Codex's, then an Agent Plugins one, then a Gemini CLI extension."""
+    Codex's, then Cursor's, then an Agent Plugins one, then a Gemini CLI extension."""
     from skillc import discover_plugins
 
     assert discover_plugins.PLUGIN_MANIFESTS == (
         ".claude-plugin/plugin.json",
         ".codex-plugin/plugin.json",
+        ".cursor-plugin/plugin.json",
         "plugin.json",
         "gemini-extension.json",
     )

@@ -3,7 +3,7 @@ tracker, anthropics/claude-code, with the CLI version each report measured)."""
 
 from __future__ import annotations
 
-from .model import Budget, Client, Listing, Manifest, Naming, Precedence, Root
+from .model import Budget, Check, Client, Listing, Manifest, Naming, Precedence, Root
 
 ISSUES = "github.com/anthropics/claude-code/issues/"
 DOCS = "code.claude.com/docs/en/"
@@ -93,6 +93,20 @@ CLIENT = Client(
         "first",
         source=f"{DOCS}skills ('If a skill and a command share the same name, the "
         "skill takes precedence')",
+    ),
+    checks=(
+        Check(
+            "frontmatter",
+            "yaml",
+            "refused",
+            frozenset({"agent"}),
+            # A project's subagent whose frontmatter does not parse is not registered
+            # (a plugin's gets a placeholder: its loader's fallback, CC-07).
+            f"{ISSUES}16916 (2.1.1: .claude/agents descriptions with unquoted colons "
+            f"'fail to register'); {ISSUES}91871 (plugin agents 'load as placeholders', "
+            "project ones 'not at all')",
+            scope="project",
+        ),
     ),
     listing=Listing(
         "claude-code",

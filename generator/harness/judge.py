@@ -116,6 +116,8 @@ def _name(client: Client, item: Item) -> str | None:
 def _fails(check: Check, item: Item, shown: str) -> bool:
     if item.kind not in check.kinds:
         return False
+    if check.scope != "any" and (check.scope == "plugin") != bool(item.plugin):
+        return False
     if check.rule == "yaml":
         return item.recovered
     if check.rule == "keys":

@@ -80,6 +80,8 @@ class Check:
     # Refused: an error for the item, or (alone) only when this client is the one
     # targeted: a file written for another client is its verdict, not a defect.
     alone: bool = False
+    # Whose items it judges: a project's, a plugin's, or both ("any").
+    scope: Literal["any", "project", "plugin"] = "any"
 
 
 @dataclass(frozen=True, slots=True)
