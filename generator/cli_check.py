@@ -27,8 +27,17 @@ def add_arguments(command: argparse.ArgumentParser) -> None:
         action="append",
         metavar="HARNESS[:CONTEXT]",
         help="simulate a harness's listing at a context size in tokens "
-        "(claude-code:200k, codex:272k, openai-chat); repeat it "
-        "(default: [tool.skillc.check] budget, else claude-code and codex)",
+        "(claude-code:200k, codex:272k, openai-chat; codex:unknown: its budget "
+        "for a model whose window it does not know); repeat it (default: "
+        "[tool.skillc.check] budget, else claude-code and codex at their default "
+        "model's window)",
+    )
+    command.add_argument(
+        "--installed",
+        choices=("each", "all"),
+        help="each: simulate listings as users install the project (its own client "
+        "folders as a whole, each plugin, each catalogue skill; the default); all: "
+        "every skill and plugin at once",
     )
     command.add_argument(
         "--against",
@@ -83,7 +92,9 @@ def main(args: argparse.Namespace, cfg: config.Config) -> int:
     # Imported here: the model's classes are not for a build with nothing to do.
     from .checks import html, sarif, settings
 
-    options = settings.options(cfg.check, args.budget, args.against, args.skip)
+    options = settings.options(
+        cfg.check, args.budget, args.against, args.skip, args.installed
+    )
     written = (args.report, args.sarif, args.html)
     for target in [Path(p).resolve() for p in written if p]:
         outside_out(cfg, target, target.name)
@@ -98,7 +109,7 @@ def main(args: argparse.Namespace, cfg: config.Config) -> int:
     if not unchecked or keep_going:  # what compiled: a keep-going build's output
         checked = _checks(cfg, result, options, output, report)
     stale, annotated, stale_files, found = checked
-    for line in stale:
+    for line in stale + _shares(found, output):
         print(line, file=sys.stderr)
     if unchecked:
         print(_unchecked(unchecked, keep_going), file=sys.stderr)
@@ -157,6 +168,15 @@ def _checks(
     lock, name = baseline.lock(cfg, options.against, report)
     subject = checks.Subject(cfg, result.model, result.files, lock, name, options)
     return _Checked(stale, annotated, stale_files, registry.run(subject, report))
+
+
+def _shares(found: dict[str, Any], output: cli_report.Output) -> list[str]:
+    """Each listing budget's largest shares (every one with -v), in text output."""
+    if output.error_format != "text" or output.quiet:
+        return []
+    from .checks.listing_installs import summary
+
+    return list(summary(found.get("listing", []), output.verbose))
 
 
 def _unchecked(paths: list[str], keep_going: bool) -> str:

@@ -101,6 +101,9 @@ CODES: dict[str, str] = {
     # skillc check (generator/checks)
     "listing-dropped": "a harness's listing would drop a skill's description, or the tool",
     "listing-cut": "a harness's listing would cut or shorten a description",
+    "skills-lock-invalid": "skills-lock.json (npx skills) is not a lock of its shape, or an entry is not",
+    "skills-lock-mismatch": "an installed skill's files are not those skills-lock.json records",
+    "skills-lock-missing": "a skill skills-lock.json records is installed in none of its folders",
     "compaction-cut": "Claude Code re-attaches an invoked skill after compaction cut to 5,000 tokens",
     "breaking-change": "a tool's interface changed in a way that breaks a caller, without a major version bump",
     "baseline-invalid": "skillc check's baseline lock (on disk or at --against REF) is missing at REF or not a lock skillc writes: not a regular file, not JSON, too deep, or of another shape",

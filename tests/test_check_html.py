@@ -195,7 +195,8 @@ def _project(root: Path) -> Path:
     script.write_text("#!/bin/sh\ncurl -fsSL https://get.example.com/x.sh | sh\n")
     (root / "pyproject.toml").write_text(
         '[tool.skillc]\nsources = ["skills"]\n[tool.skillc.check]\n'
-        'budget = ["claude-code:20k"]\n'
+        # A catalogue's skills all installed at once: one listing over its budget.
+        'budget = ["claude-code:20k"]\ninstalled = "all"\n'
     )
     return skills
 

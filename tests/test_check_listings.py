@@ -4,13 +4,14 @@ command on fixtures and on the real marketplace of ../shared/corpus."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
 
 from conftest import built_marketplace, checked, configured, run_skillc, write_skill
-from skillc.checks import harnesses, listings
+from skillc.checks import harnesses, listing_installs, listings
 from skillc.checks.harnesses import RULES
 from skillc.checks.listings import CUT, FULL, NAME_ONLY, OMITTED, TRUNCATED
 from skillc.config import ConfigError
@@ -165,9 +166,9 @@ def test_codex_removes_every_description_then_leaves_skills_out() -> None:
 
 def test_codex_counts_four_bytes_a_token() -> None:
     """In tokens, a line costs ceil(UTF-8 bytes / 4) (render.rs, APPROX_BYTES_PER_TOKEN)."""
-    assert listings._cost("tokens")("abcd\n") == 2
-    assert listings._cost("tokens")("é" * 2) == 1
-    assert listings._cost("chars")("abcd\n") == 5
+    assert listings.cost_of("tokens")("abcd\n") == 2
+    assert listings.cost_of("tokens")("é" * 2) == 1
+    assert listings.cost_of("chars")("abcd\n") == 5
 
 
 # -- the API providers ---------------------------------------------------------------
@@ -222,13 +223,41 @@ def test_bad_budget_option(given: str) -> None:
         harnesses.parse(given)
 
 
-def test_plugins_are_installed_one_at_a_time() -> None:
-    listed = [entry("own", "o"), entry("a1", "a", "a"), entry("b1", "b", "b")]
-    assert [(p, [e.name for e in es]) for p, es in listings.installs(listed)] == [
-        (None, ["own"]),
-        ("a", ["own", "a1"]),
-        ("b", ["own", "b1"]),
+def _installed(
+    harness: str, listed: list[listings.Entry], how: str = "each"
+) -> list[tuple[str, list[str], list[str]]]:
+    return [
+        (i.id, [e.name for e in i.listed], [e.name for e in i.about])
+        for i in listing_installs.installs(RULES[harness], listed, how)
     ]
+
+
+def test_plugins_and_catalogue_skills_are_installed_one_at_a_time() -> None:
+    """A marketplace's plugins are installed one by one, a catalogue's skills too
+    (each beside the project's own client folders, which come as a whole)."""
+    own = entry("own", "o")
+    listed = [
+        own,
+        entry("a1", "a", "a"),
+        entry("b1", "b", "b"),
+        dataclasses.replace(entry("c1", "c"), catalogue=True),
+        dataclasses.replace(entry("c2", "c"), catalogue=True),
+    ]
+    assert _installed("claude-code", listed) == [
+        ("project", ["own"], ["own"]),
+        ("plugin:a", ["own", "a1"], ["a1"]),
+        ("plugin:b", ["own", "b1"], ["b1"]),
+        ("skill:c1", ["own", "c1"], ["c1"]),
+        ("skill:c2", ["own", "c2"], ["c2"]),
+    ]
+    # An API provider is offered the package's tools in one request.
+    assert _installed("openai-chat", listed)[0] == (
+        "project",
+        ["own", "c1", "c2"],
+        ["own", "c1", "c2"],
+    )
+    everything = ["own", "a1", "b1", "c1", "c2"]
+    assert _installed("codex", listed, "all") == [("all", everything, everything)]
 
 
 # -- the command ---------------------------------------------------------------------
@@ -248,7 +277,7 @@ def test_check_fails_when_a_description_would_be_dropped(
 ) -> None:
     _skills(skills_project, 6, 400)
     assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
-    args = ["-C", str(skills_project), "check"]
+    args = ["-C", str(skills_project), "check", "--installed", "all"]
     status, err = run_skillc(capsys, *args, "--budget", "claude-code:200k")
     assert status == 0, err
     status, err = run_skillc(
@@ -266,7 +295,10 @@ def test_check_fails_when_a_description_would_be_dropped(
         "skills/skill-04/SKILL.md",
         "skills/skill-05/SKILL.md",
     ]
-    assert "claude-code at 50k drops task.skill_04's description" in dropped[0]
+    assert (
+        "claude-code at 50k with every skill and plugin installed drops "
+        "task.skill_04's description" in dropped[0]
+    )
     found = json.loads((skills_project / "r.json").read_text())["checks"]["listing"]
     assert found[0]["budget"] == {"limit": 2000, "unit": "chars"}
     assert [e["status"] for e in found[0]["entries"]] == [FULL] * 4 + [NAME_ONLY] * 2
@@ -280,13 +312,13 @@ def test_check_reads_budgets_from_the_config(
     assert run_skillc(capsys, "-C", str(skills_project), "build")[0] == 0
     for budget, status_wanted, said in (
         # 200 tokens: every description shortened alike, a warning
-        ("codex:10k", 0, "codex at 10k shortens task.skill_00's description to 71 of"),
+        ("codex:10k", 0, "shortens task.skill_00's description to 71 of"),
         # 40 tokens: not even the bare lines fit, an error
-        ("codex:2k", 1, "codex at 2k leaves task.skill_05 out"),
+        ("codex:2k", 1, "leaves task.skill_05 out"),
     ):
         pyproject.write_text(
             '[tool.skillc]\nsources = ["skills"]\n\n'
-            f'[tool.skillc.check]\nbudget = ["{budget}"]\n'
+            f'[tool.skillc.check]\nbudget = ["{budget}"]\ninstalled = "all"\n'
         )
         status, err = run_skillc(capsys, "-C", str(skills_project), "check")
         assert status == status_wanted, err
@@ -349,7 +381,10 @@ def test_codex_listing_reports_the_skills_codex_drops_whole(
     assert status == 1, err
     dropped = [line for line in err.splitlines() if "error[listing-dropped]" in line]
     assert len(dropped) == 1 and dropped[0].startswith("skills/long/SKILL.md")
-    assert "codex at 1,000k leaves task.long out, whatever its budget" in dropped[0]
+    assert (
+        "codex at 1,000k with skill long installed leaves task.long out, whatever "
+        "its budget" in dropped[0]
+    )
     assert "description is 1,025 characters, over 1,024" in dropped[0]
     found = json.loads((skills_project / "r.json").read_text())["checks"]["listing"]
     assert [e["status"] for e in found[0]["entries"]] == [OMITTED, FULL]

@@ -629,8 +629,8 @@ def test_level2_budget_counts_the_body(
     status, err = run_skillc(capsys, "-C", str(skills_project), "check")
     assert status == 0
     assert (
-        "warning[compaction-cut]: claude-code at 200k: task.big's instructions are"
-        in err
+        "warning[compaction-cut]: claude-code at 200k (Sonnet 4.5's window): "
+        "task.big's instructions are" in err
     )
 
 

@@ -27,6 +27,9 @@ class Options:
     # Harness listings to simulate, each with its context size in tokens (None: the
     # harness's documented default).
     budgets: tuple[tuple[str, int | None], ...] = ()
+    # "each": as users install the project (its own client folders as a whole, each
+    # plugin, each catalogue skill); "all": every skill and plugin at once.
+    installed: str = "each"
     against: str = "lock"  # the baseline of breaking changes: "lock" or a git ref
     skip: frozenset[str] = frozenset()  # checks not run
 

@@ -59,10 +59,14 @@ RULES: dict[str, Rule] = {
     )
 }
 DEFAULT_HARNESSES = ("claude-code", "codex")
+# The context size of ``harness:unknown``: the harness's budget when it does not know
+# the model's window (Codex's 8,000 characters), simulated only when asked for.
+UNKNOWN = 0
 
 
 def parse(value: str) -> tuple[str, int | None]:
-    """``claude-code:200k`` -> ("claude-code", 200000); ``codex`` -> ("codex", None)."""
+    """``claude-code:200k`` -> ("claude-code", 200000); ``codex`` -> ("codex", None):
+    its default model's window; ``codex:unknown`` -> ("codex", UNKNOWN)."""
     harness, _, size = value.partition(":")
     if harness not in RULES:
         raise ConfigError(
@@ -70,6 +74,13 @@ def parse(value: str) -> tuple[str, int | None]:
         )
     if not size:
         return harness, None
+    if size.lower() == "unknown":
+        budget = RULES[harness].budget
+        if budget is None or budget.fallback_chars is None:
+            raise ConfigError(
+                f"--budget {value}: {harness} has no budget for an unknown window"
+            )
+        return harness, UNKNOWN
     digits, scale = size.lower(), 1
     if digits[-1:] in ("k", "m"):
         digits, scale = digits[:-1], 1000 if digits[-1] == "k" else 1_000_000

@@ -17,15 +17,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable
 
-from .. import tokens
-from ..checks import Subject
-from ..checks.harnesses import DEFAULT_HARNESSES, RULES, Rule
+from ..checks.harnesses import Rule
 from ..harness import CLIENTS
 from ..harness.judge import refusal
-from ..diagnostics import Report
 from ..ir import Definition, Function, Position, Tool
 from ..verdicts import item_of
 from ..views.builder import root_problem
@@ -50,6 +46,7 @@ class Entry:
     body: str = ""  # what an invocation loads (skills and commands)
     plugin: str | None = None
     refused: str = ""  # why the harness drops the skill whole, whatever its budget
+    catalogue: bool = False  # a catalogue's item, outside every client's layout
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,8 +56,12 @@ class Shown:
     chars: int  # of its text shown
 
 
-def entries(rule: Rule, tools: tuple[Tool, ...]) -> list[Entry]:
-    """What ``rule``'s harness lists of the catalogue, in the catalogue's order."""
+def entries(
+    rule: Rule, tools: tuple[Tool, ...], placed: frozenset[str] | None = None
+) -> list[Entry]:
+    """What ``rule``'s harness lists of the catalogue, in the catalogue's order.
+    ``placed``: the paths of the items in a client's layout (the model's verdicts);
+    the project's others are a catalogue's, installed one by one."""
     listed = []
     for tool in tools:
         d = tool.definition
@@ -83,8 +84,11 @@ def entries(rule: Rule, tools: tuple[Tool, ...]) -> list[Entry]:
         path = rule.path_root + d.source.path
         plugin = d.plugin if isinstance(d, Definition) else None
         refused = _refused(rule, d)
+        apart = placed is not None and plugin is None and d.source.path not in placed
         listed.append(
-            Entry(tool.qualname, name, text, path, d.source, body, plugin, refused)
+            Entry(
+                tool.qualname, name, text, path, d.source, body, plugin, refused, apart
+            )
         )
     return listed
 
@@ -101,17 +105,6 @@ def kind(d: Definition | Function) -> str:
     """skill, command (a Markdown command is a skill that a skill of its name beats),
     agent or tool."""
     return "command" if d.command else d.kind.value
-
-
-def installs(listed: list[Entry]) -> list[tuple[str | None, list[Entry]]]:
-    """What a user installs at once: the project's own entries, and each plugin with
-    them (a marketplace's plugins are installed one by one). Each with the plugin whose
-    entries it is about (None: the project's)."""
-    own = [e for e in listed if e.plugin is None]
-    plugins = sorted({e.plugin for e in listed if e.plugin is not None})
-    return [(None, own)] + [
-        (p, own + [e for e in listed if e.plugin == p]) for p in plugins
-    ]
 
 
 def simulate(rule: Rule, listed: list[Entry], context: int | None) -> list[Shown]:
@@ -140,7 +133,7 @@ def _capped(rule: Rule, entry: Entry) -> Shown:
     return Shown(entry, FULL, len(entry.text))
 
 
-def _line(rule: Rule, shown: Shown, chars: int | None = None) -> str:
+def line(rule: Rule, shown: Shown, chars: int | None = None) -> str:
     e = shown.entry
     text = e.text[: shown.chars if chars is None else chars]
     form = rule.line if text else rule.bare
@@ -150,13 +143,13 @@ def _line(rule: Rule, shown: Shown, chars: int | None = None) -> str:
 def _ranked(rule: Rule, capped: list[Shown], limit: int, unit: str) -> list[Shown]:
     """Claude Code: every name is listed; descriptions are granted whole, in rank
     order, while the listing stays within the budget (in characters)."""
-    full = [len(_line(rule, s)) + 1 for s in capped]
+    full = [len(line(rule, s)) + 1 for s in capped]
     if sum(full) <= limit:
         return capped
-    used = sum(len(_line(rule, s, 0)) + 1 for s in capped)
+    used = sum(len(line(rule, s, 0)) + 1 for s in capped)
     result = []
     for shown, cost in zip(capped, full):
-        extra = cost - len(_line(rule, shown, 0)) - 1
+        extra = cost - len(line(rule, shown, 0)) - 1
         if shown.chars == 0 or used + extra <= limit:
             used += extra
             result.append(shown)
@@ -169,10 +162,10 @@ def _shared(rule: Rule, capped: list[Shown], limit: int, unit: str) -> list[Show
     """Codex: every description whole if all fit; else each shortened alike, a
     character at a time in turn (a short one's unused share goes to the others); else
     no descriptions, and the entries past the budget left out."""
-    cost = _cost(unit)
-    if sum(cost(_line(rule, s) + "\n") for s in capped) <= limit:
+    cost = cost_of(unit)
+    if sum(cost(line(rule, s) + "\n") for s in capped) <= limit:
         return capped
-    minimum = [cost(_line(rule, s, 0) + "\n") for s in capped]
+    minimum = [cost(line(rule, s, 0) + "\n") for s in capped]
     if sum(minimum) > limit:
         used, result = 0, []
         for shown, size in zip(capped, minimum):
@@ -203,7 +196,7 @@ def _shared(rule: Rule, capped: list[Shown], limit: int, unit: str) -> list[Show
     ]
 
 
-def _cost(unit: str) -> Callable[[str], int]:
+def cost_of(unit: str) -> Callable[[str], int]:
     if unit == "chars":
         return len
     return lambda text: -(-len(text.encode("utf-8")) // 4)
@@ -211,7 +204,7 @@ def _cost(unit: str) -> Callable[[str], int]:
 
 def _extra_costs(rule: Rule, shown: Shown, unit: str) -> list[int]:
     """What each length of the entry's text adds to its bare line (and a space)."""
-    bare = _line(rule, shown, 0) + "\n"
+    bare = line(rule, shown, 0) + "\n"
     if unit == "chars":
         return [0] + [n + 1 for n in range(1, shown.chars + 1)]
     start = len(bare.encode("utf-8"))
@@ -220,137 +213,3 @@ def _extra_costs(rule: Rule, shown: Shown, unit: str) -> list[int]:
         size += len(char.encode("utf-8"))
         costs.append(-(-size // 4) - -(-start // 4))
     return costs
-
-
-def run(subject: Subject, report: Report) -> list[dict[str, Any]]:
-    """Each harness asked for: its budget, what it shows, and a diagnostic per entry it
-    cuts or drops."""
-    asked = subject.options.budgets or tuple((h, None) for h in DEFAULT_HARNESSES)
-    count = tokens.counter(subject.config.token_counter)
-    results = []
-    for harness, size in asked:
-        rule = RULES[harness]
-        context = size if size is not None else rule.default_context
-        listed = entries(rule, subject.model.tools)
-        limit = rule.budget.limit(context) if rule.budget else None
-        shown = []
-        for plugin, installed in installs(listed):
-            where = _where(rule, context, plugin)
-            for item in simulate(rule, installed, context):
-                if item.entry.plugin == plugin:
-                    shown.append(item)
-                    _say(report, rule, where, item, limit, len(installed))
-        where = _where(rule, context, None)
-        compaction = list(_after_compaction(rule, listed, count))
-        for entry, size_ in compaction:
-            report.warning(
-                entry.source.path,
-                entry.source.line,
-                entry.source.col,
-                "compaction-cut",
-                f"{where}: {entry.tool}'s instructions are {size_:,} tokens "
-                f"({subject.config.token_counter}); after compaction Claude Code "
-                f"re-attaches an invoked skill at up to {rule.reattach_tokens:,}",
-            )
-        results.append(
-            {
-                "harness": harness,
-                "context": context,
-                "budget": (
-                    None if limit is None else {"limit": limit[0], "unit": limit[1]}
-                ),
-                "sources": list(rule.sources),
-                "entries": [
-                    {
-                        "tool": s.entry.tool,
-                        "name": s.entry.name,
-                        "plugin": s.entry.plugin,
-                        "status": s.status,
-                        "chars": len(s.entry.text),
-                        "shown": s.chars,
-                    }
-                    for s in shown
-                ],
-                "compaction_cut": [entry.tool for entry, _ in compaction],
-            }
-        )
-    return results
-
-
-def _where(rule: Rule, context: int | None, plugin: str | None) -> str:
-    """The harness, at which context size, with which plugin installed."""
-    if context is None:
-        size = " (context size unknown)"
-    elif context % 1000 == 0:
-        size = f" at {context // 1000:,}k"
-    else:
-        size = f" at {context:,} tokens"
-    return rule.harness + size + (f" with plugin {plugin}" if plugin else "")
-
-
-def _say(
-    report: Report,
-    rule: Rule,
-    where: str,
-    item: Shown,
-    limit: tuple[int, str] | None,
-    total: int,
-) -> None:
-    e = item.entry
-    at = (e.source.path, e.source.line, e.source.col)
-    size = f"{len(e.text):,} characters"
-    if item.status == CUT:
-        report.warning(
-            *at,
-            "listing-cut",
-            f"{where} shows {rule.entry_cap:,} of the {size} of {e.tool}'s "
-            f"{' + '.join(rule.fields)}; the rest is never seen",
-        )
-    elif item.status == TRUNCATED:
-        report.warning(
-            *at,
-            "listing-cut",
-            f"{where} shortens {e.tool}'s description to {item.chars:,} of its "
-            f"{size} to fit the listing's {_budget(limit)}",
-        )
-    elif e.refused:
-        report.error(
-            *at,
-            "listing-dropped",
-            f"{where} leaves {e.tool} out, whatever its budget: {e.refused} "
-            "('failed to load skill')",
-        )
-    elif item.status in DROPPED:
-        lost = (
-            f"leaves {e.tool} out"
-            if item.status == OMITTED
-            else f"drops {e.tool}'s description and shows its name alone"
-        )
-        why = (
-            f"{rule.max_entries:,} entries at most, {total:,} offered"
-            if limit is None
-            else f"its {_budget(limit)} is spent"
-        )
-        report.error(
-            *at,
-            "listing-dropped",
-            f"{where} {lost} ({why}); shorten descriptions or list fewer tools",
-        )
-
-
-def _budget(limit: tuple[int, str] | None) -> str:
-    assert limit is not None
-    return f"budget of {limit[0]:,} {limit[1]}"
-
-
-def _after_compaction(
-    rule: Rule, listed: list[Entry], count: Callable[[str], int]
-) -> Iterator[tuple[Entry, int]]:
-    """The skills whose instructions Claude Code cuts when it re-attaches them."""
-    if rule.reattach_tokens is None:
-        return
-    for entry in listed:
-        if entry.body and len(entry.body) > rule.reattach_tokens:  # cheap bound first
-            size = count(entry.body)
-            if size > rule.reattach_tokens:
-                yield entry, size

@@ -8,14 +8,16 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from ..checks import Check, Subject, breaking, listings, overlap, scan
+from ..checks import Check, Subject, breaking, listing_check, overlap, scan
+from ..checks import skills_lock
 from ..diagnostics import Report
 
 CHECKS: dict[str, ModuleType] = {
-    "listing": listings,
+    "listing": listing_check,
     "breaking": breaking,
     "overlap": overlap,
     "scan": scan,
+    "skills-lock": skills_lock,
 }
 
 

@@ -3,7 +3,8 @@ listings to simulate, the baseline of breaking changes, the checks left out.
 
 ```toml
 [tool.skillc.check]
-budget = ["claude-code:200k", "codex:272k"]  # harness[:context tokens]
+budget = ["claude-code:200k", "codex:272k"]  # harness[:context tokens | unknown]
+installed = "each"                           # or "all": every skill and plugin at once
 against = "lock"                             # or a git ref: "origin/main"
 skip = []                                    # check names (checks.registry.CHECKS)
 ```
@@ -19,7 +20,8 @@ from ..checks.registry import CHECKS
 from ..checks.harnesses import parse
 from ..config import ConfigError
 
-KEYS = frozenset({"budget", "against", "skip"})
+KEYS = frozenset({"budget", "installed", "against", "skip"})
+INSTALLED = ("each", "all")
 
 
 def options(
@@ -27,6 +29,7 @@ def options(
     budget: Sequence[str] | None = None,
     against: str | None = None,
     skip: Sequence[str] | None = None,
+    installed: str | None = None,
 ) -> Options:
     """The table's settings, each replaced by its flag when one was given."""
     unknown = sorted(set(table) - KEYS)
@@ -45,8 +48,14 @@ def options(
     baseline = against if against is not None else table.get("against", "lock")
     if not isinstance(baseline, str) or not baseline:
         raise ConfigError("[tool.skillc.check] against must be 'lock' or a git ref")
+    how = installed if installed is not None else table.get("installed", "each")
+    if how not in INSTALLED:
+        raise ConfigError(
+            f"[tool.skillc.check] installed must be one of {', '.join(INSTALLED)}"
+        )
     return Options(
         budgets=tuple(parse(value) for value in budgets),
+        installed=how,
         against=baseline,
         skip=frozenset(skipped),
     )

@@ -132,9 +132,14 @@ CLIENT = Client(
             "code.claude.com/docs/en/skills (../shared/reference/skills-format.md 4.2)",
             # subagents are listed apart, in full, without a budget
             "github.com/anthropics/claude-code/issues/87515",
+            # the default model (the default alias: Sonnet 4.5 for API accounts) has
+            # a 200k window; only a [1m] model name opts into 1M
+            "code.claude.com/docs/en/model-config (Model aliases; Extended context "
+            "with [1m])",
         ),
         budget=Budget(0.01, "chars", 4),
         default_context=200_000,
+        default_model="Sonnet 4.5",
         entry_cap=1536,
         reattach_tokens=5000,
     ),

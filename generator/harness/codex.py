@@ -135,8 +135,14 @@ CLIENT = Client(
             "github.com/openai/codex/pull/18213",
             "developers.openai.com/codex/skills",
             "github.com/umputun/agterm/pull/528",
+            # the window is the model's full context_window (core/src/session/mod.rs:
+            # default_skill_metadata_budget(turn_context.model_info.context_window)):
+            # gpt-5.2-codex, first in the picker (priority 0), 272,000 tokens
+            "openai/codex codex-rs/core/models.json@21dac7d",
         ),
         budget=Budget(0.02, "tokens", 4, fallback_chars=8000),
+        default_context=272_000,
+        default_model="gpt-5.2-codex",
         # a repository skill's path, as Codex shows it: absolute, so some root
         path_root="/home/user/project/",
     ),

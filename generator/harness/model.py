@@ -120,6 +120,7 @@ class Listing:
     sources: tuple[str, ...]  # where each number below is documented
     budget: Budget | None = None
     default_context: int | None = None  # tokens, when none is given
+    default_model: str = ""  # the model whose window default_context is
     entry_cap: int | None = None  # characters of an entry's text
     max_entries: int | None = None
     reattach_tokens: int | None = None  # an invoked skill after compaction
