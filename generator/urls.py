@@ -33,8 +33,12 @@ CREDENTIAL_WORDS = frozenset(
 )
 _WORDS = re.compile(r"[^A-Za-z0-9]+")
 _AUTHORITY_END = re.compile(r"[/?#]")
-# Documentation's stand-ins for a value, not a credential.
-STAND_IN = re.compile(r"(?i)^(?:<[^>]*>|your[_-].*|x{3,}|\*+|\.\.\.|example.*|%s)$")
+# Documentation's stand-ins for a value, not a credential: postgresql://user:pass@...
+# in a scaffold's .env example (wshobson/agents' scaffolds), YOUR_API_KEY, <token>, xxx.
+STAND_IN = re.compile(
+    r"(?i)^(?:<[^>]*>|your[_-].*|x{3,}|\*+|\.\.\.|example.*|%s"
+    r"|pass(?:word|wd)?|pwd|secret|changeme|changeit|dummy|placeholder)$"
+)
 
 
 def redact(text: str) -> str:

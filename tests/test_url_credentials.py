@@ -172,6 +172,9 @@ def test_urls_in_text_are_redacted_and_the_rest_is_kept() -> None:
         ),
         ("https://h/?access_token=${TOKEN}", None),
         ("https://h/?api_key=YOUR_API_KEY", None),
+        ("postgresql://user:pass@localhost:5432/db", None),  # a scaffold's example
+        ("https://u:password@h/", None),
+        ("https://u:passw0rd1@h/", "a password (user:password@)"),
         ("https://h/?page=2&author=me", None),
         ("https://git@h/repo.git", None),
     ],
