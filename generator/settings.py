@@ -14,15 +14,22 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import tomllib
 import typing
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
-from pydantic import ValidationInfo
-from pydantic import StrictBool, StrictInt, StrictStr
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 from pydantic.fields import FieldInfo
 
 from .config import CLI_EXCLUDED, CLI_PROVIDERS, Conflict, Parsed, Profile
@@ -31,6 +38,7 @@ from .harness import CLIENTS
 from .names import DEFAULT_PROVIDER_NAME_LIMIT
 from .project import ConfigError, SettingsError
 from .provider_registry import PROVIDERS
+from .toml_keys import position
 
 SCHEMA_ID = "urn:skillc:schema:skillc-settings:v1"
 Positive = Annotated[StrictInt, Field(ge=1)]
@@ -401,35 +409,6 @@ def _choices(annotation: Any) -> tuple[str, ...]:
     if typing.get_origin(annotation) is tuple:
         found = typing.get_args(found[0])
     return tuple(str(choice) for choice in found)
-
-
-_HEADER = re.compile(r"\s*\[\[?([^\]]*)\]\]?")
-_KEY = re.compile(
-    r"\s*((?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*'))*)\s*="
-)
-
-
-def position(text: str, where: tuple[str, ...]) -> tuple[int, int]:
-    """The line and column of ``where`` (keys below [tool.skillc]) in a TOML ``text``:
-    of its key, else of the header of the deepest table on its way, else 1:1."""
-    wanted = ("tool", "skillc", *where)
-    best, depth = (1, 1), 0
-    table: tuple[str, ...] = ()
-    for number, line in enumerate(text.splitlines(), 1):
-        if header := _HEADER.match(line):
-            table = _parts(header[1])
-            found, column = table, line.index("[") + 1
-        elif key := _KEY.match(line):
-            found, column = (*table, *_parts(key[1])), key.start(1) + 1
-        else:
-            continue
-        if len(found) > depth and wanted[: len(found)] == found:
-            best, depth = (number, column), len(found)
-    return best
-
-
-def _parts(dotted: str) -> tuple[str, ...]:
-    return tuple(part.strip().strip("\"'") for part in dotted.split("."))
 
 
 def schema() -> dict[str, Any]:
