@@ -360,5 +360,29 @@ def test_every_memoised_part_equals_a_fresh_one(
         patch.setattr(stages, "_memoised", checked)
         for folder in (project, tools_project):
             build(capsys, folder, "--keep-going")
-    kinds = {"vector", "tokens", "typing"}
+    kinds = {"vector", "tokens", "typing", "module"}
     assert kinds <= taken, taken
+
+
+def test_one_change_renders_its_tools_module_alone(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each tool's module is kept by its view: editing one skill renders that skill's
+    module, not every one (the whole package was rendered again on each change)."""
+    from skillc.emitters import python_package
+
+    build(capsys, project)
+    rendered: list[str] = []
+    original = python_package.tool_module
+
+    def counted(tool: Any, layout: Any = None) -> str:
+        rendered.append(tool.qualname)
+        return original(tool, layout) if layout else original(tool)
+
+    monkeypatch.setattr(python_package, "tool_module", counted)
+    greeter = project / "skills" / "greeter" / "SKILL.md"
+    greeter.write_text(greeter.read_text().replace("Greets someone", "Welcomes one"))
+    build(capsys, project)
+    assert rendered == ["task.greeter"]
+    module = project / "out" / "task" / "_greeter.py"  # the fixture's output folder
+    assert "Welcomes one" in module.read_text()

@@ -7,9 +7,10 @@ the tool is used.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+import functools
 import posixpath
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from ..emitters import provider_files, render
 from ..diagnostics import Report
@@ -60,9 +61,13 @@ def emit(
     config: Config,
     report: Report,
     layout: render.Layout = render.black,
+    module: Callable[[ToolView], str] | None = None,
 ) -> dict[str, str]:
     """The package's files; ``layout``: black's layout of a too wide part of a tool's
-    module (``render.black``, or what remembers its answers: the pipeline's memo)."""
+    module (``render.black``, or what remembers its answers: the pipeline's memo);
+    ``module``: a tool's module (``tool_module``, or what remembers it by its view)."""
+    if module is None:
+        module = functools.partial(tool_module, layout=layout)
     aliases = _aliases(package.tools)
     children = [ns.path[0] for ns in package.namespaces if len(ns.path) == 1]
     files: dict[str, str] = {
@@ -126,7 +131,7 @@ def emit(
             namespace, aliases.get(namespace.path, []), selves.get(namespace.qualname)
         )
     for tool in package.tools:
-        files[tool.module_path] = tool_module(tool, layout)
+        files[tool.module_path] = module(tool)
         report_loosened(tool, report)
     return files
 
