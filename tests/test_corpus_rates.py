@@ -50,9 +50,9 @@ def corpus(
     seen: list[ToolView] = []
     original = python_package.tool_module
 
-    def recording(view: ToolView, *layout: Any) -> str:
+    def recording(view: ToolView, *layout: Any, **named: Any) -> str:
         seen.append(view)
-        return original(view, *layout)
+        return original(view, *layout, **named)
 
     patch = pytest.MonkeyPatch()
     patch.setattr(python_package, "tool_module", recording)
