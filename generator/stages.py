@@ -331,7 +331,7 @@ def emit(
     module = _memoised(
         memo, "module", functools.partial(python_package.tool_module, layout=layout)
     )
-    files = python_package.emit(package, config, report, layout, module)
+    files = python_package.emit(package, config, report, module)
     files |= agent_docs.emit(package, config)
     files |= ai_tools.emit(package)
     files |= bom.emit(model, config, package.generator)

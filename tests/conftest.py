@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+import corpus_rates
 from corpus_rates import WSHOBSON_REFUSED
 from skillc import cli, pipeline
 from skillc.config import Config
@@ -73,8 +74,6 @@ def built_functions(
     """One catalogue of ../shared/corpus/functions in a project of its own, built (with
     --keep-going: a real catalogue has a bad tool or two)."""
     shared_corpus("functions")
-    import corpus_rates
-
     project = tmp_path / "project"
     corpus_rates.write_function_manifests(project / "src", source)
     (project / "pyproject.toml").write_text(
