@@ -26,6 +26,10 @@ TEST_TOOLS = [
     # A second linter of the packages harness-packages writes (tests/test_packages.py):
     # PyPI's wheel carries its binary (npm's downloads it at install time).
     "agnix==0.59.3",
+    # An Agent Plugins 1.0 reader that is not skillc (peter-gy/agent-plugins): it reads
+    # the written Agent Plugins package and resolves its MCP server
+    # (tests/test_agent_plugins_reader.py). Pure Python, no dependencies.
+    "agent-plugins==0.2.4",
 ]
 # The provider SDKs whose own types the provider files and dispatch are tested against
 # (the versions ../shared/reference/providers.md was checked with). Tests only.
