@@ -66,6 +66,8 @@ class Definition:
     frontmatter: Mapping[str, Any] = dataclasses.field(
         default_factory=lambda: MappingProxyType({})
     )
+    # False: the frontmatter is not YAML and was read leniently (loaders/fields.py).
+    yaml_frontmatter: bool = True
     # disable-model-invocation: true -> False: in the package (a person runs it), not in
     # provider files, find_tool or agent docs. user-invocable: false is recorded.
     model_invocable: bool = True

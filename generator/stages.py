@@ -158,7 +158,6 @@ def _model(
         found.reach,
         found.targets,
         report,
-        report.items,
         found.not_compiled,
     )
     discover_views.summarise(settled.not_compiled, {}, report)

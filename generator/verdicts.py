@@ -21,7 +21,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from . import resolve_names as naming
-from .diagnostic import Diagnostic
 from .diagnostics import Report
 from .discovered import NotCompiled
 from .harness import CLIENTS, order
@@ -33,8 +32,6 @@ from .ir import Verdict as Recorded
 from .names import skill_name
 
 VERBS = {"skipped": "skips", "refused": "refuses"}
-# What a loader says of a frontmatter it read although it is not YAML.
-RECOVERED = frozenset({"unquoted-colon", "frontmatter-placeholder"})
 KEPT = {
     "last": "the copy in its later root wins",
     "first": "the copy in its first root wins",
@@ -57,14 +54,9 @@ def settle(
     reach: dict[str, dict[str, Reach]],
     targets: tuple[str, ...],
     report: Report,
-    said: list[Diagnostic],
     left: Iterable[NotCompiled] = (),
 ) -> Settled:
-    """``said``: what loading reported (a frontmatter recovered from bad YAML);
-    ``left``: what discovery left out (its verdicts are recorded too)."""
-    recovered = {
-        d.path for d in said if d.code.startswith("yaml-") or d.code in RECOVERED
-    }
+    """``left``: what discovery left out (its verdicts are recorded too)."""
     settled = Settled()
     chosen: dict[str, list[Verdict]] = {}
     for d in definitions:
@@ -72,7 +64,7 @@ def settle(
         if views is None:  # a catalogue's item: skillc's own rules
             settled.definitions.append(d)
             continue
-        verdicts = judge(item_of(d, d.source.path in recovered), views, list(targets))
+        verdicts = judge(item_of(d), views, list(targets))
         settled.verdicts.append(_recorded(d, verdicts))
         loaded = [v for v in verdicts if v.outcome == "loaded"]
         if not loaded:
@@ -108,7 +100,7 @@ def _unreached(
     return found
 
 
-def item_of(d: Definition, recovered: bool = False) -> Item:
+def item_of(d: Definition) -> Item:
     """What the harness model's checks read of ``d``."""
     if d.kind is Kind.SKILL and not d.command:
         return Item(
@@ -116,7 +108,7 @@ def item_of(d: Definition, recovered: bool = False) -> Item:
             os.path.basename(d.skill_dir or ""),
             d.frontmatter,
             d.plugin,
-            recovered,
+            not d.yaml_frontmatter,
         )
     # A subagent's or command's frontmatter keys, as its loader kept them.
     keys: dict[str, object] = {"name": d.written_name, "description": d.description}
@@ -124,7 +116,7 @@ def item_of(d: Definition, recovered: bool = False) -> Item:
     keys |= {"model": d.model} if d.model else {}
     stem = os.path.splitext(os.path.basename(d.source.path))[0]
     kind: HarnessKind = "command" if d.command else "agent"
-    return Item(kind, stem, keys | dict(d.extra), d.plugin, recovered)
+    return Item(kind, stem, keys | dict(d.extra), d.plugin, not d.yaml_frontmatter)
 
 
 def _recorded(d: Definition, verdicts: list[Verdict]) -> Verdicts:

@@ -73,6 +73,7 @@ def load_agent(found: discover.Found, context: Context) -> Definition | None:
         description=description or "",
         body=doc.body,
         source=Position(rel),
+        yaml_frontmatter=doc.yaml,
         root=root,
         allowed_tools=doc.tool_list("tools"),
         model=doc.text("model"),

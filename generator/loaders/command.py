@@ -48,6 +48,7 @@ def load_command(found: discover.Found, context: Context) -> Definition | None:
         description=description,
         body=doc.body,
         source=Position(rel),
+        yaml_frontmatter=doc.yaml,
         root=found.root,
         arguments=doc.words("arguments"),
         argument_hint=argument_hint(doc),

@@ -31,6 +31,9 @@ class Document:
     body: str
     report: Report
     origins: dict[str, tuple[str, yamlpos.Located]] = field(default_factory=dict)
+    # False: the frontmatter is not YAML, and ``data`` is what recovery or the
+    # client's fallback made of it (a client that reads strict YAML refuses it).
+    yaml: bool = True
 
     def where(
         self, key: str | None = None, *, value: bool = True
@@ -243,11 +246,14 @@ def read_document(
         return None
     failed = Report()
     located = yamlpos.parse(parts.frontmatter, rel, parts.line_offset, failed)
+    strict = located is not None
     if located is None:
         reading = _recovered(parts, rel, keys, failed, report)
         if not isinstance(reading, recover.Recovered) and fallback is not None:
             _fell_back(rel, parts, reading, failed, report, fallback)
-            return Document(rel, dict(fallback.frontmatter), parts.body, report)
+            return Document(
+                rel, dict(fallback.frontmatter), parts.body, report, yaml=False
+            )
         if not isinstance(reading, recover.Recovered):
             report.extend(failed.items)
             return None
@@ -266,7 +272,7 @@ def read_document(
         return None
     data = {str(key): value for key, value in located.data.items()}
     origins = {key: (rel, located) for key in data}
-    return Document(rel, data, parts.body, report, origins)
+    return Document(rel, data, parts.body, report, origins, yaml=strict)
 
 
 def has_frontmatter(path: Path) -> bool:

@@ -128,6 +128,7 @@ def load_skill(found: discover.Found, context: Context) -> Definition | None:
         description=description,
         body=doc.body,
         source=Position(rel),
+        yaml_frontmatter=doc.yaml,
         root=root,
         skill_dir=discover.relative(folder, project),
         files=_bundled(found.files, rel, report),
