@@ -296,7 +296,8 @@ def _harnesses(model: Model) -> dict[str, Any]:
 
 def _said(verdict: Verdict) -> dict[str, str]:
     """A verdict as report.json gives it: its outcome, and its name and why if any."""
-    return {key: value for key, value in to_json(verdict).items() if value}
+    said = to_json(verdict).items()
+    return {key: value for key, value in said if value and key != "source"}
 
 
 def _invalid(report: Report) -> tuple[Invalid, ...]:
