@@ -165,6 +165,8 @@ def _checks(
                 f"{cfg.out}/{path}"
                 for path in (*changes.created, *changes.changed, *changes.extra)
             ]
+    _, roots = cli_report.roots(cfg, result.files)  # harness-root-files
+    stale += cli_report.root_lines(roots)
     assert result.model is not None
     lock, name = baseline.lock(cfg, options.against, report)
     subject = checks.Subject(

@@ -364,6 +364,8 @@ def emit(
         output |= well_known.emit(published, well_known.reader(config.root), report)
     output |= packages.emit(package, published, config, report)
     sums = {path: hashlib.sha256(data).hexdigest() for path, data in output.items()}
-    lock = lock_report.emit_lock(package, config.out, config.as_json(), sums)
+    roots = packages.root.emit(output, config)  # at the root: owned through the lock
+    at_root = {path: hashlib.sha256(data).hexdigest() for path, data in roots.items()}
+    lock = lock_report.emit_lock(package, config.out, config.as_json(), sums, at_root)
     output |= {path: text.encode("utf-8") for path, text in lock.items()}
     return dict(sorted(output.items()))
