@@ -213,8 +213,8 @@ class Settings(BaseModel):
     )
     harness_root_files: tuple[Literal["claude-code", "codex", "cursor"], ...] = Field(
         (),
-        description="clients whose git-URL install file is written at the root",
-        examples=[["claude-code", "codex", "cursor"]],
+        description="clients whose git-URL install file is at the root (see below)",
+        examples=[["claude-code"]],
         json_schema_extra={"uniqueItems": True},
     )
     well_known_index: StrictBool = Field(

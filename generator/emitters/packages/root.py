@@ -16,11 +16,12 @@ its plugins' paths made relative to the project root (``root_files`` owns them).
   starts with ``./``, is made of folder names alone, and 'local plugin paths are
   resolved relative to <root>', the folder holding ``.agents/``
   (resolve_local_plugin_source_path, marketplace_root_dir).
-- Cursor, a team marketplace imported from a GitHub repository: 'The root
-  .cursor-plugin/marketplace.json lists all plugins' (cursor/plugins README.md@195d935:
-  30-37), each ``source`` the 'Path to the plugin directory (relative to the
-  marketplace root)' (schemas/marketplace.schema.json@195d935:65-69), written as its
-  own marketplace writes it: without ``./``.
+- Cursor, a team marketplace: 'Import custom team marketplaces from GitHub in
+  dashboard settings under Plugins' (cursor.com/docs/account/teams/dashboard, Team
+  Marketplaces); 'The root .cursor-plugin/marketplace.json lists all plugins'
+  (cursor/plugins README.md@195d935:30-37), each ``source`` the 'Path to the plugin
+  directory (relative to the marketplace root)' (schemas/marketplace.schema.json@
+  195d935:65-69), written as Cursor's own marketplace writes it: without ``./``.
 
 Gemini CLI has none: ``gemini extensions install <source>`` clones the repository
 and reads ``gemini-extension.json`` at the clone's root, with no option for a folder
