@@ -8,6 +8,7 @@ out of the setting."""
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import hashlib
 import json
@@ -143,3 +144,32 @@ def test_a_client_left_out_of_the_setting_has_its_file_removed(
     assert status == 0, err
     assert "2 files at the project root updated" in err
     assert [p for p in ROOT_FILES if (project / p).exists()] == [ROOT_FILES[1]]
+
+
+def test_skillsaw_reads_the_root_marketplaces_without_error(
+    project: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A repository of the root files and the packages they point into, as a user
+    installing from its git URL gets it, linted by a consumer that is not skillc (its
+    marketplace rules resolve each local source)."""
+    skillsaw = pytest.importorskip("skillsaw.cli")  # the tests' tool (noxfile)
+    repository = tmp_path / "repository"
+    for path in ROOT_FILES:
+        (repository / path).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(project / path, repository / path)
+    for client in ("claude-code", "codex", "cursor"):
+        shutil.copytree(
+            project / "kit/packages" / client, repository / "kit/packages" / client
+        )
+    monkeypatch.setattr(
+        "sys.argv", ["skillsaw", "lint", str(repository), "--format", "json"]
+    )
+    capsys.readouterr()
+    with contextlib.suppress(SystemExit):  # exit status 1 on errors: read below
+        skillsaw.main()
+    found = json.loads(capsys.readouterr().out)
+    errors = [v for v in found["violations"] if v["severity"] == "error"]
+    assert found["summary"]["errors"] == 0 and not errors, errors
