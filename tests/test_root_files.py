@@ -89,6 +89,8 @@ def test_a_missing_root_file_is_stale_and_rebuilt(
     assert status == 1
     assert f"missing: {ROOT_FILES[1]}" in err.splitlines()
     assert "is stale; run: skillc build (1 at the project root)" in err
+    status, err = run_skillc(capsys, "-C", str(project), "check", "--skip", "listing")
+    assert status == 1 and f"missing: {ROOT_FILES[1]}" in err.splitlines()
     # The build with nothing else to do notices it, and writes it again.
     status, err = run_skillc(capsys, "-C", str(project), "build")
     assert status == 0 and "1 file at the project root updated" in err
