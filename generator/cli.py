@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import __version__, cli_check, cli_report, config, pipeline, writer
+from . import __version__, cli_check, cli_report, config, pipeline, root_files, writer
 from .diagnostics import Report, Severity
 
 
@@ -238,23 +238,38 @@ def _build(
         return cli_report.finish(report, output, f"nothing written to {cfg.out}/")
     writer.check_owned(cfg.out_dir)
     changes = writer.plan(cfg.out_dir, result.files)
+    at_root, roots = cli_report.roots(cfg, result.files)
     if args.check:
-        return _check(cfg, result.files, changes, report, output)
+        return _check(cfg, result.files, changes, report, output, roots)
     if not (args.force or cfg.discard_unowned):
         writer.refuse_unowned(changes, cfg.out)
+    if cli_report.unowned_roots(roots, report):  # nothing remembered: a build redoes
+        return cli_report.finish(report, output, f"nothing written to {cfg.out}/")
     written = writer.write(cfg.out_dir, result.files, changes)
+    root_files.write(cfg.root, at_root, roots)  # once the folder they point into is
     result.remember(True)
     if output.verbose:
         for state, paths in (("wrote", written), ("removed", changes.extra)):
             for path in paths:
                 print(f"{state} {cfg.out}/{path}", file=sys.stderr)
+    summary = _summary(cfg, len(result.model.tools), changes, roots)
+    return cli_report.finish(report, output, summary + _left_out(report))
+
+
+def _summary(
+    cfg: config.Config, tools: int, changes: writer.Plan, roots: cli_report.RootPlan
+) -> str:
+    """What a build wrote, for its closing line."""
     wrote = len(changes.created) + len(changes.changed)
     summary = (
-        f"{cli_report.counted(len(result.model.tools), 'tool')}; wrote "
+        f"{cli_report.counted(tools, 'tool')}; wrote "
         f"{cli_report.counted(wrote, 'file')} to {cfg.out}/, "
         f"{len(changes.unchanged):,} unchanged, {len(changes.extra):,} removed"
     )
-    return cli_report.finish(report, output, summary + _left_out(report))
+    moved = len(roots.created) + len(roots.changed) + len(roots.extra)
+    if moved:
+        summary += f"; {cli_report.counted(moved, 'file')} at the project root updated"
+    return summary
 
 
 def _left_out(report: Report) -> str:
@@ -350,13 +365,17 @@ def _check(
     changes: writer.Plan,
     report: Report,
     output: cli_report.Output,
+    roots: cli_report.RootPlan,
 ) -> int:
-    if not changes.stale:
+    if not changes.stale and not roots.stale:
         return cli_report.finish(report, output, f"{cfg.out}/ is up to date")
-    lines, annotated = cli_report.stale(
-        cfg.out_dir, files, changes, cfg.out, output, report
-    )
-    for line in lines:
+    lines: list[str] = []
+    annotated = 0
+    if changes.stale:
+        lines, annotated = cli_report.stale(
+            cfg.out_dir, files, changes, cfg.out, output, report
+        )
+    for line in lines + cli_report.root_lines(roots):
         print(line, file=sys.stderr)
     # What is stale is the error itself: said even under -q, never as "0 errors".
     what = ", ".join(
@@ -365,6 +384,7 @@ def _check(
             (len(changes.created), "missing"),
             (len(changes.changed), "changed"),
             (len(changes.extra), "extra"),
+            (len(cli_report.root_lines(roots)), "at the project root"),
         )
         if count
     )

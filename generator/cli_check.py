@@ -12,6 +12,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import cli_report, config, pipeline, writer
@@ -164,10 +165,38 @@ def _checks(
                 f"{cfg.out}/{path}"
                 for path in (*changes.created, *changes.changed, *changes.extra)
             ]
+    _, roots = cli_report.roots(cfg, result.files)  # harness-root-files
+    stale += cli_report.root_lines(roots)
     assert result.model is not None
     lock, name = baseline.lock(cfg, options.against, report)
-    subject = checks.Subject(cfg, result.model, result.files, lock, name, options)
+    subject = checks.Subject(
+        cfg, result.model, result.files, lock, name, options, _reader(cfg)
+    )
     return _Checked(stale, annotated, stale_files, registry.run(subject, report))
+
+
+# Where the settings of a package read back put its output: never written (a build
+# that stops after the model), and a name no package folder holds.
+UNWRITTEN = "skillc_package_check"
+
+
+def _reader(cfg: config.Config) -> Callable[[str, Path], tuple[Any, list[Any]]]:
+    """How ``skillc check`` reads a written package back as ``client`` loads it: the
+    build's own discovery and loaders over its folder, as the project it is, following
+    that client alone, up to the model (nothing written, no cache)."""
+    from . import settings
+
+    def read(client: str, folder: Path) -> tuple[Any, list[Any]]:
+        text = (
+            f'[tool.skillc]\nsources = ["."]\nout = "{UNWRITTEN}"\n'
+            f'harnesses = ["{client}"]\nmax-file-bytes = {cfg.max_file_bytes}\n'
+        )
+        inner = config.load(folder, settings.parse(text))
+        said = Report()
+        built = pipeline.run(inner, said, cached=False, emit=False)
+        return built.model, said.items
+
+    return read
 
 
 def _shares(found: dict[str, Any], output: cli_report.Output) -> list[str]:

@@ -15,10 +15,11 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, TextIO
 
-from . import lockdiff, writer
+from . import lockdiff, root_files, writer
 from .diagnostic import Diagnostic
 from .diagnostics import CODES, Report, Severity, make
 
+RootPlan = root_files.Plan
 FORMATS = ("text", "github", "json")
 # Warnings of one code past this many are shown as a count and the first few: a
 # repository of 864 skills says the same thing hundreds of times.
@@ -369,3 +370,38 @@ def _line_counts(out_dir: Path, files: dict[str, bytes], path: str, state: str) 
         elif line.startswith("-") and not line.startswith("---"):
             removed += 1
     return f"+{added} -{removed} lines"
+
+
+def roots(cfg: Any, files: dict[str, bytes]) -> tuple[dict[str, bytes], RootPlan]:
+    """The files a build writes at the project's root (``harness-root-files``), from
+    the output folder's ``files``, and how they compare with what is there."""
+    from .emitters.packages import root  # a full build's: its emitters are imported
+
+    made = root.emit(files, cfg)
+    owned = root_files.recorded(cfg.out_dir)
+    return made, root_files.plan(cfg.root, made, owned)
+
+
+def root_lines(changes: RootPlan) -> list[str]:
+    """What makes the root files stale, a line each, as the output folder's."""
+    why = dict(changes.unowned)
+    states = (("missing", changes.created), ("changed", changes.changed))
+    lines = [f"{state}: {path}" for state, paths in states for path in paths]
+    lines += [f"extra: {path}" for path in changes.extra]
+    return lines + [f"changed: {path} ({why[path]})" for path in sorted(why)]
+
+
+def unowned_roots(changes: RootPlan, report: Report) -> bool:
+    """Each root file skillc would replace or remove and does not own: an error at
+    it (never touched, whatever --force says)."""
+    for path, why in changes.unowned:
+        report.error(
+            path,
+            1,
+            1,
+            "root-file-not-owned",
+            f"{why}: harness-root-files would replace or remove it, and skillc "
+            "never touches a file it did not write (move it away, or leave its "
+            "client out of harness-root-files)",
+        )
+    return bool(changes.unowned)

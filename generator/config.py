@@ -96,6 +96,8 @@ class Config(Declared):
             del data["harnesses"]
         if not self.harness_packages:
             del data["harness-packages"]
+        if not self.harness_root_files:
+            del data["harness-root-files"]
         return data | {"module": self.module, "import-root": self.import_root}
 
     @property

@@ -307,6 +307,7 @@ class Verdict:
     outcome: str
     name: str = ""
     why: str = ""
+    source: str = ""  # the rule's (not in report.json: skillc check names it)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

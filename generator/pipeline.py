@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from . import __version__, cache, config as configuration, digests
+from . import __version__, cache, config as configuration, digests, root_files
 from .config import Config
 from .diagnostic import Diagnostic
 from .diagnostics import Report
@@ -146,6 +146,10 @@ def _done(
     say again."""
     outputs, read = last["outputs"], 0
     if outputs is None and keep_going:  # it wrote nothing, for errors: this one will
+        return None
+    if config.harness_root_files and not root_files.holds(
+        config.root, root_files.recorded(config.out_dir)
+    ):  # a file at the project root removed or edited: the build says which
         return None
     if outputs is not None:
         if not (held := digests.holds(config.out_dir, outputs, memo.written_ns)):

@@ -17,6 +17,7 @@ import json
 import tomllib
 import typing
 from collections.abc import Mapping
+from posixpath import normpath
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -210,6 +211,12 @@ class Settings(BaseModel):
         examples=[["claude-code", "agent-plugins"]],
         json_schema_extra={"uniqueItems": True},
     )
+    harness_root_files: tuple[Literal["claude-code", "codex", "cursor"], ...] = Field(
+        (),
+        description="clients whose git-URL install file is at the root (see below)",
+        examples=[["claude-code"]],
+        json_schema_extra={"uniqueItems": True},
+    )
     well_known_index: StrictBool = Field(
         False, description="true: also write .well-known/agent-skills/ (see below)"
     )
@@ -250,7 +257,22 @@ class Settings(BaseModel):
             )
         return tuple(client for client in CLIENTS if client in ids)
 
-    @field_validator("builtins", "harness_packages")
+    @field_validator("harness_root_files")
+    @classmethod
+    def _at_root(cls, ids: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
+        """Each a package written, beside sources set below the project root: a
+        marketplace written at the root would be read back, or make it a source."""
+        unwritten = sorted(set(ids) - set(info.data.get("harness_packages", ())))
+        sources = {normpath(s) for s in info.data.get("sources") or (".",)}
+        if unwritten:
+            why = f"{', '.join(unwritten)}: not in harness-packages"
+        elif ids and "." in sources:
+            why = "needs sources set, none of them the project root"
+        else:
+            return ids
+        raise Bad(("harness-root-files",), f"[tool.skillc] harness-root-files {why}")
+
+    @field_validator("builtins", "harness_packages", "harness_root_files")
     @classmethod
     def _in_order(cls, names: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
         """Each once, in the order the setting's type lists them."""

@@ -295,7 +295,8 @@ def _harnesses(model: Model) -> dict[str, Any]:
 
 def _said(verdict: Verdict) -> dict[str, str]:
     """A verdict as report.json gives it: its outcome, and its name and why if any."""
-    return {key: value for key, value in to_json(verdict).items() if value}
+    said = to_json(verdict).items()
+    return {key: value for key, value in said if value and key != "source"}
 
 
 def _invalid(report: Report) -> tuple[Invalid, ...]:
@@ -362,6 +363,8 @@ def emit(
         output |= well_known.emit(published, well_known.reader(config.root), report)
     output |= packages.emit(package, published, config, report)
     sums = {path: hashlib.sha256(data).hexdigest() for path, data in output.items()}
-    lock = lock_report.emit_lock(package, config.out, config.as_json(), sums)
+    roots = packages.root.emit(output, config)  # at the root: owned through the lock
+    at_root = {path: hashlib.sha256(data).hexdigest() for path, data in roots.items()}
+    lock = lock_report.emit_lock(package, config.out, config.as_json(), sums, at_root)
     output |= {path: text.encode("utf-8") for path, text in lock.items()}
     return dict(sorted(output.items()))

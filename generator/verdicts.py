@@ -92,7 +92,7 @@ def _unreached(
         if views is None:
             continue
         clients = {
-            c: Recorded(views[c].outcome, "", views[c].why)
+            c: Recorded(views[c].outcome, "", views[c].why, views[c].source)
             for c in targets
             if c in views
         }
@@ -121,7 +121,7 @@ def item_of(d: Definition) -> Item:
 
 def _recorded(d: Definition, verdicts: list[Verdict]) -> Verdicts:
     kind = "command" if d.command else d.kind.value
-    clients = {v.client: Recorded(v.outcome, v.name, v.why) for v in verdicts}
+    clients = {v.client: Recorded(v.outcome, v.name, v.why, v.source) for v in verdicts}
     return Verdicts(d.source.path, kind, clients)
 
 

@@ -98,6 +98,7 @@ def test_every_setting_is_read_and_recorded(tmp_path: Path) -> None:
         "well-known-index = true\n"
         'harnesses = ["codex", "claude-code"]\n'
         'harness-packages = ["openai-skills", "codex", "codex"]\n'
+        'harness-root-files = ["codex"]\n'
         '[tool.skillc.profiles.support]\nprovider = "anthropic"\n',
         encoding="utf-8",
     )
@@ -128,6 +129,7 @@ def test_every_setting_is_read_and_recorded(tmp_path: Path) -> None:
     assert recorded["harnesses"] == ["claude-code", "codex"]
     # Each once, in the setting's order.
     assert recorded["harness-packages"] == ["codex", "openai-skills"]
+    assert recorded["harness-root-files"] == ["codex"]
     given = {key for key, _, _ in _readme_block()}
     written = set(
         tomllib.loads((tmp_path / "pyproject.toml").read_text())["tool"]["skillc"]
@@ -146,6 +148,14 @@ def test_every_setting_is_read_and_recorded(tmp_path: Path) -> None:
         ("sources = []", "sources must be a non-empty list of strings"),
         ('builtins = ["net"]', "builtins must be one of file, batch, db"),
         ('find-tool-encoder = "../x"', "find-tool-encoder must be an encoder's name"),
+        (
+            'harness-root-files = ["cursor"]',
+            "harness-root-files cursor: not in harness-packages",
+        ),
+        (
+            'harness-root-files = ["codex"]\nharness-packages = ["codex"]',
+            "harness-root-files needs sources set, none of them the project root",
+        ),
         (
             'harnesses = ["codx"]',
             "unknown client(s) codx (did you mean 'codex'?); one of claude-code, codex",

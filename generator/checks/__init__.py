@@ -13,11 +13,17 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import field
+from pathlib import Path
 from typing import Any
 
 from ..config import Config
+from ..diagnostic import Diagnostic
 from ..diagnostics import Report
 from ..ir import Model
+
+# A written package read back as one client loads it (skillc's discovery and loaders
+# over its folder, following that client alone): the model, and what reading said.
+Reader = Callable[[str, Path], tuple[Model | None, list[Diagnostic]]]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -45,6 +51,7 @@ class Subject:
     baseline: Mapping[str, Any] | None  # the lock compared with (None: none found)
     baseline_name: str  # where it came from, for messages: "the lock on disk", a ref
     options: Options = field(default_factory=Options)
+    read: Reader | None = None  # none: the packages are not read back (packages)
 
 
 Check = Callable[[Subject, Report], Any]

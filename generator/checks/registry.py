@@ -9,7 +9,7 @@ from types import ModuleType
 from typing import Any
 
 from ..checks import Check, Subject, breaking, listing_check, overlap, scan
-from ..checks import skills_lock
+from ..checks import packages, skills_lock
 from ..diagnostics import Report
 
 CHECKS: dict[str, ModuleType] = {
@@ -18,6 +18,7 @@ CHECKS: dict[str, ModuleType] = {
     "overlap": overlap,
     "scan": scan,
     "skills-lock": skills_lock,
+    "packages": packages,
 }
 
 

@@ -18,6 +18,7 @@ from ..emitters import interfaces
 from ..emitters.providers.schemas import Notes
 from ..ir import to_json
 from ..views import PackageView
+from ..root_files import KEY as ROOT_FILES
 from ..writer import LOCK
 
 REPORT = "report.json"
@@ -108,8 +109,10 @@ def emit_lock(
     out: str,
     config: dict[str, Any],
     digests: dict[str, str],
+    at_root: dict[str, str] | None = None,
 ) -> dict[str, str]:
-    """The lock, from the sha256 of every other output file."""
+    """The lock, from the sha256 of every other output file (``at_root``: of the
+    files written at the project's root, ``harness-root-files``)."""
     lock = {
         "generator": package.generator,
         "config": config,
@@ -127,4 +130,8 @@ def emit_lock(
             for path, digest in sorted(digests.items())
         ],
     }
+    if at_root:
+        lock[ROOT_FILES] = [
+            {"path": path, "sha256": digest} for path, digest in sorted(at_root.items())
+        ]
     return {LOCK: dumps(lock)}

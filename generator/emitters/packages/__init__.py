@@ -29,6 +29,7 @@ from .. import confined
 from ..skill_files import Published
 from ..well_known import reader
 from . import agent_plugins, bundles, claude_code, codex, cursor, gemini_cli, opencode
+from . import root as root
 from .common import FOLDER, Bundle, Files, LeftOut, Member, Server, slug
 
 PACKAGES: dict[str, Callable[[Bundle, LeftOut], Files]] = {
