@@ -4,17 +4,17 @@
 plugin (``common.plugins``) by a ``local`` source; each plugin's ``.codex-plugin/plugin.json`` names its
 skills and MCP servers by ``./`` paths as strings, never arrays (CX-23, CX-25). Each
 skill keeps its own ``agents/openai.yaml``, or gets one derived from its frontmatter
-(``interface.display_name`` at most 64 characters, ``short_description`` its
-description's first sentence within 64: CX-18, and the 25-64 window OpenAI's plugin
-validator is said to hold, D5). Codex plugins hold no subagents or commands: a
-build's are left out with a warning. Codex gives a plugin's MCP server no
-placeholder for its folder: the package must be importable where Codex starts it."""
+(``interface.display_name`` at most 64 characters: CX-18; ``short_description`` 25 to
+64, every string quoted: ``OPENAI_YAML_RULES``). A Codex plugin's manifest names
+skills, MCP servers, apps, hooks and its interface, and no subagents, commands or
+prompts (``MANIFEST_FIELDS``): a build's are left out with a warning. Codex gives a
+plugin's MCP server no placeholder for its folder: the package must be importable
+where Codex starts it."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
-
-import yaml
 
 from .claude_code import plugin
 from .common import Bundle, Files, LeftOut, Member, dumps, plugins
@@ -23,7 +23,15 @@ CLIENT = "codex"
 KINDS = frozenset({"skill"})
 OPENAI_YAML = "agents/openai.yaml"
 MAX_DISPLAY = 64  # loader.rs:49-101 (display_name)
-MAX_SHORT = 64  # the plugin validator's window (D5); the loader allows 1,024
+# "interface.short_description: Human-facing short UI blurb (25-64 chars)"; "Quote
+# all string values". Codex's loader allows 1,024 (harness/codex.py).
+OPENAI_YAML_RULES = (
+    "openai/skills skills/.system/skill-creator/references/openai_yaml.md@7885d6d"
+)
+SHORT = (25, 64)
+# RawPluginManifest: name, version, description, keywords, skills, mcpServers, apps,
+# hooks, interface.
+MANIFEST_FIELDS = "openai/codex codex-rs/core-plugins/src/manifest.rs@01b4840:21-42"
 
 
 def emit(bundle: Bundle, left: LeftOut) -> Files:
@@ -64,16 +72,24 @@ def emit(bundle: Bundle, left: LeftOut) -> Files:
 
 
 def openai_yaml(skill: Member) -> bytes:
-    """A skill's ``agents/openai.yaml`` from its frontmatter."""
+    """A skill's ``agents/openai.yaml`` from its frontmatter: a short description
+    its description's first sentence, or the whole (cut) when that is too short,
+    or none (it is optional) when the whole is."""
     title = " ".join(word.capitalize() for word in skill.name.split("-"))
-    interface = {
-        "display_name": _cut(title, MAX_DISPLAY),
-        "short_description": _cut(_sentence(skill.description), MAX_SHORT),
-    }
-    text = yaml.safe_dump(
-        {"interface": interface}, sort_keys=False, allow_unicode=True, width=4096
-    )
-    return text.encode("utf-8")
+    interface = {"display_name": _cut(title, MAX_DISPLAY)}
+    least, most = SHORT
+    for text in (_sentence(skill.description), " ".join(skill.description.split())):
+        if len(short := _cut(text, most)) >= least:
+            interface["short_description"] = short
+            break
+    lines = ["interface:"]
+    lines += [f"  {key}: {_quoted(value)}" for key, value in interface.items()]
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def _quoted(text: str) -> str:
+    """A YAML double-quoted scalar (a JSON string is one)."""
+    return json.dumps(text, ensure_ascii=False)
 
 
 def _sentence(text: str) -> str:
