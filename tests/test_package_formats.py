@@ -1,14 +1,190 @@
-"""Codex's ``agents/openai.yaml`` within the window OpenAI's skill-creator gives a
-short description (25 to 64 characters), every string quoted."""
+"""Each item in its client's own format (``harness-packages``): Claude Code's commands
+as Gemini CLI's TOML commands and OpenCode's markdown commands, its subagents as
+OpenCode's, and Codex's ``agents/openai.yaml`` within the skill-creator's window.
+Read back by each client's rules (skillc compiles neither TOML commands nor
+OpenCode's agents): the same names and descriptions as the source, Claude Code's
+syntax in the client's, and what cannot be expressed left out, said."""
 
 from __future__ import annotations
+
+import contextlib
+import io
+import json
+import shutil
+import tomllib
+from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 
-from skillc.emitters.packages import codex
+from conftest import FIXTURES
+from skillc.emitters.packages import codex, gemini_cli, opencode
 from skillc.emitters.packages.common import Member
 from skillc.ir import Position
+
+PACKAGES = "kit/packages"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """tests/fixtures/packages built once: its packages folder."""
+    from skillc import cli
+
+    project = tmp_path_factory.mktemp("formats") / "project"
+    shutil.copytree(FIXTURES / "packages", project)
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        status = cli.main(["-C", str(project), "build"])
+    assert status == 0, err.getvalue()
+    lock = json.loads((project / "kit/skillc.lock.json").read_text())
+    _SOURCE.update({e["tool"]: e["description"] for e in lock["interfaces"]})
+    return project / PACKAGES
+
+
+_SOURCE: dict[str, str] = {}  # each task's description in the source, by tool
+
+
+def _frontmatter(path: Path) -> tuple[dict[str, Any], str]:
+    _, head, body = path.read_text().split("---\n", 2)
+    return yaml.safe_load(head), body
+
+
+def test_gemini_cli_commands_are_the_toml_files_it_loads(built: Path) -> None:
+    """Named by their path below commands/ (folders joined by ':'), each a TOML
+    table of prompt and description, Claude Code's syntax in Gemini CLI's."""
+    folder = built / "gemini-cli/kit/commands"
+    loaded = {}
+    for path in sorted(folder.rglob("*.toml")):
+        name = ":".join(path.relative_to(folder).with_suffix("").parts)
+        loaded[name] = tomllib.loads(path.read_text())
+    assert sorted(loaded) == ["kit:changelog", "kit:commit-message"]
+    for name, command in loaded.items():
+        assert set(command) == {"description", "prompt"}
+        task = "task." + name.partition(":")[2].replace("-", "_")
+        assert command["description"] == _SOURCE[task]
+    assert loaded["kit:changelog"]["prompt"] == (
+        'Add "{{args}}" under the Unreleased heading of CHANGELOG.md.\n'
+    )
+    assert loaded["kit:commit-message"]["prompt"] == (
+        "Write a commit message for ticket {{args}} from the staged changes:\n\n"
+        "!{git diff --staged --stat}\n"
+    )
+
+
+def test_opencode_holds_subagents_and_commands_in_its_format(built: Path) -> None:
+    """Each named by its file, with the source's description; a subagent's tools
+    list as a permission that denies all but those tools, its colour left out."""
+    root = built / "opencode/.opencode"
+    agents = {p.stem: _frontmatter(p) for p in (root / "agents").glob("*.md")}
+    assert sorted(agents) == ["explainer", "reviewer", "scout"]
+    for name, (head, body) in agents.items():
+        assert head["description"] == _SOURCE[f"task.{name}"]
+        assert head["mode"] == "subagent" and body.strip()
+    assert "permission" not in agents["explainer"][0]
+    assert list(agents["scout"][0]["permission"].items()) == [
+        ("*", "deny"),
+        ("read", "allow"),
+        ("grep", "allow"),
+    ]
+    assert set(agents["reviewer"][0]) == {"description", "mode"}
+    commands = {p.stem: _frontmatter(p) for p in (root / "commands").glob("*.md")}
+    assert sorted(commands) == ["changelog", "commit-message"]
+    for name, (head, body) in commands.items():
+        assert head == {"description": _SOURCE["task." + name.replace("-", "_")]}
+    assert "!`git diff --staged --stat`" in commands["commit-message"][1]
+    server = json.loads((built / "opencode/opencode.json").read_text())["mcp"]["kit"]
+    assert server == {
+        "type": "local",
+        "command": ["python", "-m", "kit", "mcp"],
+        "enabled": True,
+    }
+
+
+def _command(text: str, name: str = "cmd", **frontmatter: Any) -> Member:
+    data = b"---\ndescription: d\n---\n\n" + text.encode()
+    where = Position("c.md", 1, 1)
+    return Member(
+        "command", name, "d", "task.cmd", where, frontmatter, (("c.md", data),)
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "frontmatter", "name", "why"),
+    [
+        ("Rename $0 to $1.", {}, "cmd", "positional arguments ($0)"),
+        ("Show $ARGUMENTS[1].", {}, "cmd", "positional arguments ($ARGUMENTS[1])"),
+        (
+            "Do it.",
+            {"context": "fork", "agent": "Explore"},
+            "cmd",
+            "its agent, context",
+        ),
+        ("Do it.", {"model": "opus"}, "cmd", "no equivalent of its model"),
+        (
+            "Run ${CLAUDE_PLUGIN_ROOT}/x.",
+            {},
+            "cmd",
+            "no value for ${CLAUDE_PLUGIN_ROOT}",
+        ),
+        ("```!\ngit status\n```\n", {}, "cmd", "no ```! block"),
+        ("Log: !`git log $ARGUMENTS`", {}, "cmd", "one quoted word"),
+        ("Parse: !`jq '{a'`", {}, "cmd", "unbalanced braces"),
+        ("Use {{args}} here.", {}, "cmd", "Gemini CLI's own {{args}}"),
+        ("Do it.", {}, "a b", "would name it 'a_b'"),
+    ],
+)
+def test_a_command_gemini_cli_cannot_express_is_refused_with_why(
+    text: str, frontmatter: dict[str, Any], name: str, why: str
+) -> None:
+    assert why in gemini_cli.prompt(_command(text, name, **frontmatter))[1]
+
+
+def test_gemini_cli_keeps_what_it_need_not_translate() -> None:
+    """Pre-approved tools and a hint, an @mention, a path in code, inherit."""
+    member = _command(
+        "Mail @team about `@src/a.py` and @src/b.py.\n",
+        **{"allowed-tools": "Read", "argument-hint": "<x>", "model": "inherit"},
+    )
+    assert gemini_cli.prompt(member) == (
+        "Mail @team about `@src/a.py` and @{src/b.py}.\n",
+        "",
+    )
+
+
+@pytest.mark.parametrize("text", ["Say '''hi'''.\n", "Tab\tand bell \x07.\n", "é\n"])
+def test_a_prompt_toml_cannot_hold_literally_is_escaped(text: str) -> None:
+    written = gemini_cli._toml('say "hi" \\ now', text)
+    assert tomllib.loads(written.decode()) == {
+        "description": 'say "hi" \\ now',
+        "prompt": text,
+    }
+
+
+@pytest.mark.parametrize(
+    ("tools", "why"),
+    [
+        ("Read, Bash(git:*)", "no tool for Bash(git:*)"),
+        ("Read, TeamCreate", "no tool for TeamCreate"),
+        ([], "its tools list is empty"),
+        (7, "not a list of tool names"),
+    ],
+)
+def test_opencode_leaves_out_a_subagent_whose_tools_it_has_not(
+    tools: object, why: str
+) -> None:
+    member = Member(
+        "agent", "a", "d", "task.a", Position("a.md", 1, 1), {"tools": tools}, ()
+    )
+    assert why in opencode._refusal(member)
+
+
+def test_opencode_leaves_out_a_subagent_with_a_model_of_claude_code() -> None:
+    head = {"model": "sonnet", "description": "d"}
+    member = Member("agent", "a", "d", "task.a", Position("a.md", 1, 1), head, ())
+    assert "its model 'sonnet'" in opencode._refusal(member)
+    member = Member("agent", "a", "d", "task.a", Position("a.md", 1, 1), {}, ())
+    assert opencode._refusal(member) == ""
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,6 @@ its client loads (``common.admitted``) and lays it out by the client's rules
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -29,7 +28,7 @@ from .. import confined
 from ..skill_files import Published
 from ..well_known import reader
 from . import agent_plugins, bundles, claude_code, codex, cursor, gemini_cli, opencode
-from .common import FOLDER, Bundle, Files, LeftOut, Member, Server, slug
+from .common import FOLDER, FRONTMATTER, Bundle, Files, LeftOut, Member, Server, slug
 
 PACKAGES: dict[str, Callable[[Bundle, LeftOut], Files]] = {
     "claude-code": claude_code.emit,
@@ -41,7 +40,6 @@ PACKAGES: dict[str, Callable[[Bundle, LeftOut], Files]] = {
     "openai-skills": bundles.emitter("openai-skills"),
     "anthropic-skills": bundles.emitter("anthropic-skills"),
 }
-FRONTMATTER = re.compile(r"\A---\r?\n(.*?)\r?\n---\r?\n", re.DOTALL)
 
 
 def emit(

@@ -21,6 +21,7 @@ from ...ir import Position
 
 Files = dict[str, bytes]  # a package's files, by path below its folder
 FOLDER = "packages/"  # below the output folder: packages/<client>/
+FRONTMATTER = re.compile(r"\A---\r?\n(.*?)\r?\n---\r?\n", re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)

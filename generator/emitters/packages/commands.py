@@ -1,0 +1,85 @@
+"""A Claude Code command (or subagent) as another client writes it: its body and
+frontmatter split, and why the client cannot express it, if it cannot.
+
+What every client here lacks: positional arguments (Claude Code's ``$N`` and
+``$ARGUMENTS[N]`` count from 0, OpenCode's ``$N`` from 1, Gemini CLI has none),
+Claude Code's ``${CLAUDE_...}`` values, its fenced ```` ```! ```` shell blocks, and the
+frontmatter keys that change what a command does (``FORKED``: a forked subagent, a
+model, hooks, tools taken away...). ``allowed-tools`` is translated by leaving it
+out: Claude Code reads it as tools pre-approved for the turn, not a limit
+(code.claude.com/docs/en/skills, frontmatter reference), and without it the other
+client asks before each tool call; ``argument-hint`` only labels the menu."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from .common import FRONTMATTER, Member
+
+POSITIONAL = re.compile(r"(?<!\\)\$(?:\d+|ARGUMENTS\[\d+\])")
+VARIABLE = re.compile(r"\$\{CLAUDE_[A-Z_]+\}")
+SHELL_BLOCK = re.compile(r"^```!", re.MULTILINE)
+# Claude Code's defaults: a key set to one of them changes nothing.
+DEFAULTS: Mapping[str, object] = {
+    "model": "inherit",
+    "shell": "bash",
+    "user-invocable": True,
+}
+# What the clients here express (or need not): the rest changes what it does.
+EXPRESSED = frozenset(
+    {
+        "name",
+        "paths",  # Claude Code ignores both in a command
+        "description",
+        "when_to_use",
+        "argument-hint",
+        "allowed-tools",
+        "disable-model-invocation",
+        "license",
+        "compatibility",
+        "metadata",
+    }
+)
+
+
+def body(member: Member) -> str:
+    """The text after its frontmatter, line ends as LF, without blank lines around."""
+    ((_name, data),) = member.files
+    text = data.decode("utf-8", "replace").replace("\r\n", "\n")
+    head = FRONTMATTER.match(text)
+    return (text[head.end() :] if head else text).strip("\n") + "\n"
+
+
+def unexpressed(member: Member, title: str, text: str) -> str:
+    """Why ``title``'s client cannot express the command ("" when it can)."""
+    if member.recovered:
+        return f"its frontmatter is not strict YAML: {title} would not read it so"
+    keys = changing(member.frontmatter, EXPRESSED)
+    if keys:
+        return f"{title} has no equivalent of its {', '.join(keys)}"
+    found = POSITIONAL.search(text)
+    if found:
+        return (
+            f"it takes positional arguments ({found[0]}), which {title} does not "
+            "number as Claude Code does"
+        )
+    found = VARIABLE.search(text)
+    if found:
+        return f"{title} has no value for {found[0]}"
+    if SHELL_BLOCK.search(text):
+        return f"{title} runs no ```! block"
+    return ""
+
+
+def changing(frontmatter: Mapping[str, Any], expressed: frozenset[str]) -> list[str]:
+    """The frontmatter keys whose values change what a command or subagent does,
+    of those the client does not express."""
+    return sorted(
+        key
+        for key, value in frontmatter.items()
+        if key not in expressed
+        and value is not None
+        and not (key in DEFAULTS and value == DEFAULTS[key])
+    )
