@@ -213,3 +213,24 @@ def test_codex_short_description_is_25_to_64_characters_or_none(
     assert interface.get("short_description") == short
     if short is not None:
         assert 25 <= len(short) <= 64
+
+
+def test_a_source_plugins_version_is_its_packages_and_none_is_made_up(
+    built: Path,
+) -> None:
+    """notes-kit's plugin.json says 1.2.0; the build's own plugin has none, and
+    Gemini CLI, which requires one, gets 0.1.0."""
+    manifests = {
+        "claude-code": "{}/.claude-plugin/plugin.json",
+        "codex": "{}/.codex-plugin/plugin.json",
+        "cursor": "{}/.cursor-plugin/plugin.json",
+        "agent-plugins": "{}/plugin.json",
+        "gemini-cli": "{}/gemini-extension.json",
+    }
+    for client, manifest in manifests.items():
+        for plugin, version in (("notes-kit", "1.2.0"), ("kit", None)):
+            data = json.loads((built / client / manifest.format(plugin)).read_text())
+            expected = (
+                "0.1.0" if client == "gemini-cli" and version is None else version
+            )
+            assert data.get("version") == expected, (client, plugin)

@@ -13,11 +13,10 @@ INDEX = "anomalyco/opencode packages/opencode/src/skill/index.ts@a2cc772"
 ANY = (0, None)
 
 # Subagents and commands, from each config folder (.opencode/): the `**/*.md` of its
-# agent(s)/ and command(s)/ folders, each named by its path there without ".md".
+# agent(s)/ and command(s)/ folders, each named by its path there without ".md"
+# (SRC/agent.ts@0598880:13, 25; SRC/command.ts@01b622e:35, 47).
 SRC = "anomalyco/opencode packages/opencode/src/config"
 V1 = "anomalyco/opencode packages/core/src/v1/config"
-AGENT_ROOT = f"{SRC}/agent.ts@0598880:13, 25"
-COMMAND_ROOT = f"{SRC}/command.ts@01b622e:35, 47"
 # A subagent's frontmatter: description, mode (subagent, primary or all), model
 # (provider/model), color (#rrggbb or a theme colour: Claude Code's "green" is
 # neither), permission (tool -> ask, allow or deny, and "*"; its keys in the order
@@ -46,18 +45,14 @@ PERMISSIONS = {
     "Skill": "skill",
 }
 # A command's frontmatter: description, agent, model, subtask; the trimmed body is
-# its template, where $ARGUMENTS is the text typed after it, $1, $2... its words
-# (from 1: Claude Code's $1 is the second), !`cmd` a command's output and @path a
-# file's content, as in Claude Code. A command that fails the schema stops the whole
-# configuration from loading.
-COMMAND_SCHEMA = f"{SRC}/command.ts@01b622e:14-20, 49-59"
-TEMPLATE = (
-    f"{SRC}/markdown.ts@0a8a0ed:9-10 (@file, !`cmd`); opencode.ai/docs/commands "
-    "(Arguments, Shell output, File references)"
-)
+# its template (SRC/command.ts@01b622e:14-20, 49-53), where $ARGUMENTS is the text
+# typed after it, $1, $2... its words (from 1: Claude Code's $1 is the second),
+# !`cmd` a command's output and @path a file's content, as in Claude Code
+# (SRC/markdown.ts@0a8a0ed:9-10; opencode.ai/docs/commands). A command that fails
+# the schema stops the whole configuration from loading (command.ts:54-59).
 # opencode.json's `mcp`: a name -> {type: "local", command: [program, args...],
-# environment?, enabled?, timeout?} (or a remote server: type "remote", url).
-MCP = f"{V1}/mcp.ts@1423089:6-26 (McpLocalConfig)"
+# environment?, enabled?, timeout?} (or a remote server: type "remote", url):
+# V1/mcp.ts@1423089:6-26 (McpLocalConfig).
 
 CLIENT = Client(
     id="opencode",

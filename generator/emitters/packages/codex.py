@@ -1,37 +1,33 @@
 """Codex: a marketplace, ``packages/codex/``.
 
 ``.agents/plugins/marketplace.json`` (the file Codex reads first: CX-26) lists each
-plugin (``common.plugins``) by a ``local`` source; each plugin's ``.codex-plugin/plugin.json`` names its
-skills and MCP servers by ``./`` paths as strings, never arrays (CX-23, CX-25). Each
-skill keeps its own ``agents/openai.yaml``, or gets one derived from its frontmatter
-(``interface.display_name`` at most 64 characters: CX-18; ``short_description`` 25 to
-64, every string quoted: ``OPENAI_YAML_RULES``). A Codex plugin's manifest names
-skills, MCP servers, apps, hooks and its interface, and no subagents, commands or
-prompts (``MANIFEST_FIELDS``): a build's are left out with a warning. Codex gives a
-plugin's MCP server no placeholder for its folder: the package must be importable
-where Codex starts it."""
+plugin (``common.plugins``) by a ``local`` source; each plugin's
+``.codex-plugin/plugin.json`` names its skills and MCP servers by ``./`` paths as
+strings, never arrays (CX-23, CX-25), and its version when its source plugin has
+one. Each skill keeps its own ``agents/openai.yaml``, or gets one derived from its
+frontmatter (``interface.display_name`` at most 64 characters: CX-18;
+``short_description`` 25 to 64, every string quoted: ``SHORT``). A Codex plugin's
+manifest names skills, MCP servers, apps, hooks and its interface, and no subagents,
+commands or prompts (openai/codex codex-rs/core-plugins/src/manifest.rs@01b4840:21-42,
+RawPluginManifest): a build's are left out with a warning. Codex gives a plugin's MCP
+server no placeholder for its folder: the package must be importable where Codex
+starts it."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from .claude_code import plugin
-from .common import Bundle, Files, LeftOut, Member, dumps, plugins
+from .common import Bundle, Files, LeftOut, Member, dumps, head, plugins
 
 CLIENT = "codex"
 KINDS = frozenset({"skill"})
 OPENAI_YAML = "agents/openai.yaml"
 MAX_DISPLAY = 64  # loader.rs:49-101 (display_name)
 # "interface.short_description: Human-facing short UI blurb (25-64 chars)"; "Quote
-# all string values". Codex's loader allows 1,024 (harness/codex.py).
-OPENAI_YAML_RULES = (
-    "openai/skills skills/.system/skill-creator/references/openai_yaml.md@7885d6d"
-)
+# all string values" (openai/skills skills/.system/skill-creator/references/
+# openai_yaml.md@7885d6d). Codex's loader allows 1,024 (harness/codex.py).
 SHORT = (25, 64)
-# RawPluginManifest: name, version, description, keywords, skills, mcpServers, apps,
-# hooks, interface.
-MANIFEST_FIELDS = "openai/codex codex-rs/core-plugins/src/manifest.rs@01b4840:21-42"
 
 
 def emit(bundle: Bundle, left: LeftOut) -> Files:
@@ -48,11 +44,7 @@ def emit(bundle: Bundle, left: LeftOut) -> Files:
             }
         )
         files |= plugin(each, f"{name}/", "", CLIENT)
-        manifest: dict[str, Any] = {
-            "name": name,
-            "description": each.description,
-            "skills": "./skills/",
-        }
+        manifest = head(each) | {"skills": "./skills/"}
         if each.server is not None:
             manifest["mcpServers"] = "./.mcp.json"
         files[f"{name}/.codex-plugin/plugin.json"] = dumps(manifest)

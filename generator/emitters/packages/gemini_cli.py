@@ -26,6 +26,7 @@ from ...harness.gemini_cli import (
     COMMAND_NAME,
     COMMAND_SEGMENT,
     FILE,
+    PLACEHOLDERS,
     SHELL,
 )
 from . import commands
@@ -53,14 +54,16 @@ CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # not in a TOML literal strin
 AGENTS = f"agentLoader.ts{AT}:97-108"
 TOOL_NAMES = f"tool-names.ts{AT}:303"  # both in google-gemini/gemini-cli
 ROOT = "${extensionPath}"  # extensions/variables.ts@5411f11:22
-VERSION = "0.1.0"  # required, and never compared by the CLI
+# Required (extension-manager.ts@5411f11:1026-1028): its source plugin's, else this.
+VERSION = "0.1.0"
 
 
 def emit(bundle: Bundle, left: LeftOut) -> Files:
     files: Files = {}
     for each in plugins(bundle, CLIENT, KINDS, left, _refusal):
         at = f"{each.name}/"
-        manifest: dict[str, object] = {"name": each.name, "version": VERSION}
+        version = each.version or VERSION
+        manifest: dict[str, object] = {"name": each.name, "version": version}
         for member in each.members:
             if member.kind == "skill":
                 files |= skill_files(member, f"{at}skills/{member.name}")
@@ -102,7 +105,10 @@ def prompt(member: Member) -> tuple[str, str]:
     if why:
         return "", why
     if any(mark in text for mark in (ARGS, SHELL, FILE)):
-        return "", f"its text holds Gemini CLI's own {ARGS}, {SHELL} or {FILE}"
+        return "", (
+            f"its text holds Gemini CLI's own {ARGS}, {SHELL} or {FILE} "
+            f"({PLACEHOLDERS})"
+        )
     for found in INJECTED.finditer(text):
         if ARGUMENTS.search(found[1]):
             return "", (
