@@ -45,6 +45,14 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 _SOURCE: dict[str, str] = {}  # each task's description in the source, by tool
 
 
+def _task(name: str, namespace: str) -> str:
+    """The source's tool of a command as the client names it (kit:changelog,
+    notes-kit/action-items; the build's own plugin is named kit in Gemini CLI)."""
+    plugin, _, stem = name.rpartition(namespace)
+    space = "" if plugin in ("", "kit") else plugin.replace("-", "_") + "."
+    return f"task.{space}{stem.replace('-', '_')}"
+
+
 def _frontmatter(path: Path) -> tuple[dict[str, Any], str]:
     _, head, body = path.read_text().split("---\n", 2)
     return yaml.safe_load(head), body
@@ -53,16 +61,20 @@ def _frontmatter(path: Path) -> tuple[dict[str, Any], str]:
 def test_gemini_cli_commands_are_the_toml_files_it_loads(built: Path) -> None:
     """Named by their path below commands/ (folders joined by ':'), each a TOML
     table of prompt and description, Claude Code's syntax in Gemini CLI's."""
-    folder = built / "gemini-cli/kit/commands"
     loaded = {}
-    for path in sorted(folder.rglob("*.toml")):
-        name = ":".join(path.relative_to(folder).with_suffix("").parts)
-        loaded[name] = tomllib.loads(path.read_text())
-    assert sorted(loaded) == ["kit:changelog", "kit:commit-message"]
+    for extension in ("kit", "notes-kit"):
+        folder = built / "gemini-cli" / extension / "commands"
+        for path in sorted(folder.rglob("*.toml")):
+            name = ":".join(path.relative_to(folder).with_suffix("").parts)
+            loaded[name] = tomllib.loads(path.read_text())
+    assert sorted(loaded) == [
+        "kit:changelog",
+        "kit:commit-message",
+        "notes-kit:action-items",
+    ]
     for name, command in loaded.items():
         assert set(command) == {"description", "prompt"}
-        task = "task." + name.partition(":")[2].replace("-", "_")
-        assert command["description"] == _SOURCE[task]
+        assert command["description"] == _SOURCE[_task(name, ":")]
     assert loaded["kit:changelog"]["prompt"] == (
         'Add "{{args}}" under the Unreleased heading of CHANGELOG.md.\n'
     )
@@ -88,10 +100,19 @@ def test_opencode_holds_subagents_and_commands_in_its_format(built: Path) -> Non
         ("grep", "allow"),
     ]
     assert set(agents["reviewer"][0]) == {"description", "mode"}
-    commands = {p.stem: _frontmatter(p) for p in (root / "commands").glob("*.md")}
-    assert sorted(commands) == ["changelog", "commit-message"]
+    commands = {
+        path.relative_to(root / "commands")
+        .with_suffix("")
+        .as_posix(): _frontmatter(path)
+        for path in (root / "commands").rglob("*.md")
+    }
+    assert sorted(commands) == [
+        "changelog",
+        "commit-message",
+        "notes-kit/action-items",
+    ]
     for name, (head, body) in commands.items():
-        assert head == {"description": _SOURCE["task." + name.replace("-", "_")]}
+        assert head == {"description": _SOURCE[_task(name, "/")]}
     assert "!`git diff --staged --stat`" in commands["commit-message"][1]
     server = json.loads((built / "opencode/opencode.json").read_text())["mcp"]["kit"]
     assert server == {
@@ -132,6 +153,7 @@ def _command(text: str, name: str = "cmd", **frontmatter: Any) -> Member:
         ("Parse: !`jq '{a'`", {}, "cmd", "unbalanced braces"),
         ("Use {{args}} here.", {}, "cmd", "Gemini CLI's own {{args}}"),
         ("Do it.", {}, "a b", "would name it 'a_b'"),
+        ("Do it.", {"user-invocable": False}, "cmd", "its user-invocable"),
     ],
 )
 def test_a_command_gemini_cli_cannot_express_is_refused_with_why(
@@ -141,10 +163,12 @@ def test_a_command_gemini_cli_cannot_express_is_refused_with_why(
 
 
 def test_gemini_cli_keeps_what_it_need_not_translate() -> None:
-    """Pre-approved tools and a hint, an @mention, a path in code, inherit."""
+    """Pre-approved tools, a hint, a key Claude Code ignores, an @mention, a path
+    in code, inherit."""
     member = _command(
         "Mail @team about `@src/a.py` and @src/b.py.\n",
         **{"allowed-tools": "Read", "argument-hint": "<x>", "model": "inherit"},
+        tags=["mail"],
     )
     assert gemini_cli.prompt(member) == (
         "Mail @team about `@src/a.py` and @{src/b.py}.\n",
@@ -179,12 +203,20 @@ def test_opencode_leaves_out_a_subagent_whose_tools_it_has_not(
     assert why in opencode._refusal(member)
 
 
-def test_opencode_leaves_out_a_subagent_with_a_model_of_claude_code() -> None:
-    head = {"model": "sonnet", "description": "d"}
+@pytest.mark.parametrize(
+    ("head", "why"),
+    [
+        ({"model": "sonnet"}, "its model 'sonnet'"),
+        ({"maxTurns": 5, "isolation": "worktree"}, "its isolation, maxTurns"),
+        ({"model": "inherit", "color": "green", "tags": ["x"]}, ""),
+    ],
+)
+def test_opencode_leaves_out_a_subagent_run_as_it_cannot(
+    head: dict[str, Any], why: str
+) -> None:
     member = Member("agent", "a", "d", "task.a", Position("a.md", 1, 1), head, ())
-    assert "its model 'sonnet'" in opencode._refusal(member)
-    member = Member("agent", "a", "d", "task.a", Position("a.md", 1, 1), {}, ())
-    assert opencode._refusal(member) == ""
+    said = opencode._refusal(member)
+    assert why in said and bool(said) == bool(why)
 
 
 @pytest.mark.parametrize(

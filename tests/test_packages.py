@@ -81,6 +81,7 @@ def test_what_a_client_cannot_load_is_left_out_with_a_warning(
     """One located warning an item, naming each client's package and why."""
     said = [line for line in built[1].splitlines() if "package-left-out" in line]
     assert said == [
+        "plugins/notes-kit/commands/action-items.md:1:1: warning[package-left-out]: task.notes_kit.action_items is left out of packages/codex/ (Codex packages hold no commands); packages/agent-plugins/ (Agent Plugins packages hold no commands)",
         "skills/.claude/agents/explainer.md:1:1: warning[package-left-out]: task.explainer is left out of packages/codex/ (Codex packages hold no agents); packages/agent-plugins/ (Agent Plugins packages hold no agents)",
         "skills/.claude/agents/reviewer.md:1:1: warning[package-left-out]: task.reviewer is left out of packages/codex/ (Codex packages hold no agents); packages/gemini-cli/ (Gemini CLI refused it: its frontmatter has keys it does not allow (color)); packages/agent-plugins/ (Agent Plugins packages hold no agents)",
         "skills/.claude/agents/scout.md:1:1: warning[package-left-out]: task.scout is left out of packages/codex/ (Codex packages hold no agents); packages/gemini-cli/ (Gemini CLI refuses it: its tools are Claude Code's, and Gemini CLI's subagents name tools of their own (agentLoader.ts@5411f11:97-108; tool-names.ts@5411f11:303)); packages/agent-plugins/ (Agent Plugins packages hold no agents)",

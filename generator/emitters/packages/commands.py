@@ -4,11 +4,13 @@ frontmatter split, and why the client cannot express it, if it cannot.
 What every client here lacks: positional arguments (Claude Code's ``$N`` and
 ``$ARGUMENTS[N]`` count from 0, OpenCode's ``$N`` from 1, Gemini CLI has none),
 Claude Code's ``${CLAUDE_...}`` values, its fenced ```` ```! ```` shell blocks, and the
-frontmatter keys that change what a command does (``FORKED``: a forked subagent, a
-model, hooks, tools taken away...). ``allowed-tools`` is translated by leaving it
-out: Claude Code reads it as tools pre-approved for the turn, not a limit
-(code.claude.com/docs/en/skills, frontmatter reference), and without it the other
-client asks before each tool call; ``argument-hint`` only labels the menu."""
+frontmatter keys with which Claude Code runs a command otherwise (``CHANGING``: a
+forked subagent, a model, hooks, tools taken away...). ``allowed-tools`` is
+translated by leaving it out: Claude Code reads it as tools pre-approved for the
+turn, not a limit, and without it the other client asks before each tool call;
+``argument-hint`` and ``when_to_use`` only label it, and a key Claude Code does not
+know it ignores (code.claude.com/docs/en/skills, frontmatter reference: a command
+takes a skill's keys)."""
 
 from __future__ import annotations
 
@@ -27,19 +29,19 @@ DEFAULTS: Mapping[str, object] = {
     "shell": "bash",
     "user-invocable": True,
 }
-# What the clients here express (or need not): the rest changes what it does.
-EXPRESSED = frozenset(
+# Claude Code's keys that change how a command runs (the others only label it).
+CHANGING = frozenset(
     {
-        "name",
-        "paths",  # Claude Code ignores both in a command
-        "description",
-        "when_to_use",
-        "argument-hint",
-        "allowed-tools",
-        "disable-model-invocation",
-        "license",
-        "compatibility",
-        "metadata",
+        "arguments",
+        "user-invocable",
+        "disallowed-tools",
+        "model",
+        "effort",
+        "context",
+        "agent",
+        "background",
+        "hooks",
+        "shell",
     }
 )
 
@@ -56,7 +58,7 @@ def unexpressed(member: Member, title: str, text: str) -> str:
     """Why ``title``'s client cannot express the command ("" when it can)."""
     if member.recovered:
         return f"its frontmatter is not strict YAML: {title} would not read it so"
-    keys = changing(member.frontmatter, EXPRESSED)
+    keys = changing(member.frontmatter, CHANGING)
     if keys:
         return f"{title} has no equivalent of its {', '.join(keys)}"
     found = POSITIONAL.search(text)
@@ -73,13 +75,13 @@ def unexpressed(member: Member, title: str, text: str) -> str:
     return ""
 
 
-def changing(frontmatter: Mapping[str, Any], expressed: frozenset[str]) -> list[str]:
-    """The frontmatter keys whose values change what a command or subagent does,
-    of those the client does not express."""
+def changing(frontmatter: Mapping[str, Any], keys: frozenset[str]) -> list[str]:
+    """Those of ``keys`` (Claude Code's that change how a command or subagent runs)
+    that ``frontmatter`` sets to other than their default."""
     return sorted(
         key
         for key, value in frontmatter.items()
-        if key not in expressed
+        if key in keys
         and value is not None
         and not (key in DEFAULTS and value == DEFAULTS[key])
     )

@@ -17,6 +17,7 @@ left out of the subagent (Claude Code's names are not OpenCode's). Rules:
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 import yaml
@@ -40,13 +41,30 @@ KINDS = frozenset({"skill", "agent", "command"})
 SCHEMA = "https://opencode.ai/config.json"
 AGENTS = ".opencode/agents"
 COMMANDS = ".opencode/commands"
-# A subagent's keys OpenCode expresses: its name (the file's), description, tools
-# (as a permission), model (inherit alone: no model), colour (left out).
-AGENT_KEYS = frozenset({"name", "description", "tools", "model", "color"})
+# A subagent's keys with which Claude Code runs it otherwise, that OpenCode cannot
+# express (code.claude.com/docs/en/sub-agents, supported frontmatter fields); its
+# name, description, tools (as a permission) and model are read below, its colour
+# only labels it (and is left out: Claude Code's names are not OpenCode's).
+AGENT_KEYS = frozenset(
+    {
+        "disallowedTools",
+        "permissionMode",
+        "maxTurns",
+        "skills",
+        "mcpServers",
+        "hooks",
+        "memory",
+        "background",
+        "effort",
+        "isolation",
+        "initialPrompt",
+    }
+)
 
 
 def emit(bundle: Bundle, left: LeftOut) -> Files:
-    bundle = admitted(bundle, CLIENT, KINDS, left, plugin=False, rule=_refusal)
+    placed = replace(bundle, members=tuple(map(_placed, bundle.members)))
+    bundle = admitted(placed, CLIENT, KINDS, left, plugin=False, rule=_refusal)
     files: Files = {}
     for member in bundle.members:
         if member.kind == "skill":
@@ -68,6 +86,14 @@ def emit(bundle: Bundle, left: LeftOut) -> Files:
         config = {"$schema": SCHEMA, "mcp": {bundle.name: server}}
         files["opencode.json"] = dumps(config)
     return files
+
+
+def _placed(member: Member) -> Member:
+    """A source plugin's subagent or command in a folder of its plugin's name:
+    OpenCode names it ``<plugin>/<name>``, as Claude Code ``<plugin>:<name>``."""
+    if member.kind == "skill" or not member.plugin:
+        return member
+    return replace(member, name=f"{member.plugin}/{member.name}")
 
 
 def _refusal(member: Member) -> str:
