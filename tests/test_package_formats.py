@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 import yaml
 
-from conftest import FIXTURES
+from conftest import FIXTURES, run_skillc
 from skillc.emitters.packages import codex, gemini_cli, opencode
 from skillc.emitters.packages.common import Member
 from skillc.ir import Position
@@ -120,6 +120,29 @@ def test_opencode_holds_subagents_and_commands_in_its_format(built: Path) -> Non
         "command": ["python", "-m", "kit", "mcp"],
         "enabled": True,
     }
+
+
+def test_opencode_skills_compile_back_to_the_same_names_and_descriptions(
+    built: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """skillc reads .opencode/skills as OpenCode does: every skill the package
+    holds, with the source's description (its subagents and commands, OpenCode's
+    own format, skillc does not compile: the test above reads them)."""
+    shutil.copytree(built / "opencode", tmp_path / "package")
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.skillc]\nsources = ["package"]\nout = "again"\n'
+    )
+    status, err = run_skillc(capsys, "-C", str(tmp_path), "build")
+    assert status == 0, err
+    lock = json.loads((tmp_path / "again/skillc.lock.json").read_text())
+    back = {e["tool"]: e["description"] for e in lock["interfaces"]}
+    names = (
+        "greeter",
+        "release_notes_writer_for_every_package_of_the_monorepo_at_once",
+    )
+    expected = {f"task.{name}": _SOURCE[f"task.{name}"] for name in names}
+    expected["task.summarize"] = _SOURCE["task.notes_kit.summarize"]
+    assert back == expected
 
 
 def _command(text: str, name: str = "cmd", **frontmatter: Any) -> Member:
