@@ -199,6 +199,21 @@ def test_gemini_cli_keeps_what_it_need_not_translate() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Cost: 240 hours at $150/hour, $1,500 a month, $5.0M raised.\n",
+        "Run it:\n\n```bash\nVERSION=$1\n```\n",
+        "Print `awk '{print $1}'` for $ARGUMENTS.\n",
+    ],
+)
+def test_a_sum_or_a_shell_s_dollar_is_no_positional_argument(text: str) -> None:
+    """Written as they are (Gemini CLI's {{args}} apart): not left out."""
+    prompt, why = gemini_cli.prompt(_command(text))
+    assert why == "" and prompt == text.replace("$ARGUMENTS", "{{args}}")
+    assert opencode._refusal(_command(text)) == ""
+
+
 @pytest.mark.parametrize("text", ["Say '''hi'''.\n", "Tab\tand bell \x07.\n", "é\n"])
 def test_a_prompt_toml_cannot_hold_literally_is_escaped(text: str) -> None:
     written = gemini_cli._toml('say "hi" \\ now', text)

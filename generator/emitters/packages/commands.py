@@ -2,7 +2,8 @@
 frontmatter split, and why the client cannot express it, if it cannot.
 
 What every client here lacks: positional arguments (Claude Code's ``$N`` and
-``$ARGUMENTS[N]`` count from 0, OpenCode's ``$N`` from 1, Gemini CLI has none),
+``$ARGUMENTS[N]`` count from 0, OpenCode's ``$N`` from 1, Gemini CLI has none; a
+``$N`` counts in the command's prose alone, as ``POSITIONAL`` says),
 Claude Code's ``${CLAUDE_...}`` values, its fenced ```` ```! ```` shell blocks, and the
 frontmatter keys with which Claude Code runs a command otherwise (``CHANGING``: a
 forked subagent, a model, hooks, tools taken away...). ``allowed-tools`` is
@@ -15,12 +16,15 @@ takes a skill's keys)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .common import FRONTMATTER, Member
 
-POSITIONAL = re.compile(r"(?<!\\)\$(?:\d+|ARGUMENTS\[\d+\])")
+# $ARGUMENTS[N], or $N in its prose: one digit, not a sum ($150, $1,500, $5.0M); a
+# $1 in a code block or span is the shell's, as its author wrote it.
+POSITIONAL = re.compile(r"(?<!\\)\$(?:ARGUMENTS\[\d+\]|\d(?!\w|[.,]\d))")
+CODE = re.compile(r"^```.*?^```[^\n]*$|`[^`\n]*`", re.MULTILINE | re.DOTALL)
 VARIABLE = re.compile(r"\$\{CLAUDE_[A-Z_]+\}")
 SHELL_BLOCK = re.compile(r"^```!", re.MULTILINE)
 # Claude Code's defaults: a key set to one of them changes nothing.
@@ -61,7 +65,7 @@ def unexpressed(member: Member, title: str, text: str) -> str:
     keys = changing(member.frontmatter, CHANGING)
     if keys:
         return f"{title} has no equivalent of its {', '.join(keys)}"
-    found = POSITIONAL.search(text)
+    found = POSITIONAL.search(CODE.sub("", text))
     if found:
         return (
             f"it takes positional arguments ({found[0]}), which {title} does not "
@@ -73,6 +77,15 @@ def unexpressed(member: Member, title: str, text: str) -> str:
     if SHELL_BLOCK.search(text):
         return f"{title} runs no ```! block"
     return ""
+
+
+def outside_code(text: str, change: Callable[[str], str]) -> str:
+    """``text`` with ``change`` made outside its code blocks and spans."""
+    parts, at = [], 0
+    for code in CODE.finditer(text):
+        parts += [change(text[at : code.start()]), code[0]]
+        at = code.end()
+    return "".join([*parts, change(text[at:])])
 
 
 def changing(frontmatter: Mapping[str, Any], keys: frozenset[str]) -> list[str]:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 
 from ...harness.gemini_cli import (
     ARGS,
@@ -49,7 +48,6 @@ KINDS = frozenset({"skill", "agent", "command"})
 ARGUMENTS = re.compile(r"(?<!\\)\$ARGUMENTS(?!\[)")
 INJECTED = re.compile(r"(?:^|(?<=\s))!`([^`\n]+)`", re.MULTILINE)
 INCLUDED = re.compile(r"(?:^|(?<=[\s(]))@([^\s`'\"(){}<>,;]+)", re.MULTILINE)
-CODE = re.compile(r"^```.*?^```[^\n]*$|`[^`\n]*`", re.MULTILINE | re.DOTALL)
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # not in a TOML literal string
 AGENTS = f"agentLoader.ts{AT}:97-108"
 TOOL_NAMES = f"tool-names.ts{AT}:303"  # both in google-gemini/gemini-cli
@@ -118,7 +116,7 @@ def prompt(member: Member) -> tuple[str, str]:
         if not _balanced(found[1]):
             return "", f"its shell command `{found[1]}` has unbalanced braces"
     text = INJECTED.sub(lambda m: SHELL + m[1] + "}", text)
-    text = _outside_code(text, lambda part: INCLUDED.sub(_included, part))
+    text = commands.outside_code(text, lambda part: INCLUDED.sub(_included, part))
     return ARGUMENTS.sub(ARGS, text), ""
 
 
@@ -128,15 +126,6 @@ def _included(found: re.Match[str]) -> str:
     if "/" not in path and "." not in path.strip("."):
         return found[0]
     return FILE + path + "}" + found[1][len(path) :]
-
-
-def _outside_code(text: str, change: Callable[[str], str]) -> str:
-    """``text`` with ``change`` made outside its code blocks and spans."""
-    parts, at = [], 0
-    for code in CODE.finditer(text):
-        parts += [change(text[at : code.start()]), code[0]]
-        at = code.end()
-    return "".join([*parts, change(text[at:])])
 
 
 def _balanced(command: str) -> bool:
