@@ -242,6 +242,20 @@ def test_opencode_leaves_out_a_subagent_whose_tools_it_has_not(
 
 
 @pytest.mark.parametrize(
+    ("model", "why"),
+    [("opus", "would take it for one of its own"), ("inherit", ""), (None, "")],
+)
+def test_gemini_cli_leaves_out_a_subagent_with_a_model_of_claude_code(
+    model: str | None, why: str
+) -> None:
+    """Gemini CLI would run it on a Gemini model named "opus"."""
+    head = {"description": "d"} | ({"model": model} if model else {})
+    member = Member("agent", "a", "d", "task.a", Position("a.md", 1, 1), head, ())
+    said = gemini_cli._refusal(member)
+    assert why in said and bool(said) == bool(why)
+
+
+@pytest.mark.parametrize(
     ("head", "why"),
     [
         ({"model": "sonnet"}, "its model 'sonnet'"),

@@ -79,6 +79,19 @@ def unexpressed(member: Member, title: str, text: str) -> str:
     return ""
 
 
+def model(member: Member, title: str, source: str) -> str:
+    """Why a subagent's model keeps it out of ``title``'s package: Claude Code names
+    one by its aliases (sonnet, opus, haiku) or Anthropic's ids, which the client
+    would take for a model of its own (``source``); "inherit" is both's default."""
+    value = member.frontmatter.get("model")
+    if value is None or value == "inherit":
+        return ""
+    return (
+        f"its model {value!r} is named as Claude Code names models, and {title} "
+        f"would take it for one of its own ({source})"
+    )
+
+
 def outside_code(text: str, change: Callable[[str], str]) -> str:
     """``text`` with ``change`` made outside its code blocks and spans."""
     parts, at = [], 0

@@ -51,6 +51,7 @@ INCLUDED = re.compile(r"(?:^|(?<=[\s(]))@([^\s`'\"(){}<>,;]+)", re.MULTILINE)
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")  # not in a TOML literal string
 AGENTS = f"agentLoader.ts{AT}:97-108"
 TOOL_NAMES = f"tool-names.ts{AT}:303"  # both in google-gemini/gemini-cli
+MODEL = f"agentLoader.ts{AT}:546-547, 610-611"  # the model a subagent runs on
 ROOT = "${extensionPath}"  # extensions/variables.ts@5411f11:22
 # Required (extension-manager.ts@5411f11:1026-1028): its source plugin's, else this.
 VERSION = "0.1.0"
@@ -85,12 +86,14 @@ def _refusal(member: Member) -> str:
     tool it does not know."""
     if member.kind == "command":
         return prompt(member)[1]
-    if member.kind == "agent" and "tools" in member.frontmatter:
+    if member.kind != "agent":
+        return ""
+    if "tools" in member.frontmatter:
         return (
             "Gemini CLI refuses it: its tools are Claude Code's, and Gemini CLI's "
             f"subagents name tools of their own ({AGENTS}; {TOOL_NAMES})"
         )
-    return ""
+    return commands.model(member, TITLE, MODEL)
 
 
 def prompt(member: Member) -> tuple[str, str]:

@@ -107,13 +107,8 @@ def _refusal(member: Member) -> str:
     keys = commands.changing(member.frontmatter, AGENT_KEYS)
     if keys:
         return f"OpenCode has no equivalent of its {', '.join(keys)}"
-    model = member.frontmatter.get("model")
-    if model is not None and model != "inherit":
-        return (
-            f"its model {model!r} is named as Claude Code names models, and "
-            f"OpenCode's is a provider/model ({AGENT_SCHEMA})"
-        )
-    return _permission(member.frontmatter.get("tools"))[1]
+    why = commands.model(member, TITLE, f"a provider/model: {AGENT_SCHEMA}")
+    return why or _permission(member.frontmatter.get("tools"))[1]
 
 
 def _permission(tools: object) -> tuple[dict[str, str], str]:
