@@ -318,3 +318,16 @@ def test_a_source_plugins_version_is_its_packages_and_none_is_made_up(
                 "0.1.0" if client == "gemini-cli" and version is None else version
             )
             assert data.get("version") == expected, (client, plugin)
+
+
+def test_opencode_names_a_subagent_as_claude_code_does() -> None:
+    """By its frontmatter name (the file's need not match), in its plugin's
+    folder; a command by its file."""
+    where = Position("a.md", 1, 1)
+    head = {"name": "notes-architect", "description": "d"}
+    agent = Member("agent", "architect", "d", "t", where, head, (), "notes-kit")
+    command = Member("command", "plan", "d", "t", where, head, (), "notes-kit")
+    assert opencode._placed(agent).name == "notes-kit/notes-architect"
+    assert opencode._placed(command).name == "notes-kit/plan"
+    own = Member("agent", "architect", "d", "t", where, {"name": "Bad Name"}, ())
+    assert opencode._placed(own).name == "architect"

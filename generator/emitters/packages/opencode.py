@@ -39,6 +39,7 @@ CLIENT = "opencode"
 TITLE = "OpenCode"
 KINDS = frozenset({"skill", "agent", "command"})
 SCHEMA = "https://opencode.ai/config.json"
+NAME = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")  # a subagent's name that is a file's
 AGENTS = ".opencode/agents"
 COMMANDS = ".opencode/commands"
 # A subagent's keys with which Claude Code runs it otherwise, that OpenCode cannot
@@ -89,11 +90,17 @@ def emit(bundle: Bundle, left: LeftOut) -> Files:
 
 
 def _placed(member: Member) -> Member:
-    """A source plugin's subagent or command in a folder of its plugin's name:
-    OpenCode names it ``<plugin>/<name>``, as Claude Code ``<plugin>:<name>``."""
-    if member.kind == "skill" or not member.plugin:
+    """A subagent or command named by its file as Claude Code names it (a
+    subagent by its frontmatter name, a command by its file), a source plugin's in
+    a folder of its plugin's name: OpenCode names it ``<plugin>/<name>``, as Claude
+    Code ``<plugin>:<name>``."""
+    if member.kind == "skill":
         return member
-    return replace(member, name=f"{member.plugin}/{member.name}")
+    given = member.frontmatter.get("name")
+    name = member.name
+    if member.kind == "agent" and isinstance(given, str) and NAME.match(given):
+        name = given
+    return replace(member, name=f"{member.plugin}/{name}" if member.plugin else name)
 
 
 def _refusal(member: Member) -> str:
