@@ -15,6 +15,33 @@ EXTENSIONS = (
 # The glob ['SKILL.md', '*/SKILL.md'] without dot: true: the root's own SKILL.md and
 # its child folders', never deeper, never a dot folder.
 GLOB = f"{SKILLS}:127-133"
+# Custom commands (the TOML format, v1), FileCommandLoader.ts: an extension's are the
+# `**/*.toml` files of its `commands/` folder (:112-115, 237-242), each named by its
+# path there, folders joined by ":" (an extension's commands/kit/changelog.toml is
+# /kit:changelog); each segment's characters outside COMMAND_SEGMENT become "_" and a
+# segment over 50 characters is cut (COMMAND_NAME). The file holds `prompt`
+# (required) and `description` (optional: else "Custom command from <file>"; shown
+# cut to 100 characters after "[<extension>] ") (:55-61, 322-330).
+COMMANDS = (
+    f"google-gemini/gemini-cli packages/cli/src/services/FileCommandLoader.ts{AT}"
+)
+COMMAND_NAME = f"{COMMANDS}:302-320"
+COMMAND_SEGMENT = r"[a-zA-Z0-9_\-.]{1,50}"
+# The prompt's placeholders: {{args}} is the text typed after the command (raw, but
+# shell-escaped as one word inside !{...}); a prompt without it gets the whole
+# invocation appended after a blank line, as Claude Code appends "ARGUMENTS: ...".
+# !{cmd} runs cmd (after a confirmation) and puts its output in its place; @{path}
+# puts a file's content (a missing file leaves the placeholder, with an error shown).
+# There are no positional arguments.
+PROCESSORS = "packages/cli/src/services/prompt-processors"
+PLACEHOLDERS = (
+    f"{PROCESSORS}/types.ts{AT}:44-54; {COMMANDS}:332-358; "
+    f"{PROCESSORS}/argumentProcessor.ts{AT}:17-26"
+)
+ARGS_IN_SHELL = f"{PROCESSORS}/shellProcessor.ts{AT}:97-112"
+ARGS = "{{args}}"
+SHELL = "!{"
+FILE = "@{"
 # A local subagent's frontmatter (zod .strict(): one other key and it does not load).
 AGENT_KEYS = frozenset(
     {

@@ -12,6 +12,48 @@ INDEX = "anomalyco/opencode packages/opencode/src/skill/index.ts@a2cc772"
 # Glob's ** matches zero or more folders: a SKILL.md at the root too.
 ANY = (0, None)
 
+# Subagents and commands, from each config folder (.opencode/): the `**/*.md` of its
+# agent(s)/ and command(s)/ folders, each named by its path there without ".md"
+# (SRC/agent.ts@0598880:13, 25; SRC/command.ts@01b622e:35, 47).
+SRC = "anomalyco/opencode packages/opencode/src/config"
+V1 = "anomalyco/opencode packages/core/src/v1/config"
+# A subagent's frontmatter: description, mode (subagent, primary or all), model
+# (provider/model), color (#rrggbb or a theme colour: Claude Code's "green" is
+# neither), permission (tool -> ask, allow or deny, and "*"; its keys in the order
+# written, the last that matches a tool wins) and the deprecated tools (tool ->
+# boolean); the body is its prompt. A value of the wrong type is a configuration
+# error; a key it does not know is kept as an option of the model.
+AGENT_SCHEMA = f"{V1}/agent.ts@24e0290:7-44 (schema), 66-81 (tools -> permission)"
+PERMISSION = f"{V1}/permission.ts@02ce4a3:14-35"
+# Claude Code's tool names, as OpenCode's permission keys: write, edit and patch are
+# all "edit" (agent.ts@24e0290:75-77), the others its tools' own ids.
+PERMISSIONS = {
+    "Read": "read",
+    "Write": "edit",
+    "Edit": "edit",
+    "MultiEdit": "edit",
+    "NotebookEdit": "edit",
+    "Glob": "glob",
+    "Grep": "grep",
+    "LS": "list",
+    "Bash": "bash",
+    "Task": "task",
+    "Agent": "task",
+    "WebFetch": "webfetch",
+    "WebSearch": "websearch",
+    "TodoWrite": "todowrite",
+    "Skill": "skill",
+}
+# A command's frontmatter: description, agent, model, subtask; the trimmed body is
+# its template (SRC/command.ts@01b622e:14-20, 49-53), where $ARGUMENTS is the text
+# typed after it, $1, $2... its words (from 1: Claude Code's $1 is the second),
+# !`cmd` a command's output and @path a file's content, as in Claude Code
+# (SRC/markdown.ts@0a8a0ed:9-10; opencode.ai/docs/commands). A command that fails
+# the schema stops the whole configuration from loading (command.ts:54-59).
+# opencode.json's `mcp`: a name -> {type: "local", command: [program, args...],
+# environment?, enabled?, timeout?} (or a remote server: type "remote", url):
+# V1/mcp.ts@1423089:6-26 (McpLocalConfig).
+
 CLIENT = Client(
     id="opencode",
     title="OpenCode",

@@ -13,10 +13,12 @@ its client loads (``common.admitted``) and lays it out by the client's rules
 
 from __future__ import annotations
 
+import json
 import os
-import re
+import posixpath
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
 import yaml
 
@@ -30,8 +32,16 @@ from ..skill_files import Published
 from ..well_known import reader
 from . import agent_plugins, bundles, claude_code, codex, cursor, gemini_cli, opencode
 from . import root as root
-from .common import FOLDER, Bundle, Files, LeftOut, Member, Server, slug
+from .common import FOLDER, FRONTMATTER, Bundle, Files, LeftOut, Member, Server, slug
 
+# A source plugin's manifests, where its version is read from (first found).
+MANIFESTS = (
+    ".claude-plugin/plugin.json",
+    ".codex-plugin/plugin.json",
+    ".cursor-plugin/plugin.json",
+    "plugin.json",
+    "gemini-extension.json",
+)
 PACKAGES: dict[str, Callable[[Bundle, LeftOut], Files]] = {
     "claude-code": claude_code.emit,
     "codex": codex.emit,
@@ -42,7 +52,6 @@ PACKAGES: dict[str, Callable[[Bundle, LeftOut], Files]] = {
     "openai-skills": bundles.emitter("openai-skills"),
     "anthropic-skills": bundles.emitter("anthropic-skills"),
 }
-FRONTMATTER = re.compile(r"\A---\r?\n(.*?)\r?\n---\r?\n", re.DOTALL)
 
 
 def emit(
@@ -109,7 +118,36 @@ def collect(package: PackageView, published: list[Published], config: Config) ->
         server,
         relative(config.root, config.out),
         descriptions,
+        _versions(package, project, sources),
     )
+
+
+def _versions(
+    package: PackageView, project: str, sources: dict[str, SourceFile]
+) -> dict[str, str]:
+    """Each source plugin's version, as the first of ``MANIFESTS`` it has that gives
+    one says, by plugin."""
+    found: dict[str, str] = {}
+    for tool in package.tools:
+        body, name = tool.body, _plugin(tool)
+        if isinstance(body, TaskModule) and body.plugin_dir and name not in found:
+            paths = (posixpath.join(body.plugin_dir, m) for m in MANIFESTS)
+            held = [sources[path] for path in paths if path in sources]
+            found[name] = next(filter(None, map(partial(_version, project), held)), "")
+    return {name: version for name, version in found.items() if version}
+
+
+def _version(project: str, source: SourceFile) -> str:
+    """A manifest's ``version`` ("" if none), read as the build hashed it."""
+    folder, _, file = source.path.rpartition("/")
+    try:
+        data = json.loads(
+            confined.Folder(project, folder).read(file, source.sha256, source.size)
+        )
+    except (OSError, ValueError):
+        return ""  # the build said what is wrong with it
+    version = data.get("version") if isinstance(data, dict) else None
+    return version.strip() if isinstance(version, str) else ""
 
 
 def _unfit(tool: ToolView) -> Member:

@@ -11,7 +11,16 @@ build's are left out with a warning. Rules: ``harness/agent_plugins.py``."""
 from __future__ import annotations
 
 from ...harness.agent_plugins import SCHEMA_1_0
-from .common import Bundle, Files, LeftOut, dumps, plugins, server_entry, skill_files
+from .common import (
+    Bundle,
+    Files,
+    LeftOut,
+    dumps,
+    head,
+    plugins,
+    server_entry,
+    skill_files,
+)
 
 CLIENT = "agent-plugins"
 KINDS = frozenset({"skill"})
@@ -23,11 +32,7 @@ def emit(bundle: Bundle, left: LeftOut) -> Files:
     files: Files = {}
     for each in plugins(bundle, CLIENT, KINDS, left):
         at = f"{each.name}/"
-        manifest = {
-            "$schema": SCHEMA_1_0,
-            "name": each.name,
-            "description": each.description,
-        }
+        manifest = {"$schema": SCHEMA_1_0, **head(each)}
         files[f"{at}plugin.json"] = dumps(manifest)
         for member in each.members:
             files |= skill_files(member, f"{at}skills/{member.name}")

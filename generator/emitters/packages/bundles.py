@@ -3,8 +3,10 @@ and ``packages/anthropic-skills/<name>.zip``, one a skill, each with ONE top-lev
 folder, the skill's name, holding ``SKILL.md`` and the skill's other files. Anthropic's
 skills API: 'All files must be in the same top-level directory and must include a
 SKILL.md file at the root of that directory' (platform.claude.com/docs/en/api/skills/
-create.md); OpenAI's skills endpoint takes one zip (its one-folder rule is UNVERIFIED:
-the same shape serves both). Stored with fixed times and modes, sorted (SKILL.md
+create.md); OpenAI's: 'upload a .zip that contains a single top-level folder'
+(developers.openai.com/api/docs/guides/tools-skills, Create a skill; openai-python's
+``skills.create`` takes 'a single zip file': src/openai/resources/skills/
+skills.py@e43b422:95). Stored with fixed times and modes, sorted (SKILL.md
 first), so each zip's bytes, and the digest the lock records, depend on the files
 alone."""
 

@@ -12,7 +12,16 @@ Rules: ``harness/claude_code.py`` (CC-02, CC-11, CC-14 to CC-18)."""
 
 from __future__ import annotations
 
-from .common import Bundle, Files, LeftOut, dumps, plugins, server_entry, skill_files
+from .common import (
+    Bundle,
+    Files,
+    LeftOut,
+    dumps,
+    head,
+    plugins,
+    server_entry,
+    skill_files,
+)
 
 CLIENT = "claude-code"
 KINDS = frozenset({"skill", "agent", "command"})
@@ -30,9 +39,7 @@ def emit(bundle: Bundle, left: LeftOut) -> Files:
             {"name": name, "source": f"./{name}", "description": each.description}
         )
         files |= plugin(each, f"{name}/", ROOT, CLIENT)
-        files[f"{name}/{MANIFEST}"] = dumps(
-            {"name": name, "description": each.description}
-        )
+        files[f"{name}/{MANIFEST}"] = dumps(head(each))
     files[MARKETPLACE] = dumps(
         {
             "name": bundle.name,

@@ -1,29 +1,33 @@
 """Codex: a marketplace, ``packages/codex/``.
 
 ``.agents/plugins/marketplace.json`` (the file Codex reads first: CX-26) lists each
-plugin (``common.plugins``) by a ``local`` source; each plugin's ``.codex-plugin/plugin.json`` names its
-skills and MCP servers by ``./`` paths as strings, never arrays (CX-23, CX-25). Each
-skill keeps its own ``agents/openai.yaml``, or gets one derived from its frontmatter
-(``interface.display_name`` at most 64 characters, ``short_description`` its
-description's first sentence within 64: CX-18, and the 25-64 window OpenAI's plugin
-validator is said to hold, D5). Codex plugins hold no subagents or commands: a
-build's are left out with a warning. Codex gives a plugin's MCP server no
-placeholder for its folder: the package must be importable where Codex starts it."""
+plugin (``common.plugins``) by a ``local`` source; each plugin's
+``.codex-plugin/plugin.json`` names its skills and MCP servers by ``./`` paths as
+strings, never arrays (CX-23, CX-25), and its version when its source plugin has
+one. Each skill keeps its own ``agents/openai.yaml``, or gets one derived from its
+frontmatter (``interface.display_name`` at most 64 characters: CX-18;
+``short_description`` 25 to 64, every string quoted: ``SHORT``). A Codex plugin's
+manifest names skills, MCP servers, apps, hooks and its interface, and no subagents,
+commands or prompts (openai/codex codex-rs/core-plugins/src/manifest.rs@01b4840:21-42,
+RawPluginManifest): a build's are left out with a warning. Codex gives a plugin's MCP
+server no placeholder for its folder: the package must be importable where Codex
+starts it."""
 
 from __future__ import annotations
 
-from typing import Any
-
-import yaml
+import json
 
 from .claude_code import plugin
-from .common import Bundle, Files, LeftOut, Member, dumps, plugins
+from .common import Bundle, Files, LeftOut, Member, dumps, head, plugins
 
 CLIENT = "codex"
 KINDS = frozenset({"skill"})
 OPENAI_YAML = "agents/openai.yaml"
 MAX_DISPLAY = 64  # loader.rs:49-101 (display_name)
-MAX_SHORT = 64  # the plugin validator's window (D5); the loader allows 1,024
+# "interface.short_description: Human-facing short UI blurb (25-64 chars)"; "Quote
+# all string values" (openai/skills skills/.system/skill-creator/references/
+# openai_yaml.md@7885d6d). Codex's loader allows 1,024 (harness/codex.py).
+SHORT = (25, 64)
 
 
 def emit(bundle: Bundle, left: LeftOut) -> Files:
@@ -40,11 +44,7 @@ def emit(bundle: Bundle, left: LeftOut) -> Files:
             }
         )
         files |= plugin(each, f"{name}/", "", CLIENT)
-        manifest: dict[str, Any] = {
-            "name": name,
-            "description": each.description,
-            "skills": "./skills/",
-        }
+        manifest = head(each) | {"skills": "./skills/"}
         if each.server is not None:
             manifest["mcpServers"] = "./.mcp.json"
         files[f"{name}/.codex-plugin/plugin.json"] = dumps(manifest)
@@ -64,16 +64,24 @@ def emit(bundle: Bundle, left: LeftOut) -> Files:
 
 
 def openai_yaml(skill: Member) -> bytes:
-    """A skill's ``agents/openai.yaml`` from its frontmatter."""
+    """A skill's ``agents/openai.yaml`` from its frontmatter: a short description
+    its description's first sentence, or the whole (cut) when that is too short,
+    or none (it is optional) when the whole is."""
     title = " ".join(word.capitalize() for word in skill.name.split("-"))
-    interface = {
-        "display_name": _cut(title, MAX_DISPLAY),
-        "short_description": _cut(_sentence(skill.description), MAX_SHORT),
-    }
-    text = yaml.safe_dump(
-        {"interface": interface}, sort_keys=False, allow_unicode=True, width=4096
-    )
-    return text.encode("utf-8")
+    interface = {"display_name": _cut(title, MAX_DISPLAY)}
+    least, most = SHORT
+    for text in (_sentence(skill.description), " ".join(skill.description.split())):
+        if len(short := _cut(text, most)) >= least:
+            interface["short_description"] = short
+            break
+    lines = ["interface:"]
+    lines += [f"  {key}: {_quoted(value)}" for key, value in interface.items()]
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def _quoted(text: str) -> str:
+    """A YAML double-quoted scalar (a JSON string is one)."""
+    return json.dumps(text, ensure_ascii=False)
 
 
 def _sentence(text: str) -> str:

@@ -21,6 +21,7 @@ from ...ir import Position
 
 Files = dict[str, bytes]  # a package's files, by path below its folder
 FOLDER = "packages/"  # below the output folder: packages/<client>/
+FRONTMATTER = re.compile(r"\A---\r?\n(.*?)\r?\n---\r?\n", re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +63,8 @@ class Bundle:
     server: Server | None
     out: str  # the output folder, project-relative
     descriptions: Mapping[str, str] = field(default_factory=dict)  # by plugin
+    versions: Mapping[str, str] = field(default_factory=dict)  # by plugin, if any
+    version: str = ""  # one plugin's: its source plugin's version, if it has one
 
     def of(self, kind: str) -> tuple[Member, ...]:
         return tuple(m for m in self.members if m.kind == kind)
@@ -165,6 +168,7 @@ def plugins(
             bundle,
             name=name,
             description=bundle.descriptions.get(name, bundle.description),
+            version=bundle.versions.get(name, ""),
             members=tuple(members),
             server=bundle.server if name == bundle.name else None,
         )
@@ -172,6 +176,14 @@ def plugins(
         if one.members or one.server is not None:
             found.append(one)
     return found
+
+
+def head(bundle: Bundle) -> dict[str, Any]:
+    """A plugin manifest's first keys: ``name``, ``version`` (its source plugin's,
+    when it has one: never made up, as a client may pin updates to it) and
+    ``description``."""
+    version = {"version": bundle.version} if bundle.version else {}
+    return {"name": bundle.name, **version, "description": bundle.description}
 
 
 def skill_files(member: Member, folder: str) -> Files:

@@ -12,7 +12,7 @@ generated package must be importable where Cursor starts it. Rules:
 from __future__ import annotations
 
 from .claude_code import plugin
-from .common import Bundle, Files, LeftOut, dumps, plugins
+from .common import Bundle, Files, LeftOut, dumps, head, plugins
 
 CLIENT = "cursor"
 KINDS = frozenset({"skill", "agent", "command"})
@@ -25,7 +25,7 @@ def emit(bundle: Bundle, left: LeftOut) -> Files:
         name = each.name
         entries.append({"name": name, "source": name, "description": each.description})
         files |= plugin(each, f"{name}/", "", CLIENT, mcp="mcp.json")
-        manifest = {"name": name, "description": each.description}
+        manifest = head(each)
         if each.server is not None:
             manifest["mcpServers"] = "./mcp.json"
         files[f"{name}/.cursor-plugin/plugin.json"] = dumps(manifest)
