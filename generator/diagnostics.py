@@ -67,6 +67,7 @@ CODES: dict[str, str] = {
     "skill-not-published": "an offered skill's files are not published (MCP skills, the well-known index): its name, size or a file breaks a rule, or its name is taken",
     "package-refused": "a written package (harness-packages) holds what its client refuses or skips: an item, a manifest or marketplace against the client's rules, an upload bundle that is not one folder with its SKILL.md, or whose digest is not the lock's (skillc check)",
     "root-file-not-owned": "a file at the project root that harness-root-files would replace or remove is not one skillc wrote (a user's own, or edited since): never touched, and nothing is written",
+    "package-changed": "a subagent is written into a client's package otherwise than its source says (harness-packages): without a model the client names its own way, so it runs on the session's model",
     "package-left-out": "a skill, subagent or command is left out of a client's package (harness-packages): the client has no such component, or its rules refuse or skip it",
     "empty-source": "a source root holds no skill, subagent or tool manifest",
     "not-compiled": "definitions found and left out, with the reason (info: in dot folders, deeper than the clients read, in the layouts of clients the build does not follow, outside every source)",

@@ -20,7 +20,7 @@ import yaml
 
 from conftest import FIXTURES, run_skillc
 from skillc.emitters.packages import codex, gemini_cli, opencode
-from skillc.emitters.packages.common import Member
+from skillc.emitters.packages.common import LeftOut, Member
 from skillc.ir import Position
 
 PACKAGES = "kit/packages"
@@ -241,24 +241,42 @@ def test_opencode_leaves_out_a_subagent_whose_tools_it_has_not(
     assert why in opencode._refusal(member)
 
 
-@pytest.mark.parametrize(
-    ("model", "why"),
-    [("opus", "would take it for one of its own"), ("inherit", ""), (None, "")],
-)
-def test_gemini_cli_leaves_out_a_subagent_with_a_model_of_claude_code(
-    model: str | None, why: str
+@pytest.mark.parametrize("model", ["opus", "inherit", None])
+def test_gemini_cli_writes_a_subagent_without_a_model_of_claude_code(
+    model: str | None,
 ) -> None:
-    """Gemini CLI would run it on a Gemini model named "opus"."""
-    head = {"description": "d"} | ({"model": model} if model else {})
-    member = Member("agent", "a", "d", "task.a", Position("a.md", 1, 1), head, ())
-    said = gemini_cli._refusal(member)
-    assert why in said and bool(said) == bool(why)
+    """Gemini CLI would run it on a Gemini model named "opus": it is written without
+    it, and runs on the session's model, with a warning; "inherit" is kept."""
+    head = {"name": "a", "description": "d"} | ({"model": model} if model else {})
+    text = "---\n" + yaml.safe_dump(head, sort_keys=False) + "---\n\nDo it.\n"
+    member = Member(
+        "agent",
+        "a",
+        "d",
+        "task.a",
+        Position("a.md", 1, 1),
+        head,
+        (("a.md", text.encode()),),
+    )
+    left = LeftOut()
+    written = gemini_cli._agent(member, left)
+    assert gemini_cli._refusal(member) == ""
+    if model == "opus":
+        assert yaml.safe_load(written.decode().split("---\n")[1]) == {
+            "name": "a",
+            "description": "d",
+        }
+        assert written.decode().endswith("---\n\nDo it.\n")
+        ((_member, (said,)),) = left.changed.values()
+        assert said.startswith("packages/gemini-cli/ without its model 'opus'")
+    else:
+        assert written == text.encode() and not left.changed
 
 
 @pytest.mark.parametrize(
     ("head", "why"),
     [
-        ({"model": "sonnet"}, "its model 'sonnet'"),
+        ({"model": "sonnet"}, ""),  # written without it (package-changed)
         ({"maxTurns": 5, "isolation": "worktree"}, "its isolation, maxTurns"),
         ({"model": "inherit", "color": "green", "tags": ["x"]}, ""),
     ],

@@ -91,6 +91,12 @@ def test_what_a_client_cannot_load_is_left_out_with_a_warning(
         "skills/deploy/SKILL.md:1:1: warning[package-left-out]: task.deploy is left out of every package in packages/ (only a person may invoke it (disable-model-invocation), and skillc packages the skills models are offered)",
         "skills/release-notes-writer-for-every-package-of-the-monorepo-at-once/SKILL.md:1:1: warning[package-left-out]: task.release_notes_writer_for_every_package_of_the_monorepo_at_once is left out of packages/codex/ (Codex refused it: qualified-name is 66 characters, over 64)",
     ]
+    # A model Claude Code names is left out of the subagent where the client names
+    # models its own way.
+    changed = [line for line in built[1].splitlines() if "package-changed" in line]
+    assert changed == [
+        "skills/.claude/agents/explainer.md:1:1: warning[package-changed]: task.explainer is written into packages/gemini-cli/ without its model 'sonnet': Gemini CLI names models its own way (agentLoader.ts@5411f11:546-547, 610-611) and runs a subagent without one on the session's model; packages/opencode/ without its model 'sonnet': OpenCode names models its own way (a provider/model id: anomalyco/opencode packages/core/src/v1/config/agent.ts@24e0290:7-44) and runs a subagent without one on the session's model"
+    ]
 
 
 def test_the_lock_records_every_package_file_and_check_finds_a_stale_one(

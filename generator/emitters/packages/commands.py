@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .common import FRONTMATTER, Member
+from .common import FRONTMATTER, LeftOut, Member
 
 # $ARGUMENTS[N], or $N in its prose: one digit, not a sum ($150, $1,500, $5.0M); a
 # $1 in a code block or span is the shell's, as its author wrote it.
@@ -79,17 +79,22 @@ def unexpressed(member: Member, title: str, text: str) -> str:
     return ""
 
 
-def model(member: Member, title: str, source: str) -> str:
-    """Why a subagent's model keeps it out of ``title``'s package: Claude Code names
-    one by its aliases (sonnet, opus, haiku) or Anthropic's ids, which the client
-    would take for a model of its own (``source``); "inherit" is both's default."""
+def model(member: Member, client: str, title: str, source: str, left: LeftOut) -> bool:
+    """Whether a subagent is written without its model in ``client``'s package
+    (said once, as a ``package-changed`` warning): Claude Code names one by its
+    aliases (sonnet, opus, haiku) or Anthropic's ids, which ``title`` would take for
+    a model of its own (``source``), and a subagent with none runs on the session's
+    model, as "inherit" (both's default) does in Claude Code."""
     value = member.frontmatter.get("model")
     if value is None or value == "inherit":
-        return ""
-    return (
-        f"its model {value!r} is named as Claude Code names models, and {title} "
-        f"would take it for one of its own ({source})"
+        return False
+    left.change(
+        member,
+        client,
+        f"without its model {value!r}: {title} names models its own way ({source}) "
+        "and runs a subagent without one on the session's model",
     )
+    return True
 
 
 def outside_code(text: str, change: Callable[[str], str]) -> str:

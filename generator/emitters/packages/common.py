@@ -88,22 +88,34 @@ class LeftOut:
 
     def __init__(self) -> None:
         self.found: dict[str, tuple[Member, list[str]]] = {}
+        self.changed: dict[str, tuple[Member, list[str]]] = {}
 
     def add(self, member: Member, client: str, why: str) -> None:
         self.found.setdefault(member.qualname, (member, []))[1].append(
             f"{client} ({why})"
         )
 
+    def change(self, member: Member, client: str, how: str) -> None:
+        """``member`` is written into ``client``'s package otherwise than its source
+        says (``how``)."""
+        self.changed.setdefault(member.qualname, (member, []))[1].append(
+            f"{client} {how}"
+        )
+
     def say(self, report: Report) -> None:
-        for member, reasons in self.found.values():
-            where = member.source
-            report.warning(
-                where.path,
-                where.line,
-                where.col,
-                "package-left-out",
-                f"{member.qualname} is left out of " + "; ".join(reasons),
-            )
+        for code, found, verb in (
+            ("package-left-out", self.found, "is left out of"),
+            ("package-changed", self.changed, "is written into"),
+        ):
+            for member, reasons in found.values():
+                where = member.source
+                report.warning(
+                    where.path,
+                    where.line,
+                    where.col,
+                    code,
+                    f"{member.qualname} {verb} " + "; ".join(reasons),
+                )
 
 
 def admitted(

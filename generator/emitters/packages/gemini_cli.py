@@ -5,7 +5,8 @@
 ``version``, required; ``mcpServers``, whose strings the CLI hydrates from
 ``${extensionPath}``: GM-13), the skills one level deep (``skills/<name>/SKILL.md``,
 named by their frontmatter name: GM-03, GM-05, GM-14), the subagents in ``agents/``
-(top-level ``*.md``, strict frontmatter keys: GM-09, GM-10) and each command as the
+(top-level ``*.md``, strict frontmatter keys: GM-09, GM-10; written without a model
+of Claude Code's, with a warning: ``commands.model``) and each command as the
 TOML file Gemini CLI loads, ``commands/<extension>/<name>.toml`` (``/<extension>:<name>``,
 as Claude Code names a plugin's): its description, and its body as the ``prompt``
 with Claude Code's syntax in Gemini CLI's (``$ARGUMENTS`` as ``{{args}}``,
@@ -17,6 +18,8 @@ from __future__ import annotations
 
 import json
 import re
+
+import yaml
 
 from ...harness.gemini_cli import (
     ARGS,
@@ -30,6 +33,7 @@ from ...harness.gemini_cli import (
 )
 from . import commands
 from .common import (
+    FOLDER,
     Bundle,
     Files,
     LeftOut,
@@ -67,8 +71,7 @@ def emit(bundle: Bundle, left: LeftOut) -> Files:
             if member.kind == "skill":
                 files |= skill_files(member, f"{at}skills/{member.name}")
             elif member.kind == "agent":
-                ((_file, data),) = member.files
-                files[f"{at}agents/{member.name}.md"] = data
+                files[f"{at}agents/{member.name}.md"] = _agent(member, left)
             else:
                 path = f"{at}commands/{each.name}/{member.name}.toml"
                 files[path] = _toml(member.description, prompt(member)[0])
@@ -93,7 +96,18 @@ def _refusal(member: Member) -> str:
             "Gemini CLI refuses it: its tools are Claude Code's, and Gemini CLI's "
             f"subagents name tools of their own ({AGENTS}; {TOOL_NAMES})"
         )
-    return commands.model(member, TITLE, MODEL)
+    return ""
+
+
+def _agent(member: Member, left: LeftOut) -> bytes:
+    """A subagent's file as written, or without its model when that is Claude
+    Code's."""
+    ((_file, data),) = member.files
+    if not commands.model(member, f"{FOLDER}{CLIENT}/", TITLE, MODEL, left):
+        return data
+    head = {k: v for k, v in member.frontmatter.items() if k != "model"}
+    text = yaml.safe_dump(head, sort_keys=False, allow_unicode=True, width=4096)
+    return f"---\n{text}---\n\n{commands.body(member)}".encode("utf-8")
 
 
 def prompt(member: Member) -> tuple[str, str]:

@@ -9,9 +9,10 @@ names for them, in ``harness.opencode.PERMISSIONS``); each command as
 ``.opencode/commands/<name>.md`` (``description``, and its body, whose ``$ARGUMENTS``,
 ``!`cmd``` and ``@path`` OpenCode reads as Claude Code does); and ``opencode.json``
 with the generated MCP server as a ``local`` server. What OpenCode cannot express
-(``commands.unexpressed``; a subagent's model, which Claude Code names by its own
-aliases, or a tool OpenCode has none of) is left out with a warning; a colour is
-left out of the subagent (Claude Code's names are not OpenCode's). Rules:
+(``commands.unexpressed``, or a tool OpenCode has none of) is left out with a
+warning; a subagent's model (Claude Code's aliases) is left out of the subagent with
+a warning (``commands.model``), and so is a colour (Claude Code's names are not
+OpenCode's). Rules:
 ``harness/opencode.py``."""
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import yaml
 from ...harness.opencode import AGENT_SCHEMA, PERMISSION, PERMISSIONS
 from . import commands
 from .common import (
+    FOLDER,
     Bundle,
     Files,
     LeftOut,
@@ -36,7 +38,9 @@ from .common import (
 )
 
 CLIENT = "opencode"
+WHERE = f"{FOLDER}{CLIENT}/"
 TITLE = "OpenCode"
+MODEL = f"a provider/model id: {AGENT_SCHEMA.partition(' (')[0]}"
 KINDS = frozenset({"skill", "agent", "command"})
 SCHEMA = "https://opencode.ai/config.json"
 NAME = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")  # a subagent's name that is a file's
@@ -71,6 +75,7 @@ def emit(bundle: Bundle, left: LeftOut) -> Files:
         if member.kind == "skill":
             files |= skill_files(member, f".opencode/skills/{member.name}")
         elif member.kind == "agent":
+            commands.model(member, WHERE, TITLE, MODEL, left)
             head: dict[str, Any] = {"description": member.description}
             head["mode"] = "subagent"
             if permission := _permission(member.frontmatter.get("tools"))[0]:
@@ -114,8 +119,7 @@ def _refusal(member: Member) -> str:
     keys = commands.changing(member.frontmatter, AGENT_KEYS)
     if keys:
         return f"OpenCode has no equivalent of its {', '.join(keys)}"
-    why = commands.model(member, TITLE, f"a provider/model: {AGENT_SCHEMA}")
-    return why or _permission(member.frontmatter.get("tools"))[1]
+    return _permission(member.frontmatter.get("tools"))[1]
 
 
 def _permission(tools: object) -> tuple[dict[str, str], str]:
