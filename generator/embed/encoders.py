@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..diagnostics import did_you_mean
 from ..resources import TABLE, runtime_dir
 
 
@@ -54,6 +55,15 @@ class Encoder:
     def describe(self) -> dict[str, Any]:
         """``ENCODER.json``."""
         return {"name": self.name, "model": self.model, **self.spec}
+
+    def pins(self) -> dict[str, str]:
+        """The files checked when it is loaded, by sha256: all but its model card,
+        which nothing reads (and which a hub revision may word otherwise)."""
+        return {
+            path: sha256
+            for path, (_, sha256) in sorted(self.files.items())
+            if path != "README.md"
+        }
 
 
 def _is_weights(path: str) -> bool:
@@ -259,35 +269,101 @@ def runtime() -> Any:
     return importlib.import_module(f"{name}._encoder")
 
 
+class Unavailable(Exception):
+    """Why the configured encoder cannot be used: where skillc looked, and how to get
+    it."""
+
+
 @dataclass
 class Found:
-    """An installed encoder: its folder and what ``ENCODER.json`` says."""
+    """An encoder to load: its folder, what ``ENCODER.json`` says (or skillc's spec,
+    for a hub snapshot), the files checked when it is loaded, and the hub's
+    ``<id>@<commit>`` it came from ("": skillc's own folders)."""
 
     folder: Path
     spec: dict[str, Any] = field(default_factory=dict)
+    pins: dict[str, str] = field(default_factory=dict)
+    hub: str = ""
 
     @property
     def model(self) -> str:
         return str(self.spec["model"])
 
 
-def find(name: str) -> Found | None:
-    """The installed encoder ``name`` (see ``_encoder.folders``), or None."""
+def hint(name: str, hub: str = "") -> str:
+    """How a user gets the encoder ``name`` (from the hub's ``hub``, if given)."""
+    if hub:
+        repo, _, commit = hub.partition("@")
+        return f"huggingface-cli download {repo} --revision {commit}"
+    known = ENCODERS.get(name)
+    if known is None:
+        return f"put it in a folder {name}/ where skillc looks (README: find_tool)"
+    opt_in = f" {known.opt_in}" if known.opt_in else ""
+    return f"python -m skillc.embed.fetch {name}{opt_in}"
+
+
+def find(name: str, hub: str = "") -> Found:
+    """The encoder ``name``: from the hub's cache when ``hub`` is given, else from the
+    folders ``_encoder.folders`` lists; ``Unavailable`` says why not."""
     encoder = runtime()
+    known = ENCODERS.get(name)
+    if hub:
+        if known is None:
+            raise Unavailable(
+                f"{name} is not an encoder skillc knows, so it cannot read it from"
+                f" the hub's cache; one of {', '.join(ENCODERS)}"
+            )
+        folder = encoder.snapshot(hub)
+        if not folder.is_dir():
+            raise Unavailable(
+                f"{hub} is not in the Hugging Face hub's cache (no {folder});"
+                f" get it with: {hint(name, hub)}"
+            )
+        return Found(folder, known.describe(), known.pins(), hub)
     folder = encoder.locate(name)
+    looked = ", ".join(str(root) for root in encoder.folders())
+    if folder is None and known is None:
+        raise Unavailable(
+            f"no encoder {name}{did_you_mean(name, ENCODERS)}: skillc knows"
+            f" {', '.join(ENCODERS)} (and looked for a folder {name}/ in {looked})"
+        )
     if folder is None:
-        return None
+        raise Unavailable(
+            f"the encoder {name} is not installed (looked in {looked});"
+            f" get it with: {hint(name)}"
+        )
     try:
-        return Found(folder, encoder.describe(folder))
-    except (OSError, ValueError):
+        spec = encoder.describe(folder)
+    except (OSError, ValueError) as error:
+        raise Unavailable(f"{folder}: {error}") from None
+    pins = known.pins() if known else dict(spec.get("files", {}))
+    return Found(folder, spec, pins)
+
+
+def installed(name: str) -> Found | None:
+    """The encoder ``name`` from skillc's folders, or None (tests, the bench)."""
+    try:
+        return find(name)
+    except Unavailable:
         return None
 
 
-def encoder_key(config: Any) -> str:
-    """What the build cache must know of model mode's encoder: its model, or that it
-    is missing."""
-    found = find(config.find_tool_encoder)
-    return found.model if found else "missing"
+def encoder_key(config: Any) -> Any:
+    """What the build cache must know of model mode's encoder: its model and the size
+    and time of each pinned file (a file changed since is checked again), or why it
+    is unavailable."""
+    try:
+        found = find(config.find_tool_encoder, config.find_tool_encoder_hub)
+    except Unavailable as error:
+        return str(error)
+    stats = []
+    for name in sorted(found.pins):
+        try:
+            stat = (found.folder / name).stat()
+            stats.append([name, stat.st_size, stat.st_mtime_ns])
+        except OSError:
+            stats.append([name])
+    return [found.model, str(found.folder), stats]
 
 
 def fusion(name: str) -> tuple[float, float]:
