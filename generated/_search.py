@@ -243,16 +243,16 @@ def _load_model() -> Any:
         _model_missing("not built", "the package was built without model mode")
         return None
     _encoder = importlib.import_module(f"{__package__}._encoder")
-    if built.HUB:  # a snapshot in the Hugging Face hub's cache
-        folder = _encoder.snapshot(built.HUB)
-        folder = folder if folder.is_dir() else None
-    else:
-        folder = _encoder.locate(built.ENCODER, Path(__file__).parent)
+    # A snapshot in the Hugging Face hub's cache, else skillc's folder of the same
+    # bytes (the pins tell): only a snapshot needs the build's spec.
+    folder, spec = _encoder.snapshot(built.HUB), built.SPEC
+    if not (built.HUB and folder.is_dir()):
+        folder, spec = _encoder.locate(built.ENCODER, Path(__file__).parent), None
     if folder is None:
-        _model_missing(f"{built.HUB or built.ENCODER} is not installed", built.FETCH)
+        _model_missing(f"{built.ENCODER} is not installed", built.FETCH)
         return None
     try:  # its pinned files checked first: once per process
-        encoder = _encoder.Encoder(folder, built.FILES, built.SPEC)
+        encoder = _encoder.Encoder(folder, built.FILES, spec)
     except ImportError as error:
         extra = f"pip install 'skillc[{built.EXTRA}]'" if built.EXTRA else "pip install"
         _model_missing(f"{error.name or error} is not installed", extra)

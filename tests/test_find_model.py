@@ -305,7 +305,10 @@ def test_a_build_whose_encoder_is_unavailable_fails_at_its_setting(
     assert isolated["SKILLC_ENCODERS"] in err  # where skillc looked
     assert 'set find-tool-fallback = "hybrid"' in err
     if encoder == "all-mpnet-base-v2":  # known: how to get it
-        assert "get it with: python -m skillc.embed.fetch all-mpnet-base-v2" in err
+        hub = "sentence-transformers/all-mpnet-base-v2"  # the hub first, then offline
+        assert f"get it with: huggingface-cli download {hub} --revision " in err
+        assert "(offline: python -m skillc.embed.fetch all-mpnet-base-v2)" in err
+        assert f"models--{hub.replace('/', '--')}/snapshots/" in err
     else:  # misspelt: the names skillc knows
         assert "no encoder all-mpnet-base-v3 (did you mean 'all-mpnet-base-v2'?)" in err
         assert ", ".join(sorted(encoders.ENCODERS)) in err

