@@ -76,6 +76,8 @@ def test_an_encoder_from_the_hub_cache_is_built_and_found_again(
     assert model["FETCH"].startswith(
         f"huggingface-cli download org/tiny --revision {COMMIT} (offline: "
     )
+    notice = (project / "generated" / "NOTICE").read_text()
+    assert f"outputs of the encoder {NAME} (MIT)" in " ".join(notice.split())
     lock = json.loads((project / "generated" / "skillc.lock.json").read_text())
     assert lock["config"]["find-tool-encoder-hub"] == f"org/tiny@{COMMIT}"
     # The package reads the same snapshot (no ENCODER.json there: the build's spec).

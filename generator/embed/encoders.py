@@ -59,12 +59,13 @@ class Encoder:
         return {"name": self.name, "model": self.model, **self.spec}
 
     def pins(self) -> dict[str, str]:
-        """The files checked when it is loaded, by sha256: all but its model card,
-        which nothing reads (and which a hub revision may word otherwise)."""
+        """The files checked when it is loaded, by sha256: all but its model card and
+        licence, which nothing reads (and which a hub snapshot may lack or word
+        otherwise)."""
         return {
             path: sha256
             for path, (_, sha256) in sorted(self.files.items())
-            if path != "README.md"
+            if path not in ("README.md", "LICENSE")
         }
 
 
@@ -113,6 +114,13 @@ GEMMA_WHEELS = (
     "778372bdc63eca8b0f27700d57121d8f8c7aef547398034994d4fa2c1255c5af",  # 0.2.25
 )
 
+# The Apache License 2.0's text (apache.org's LICENSE-2.0.txt), each Apache-2.0
+# encoder's LICENSE.
+APACHE = (
+    "skillc:LICENSE-Apache-2.0",
+    "cfc7749b96f63bd31c3c42b5c471bf756814053e847c10f3eb003417bc523d30",
+)
+
 GEMMA_NOTICE = (
     "Gemma is provided under and subject to the Gemma Terms of Use found at"
     " ai.google.dev/gemma/terms\n\n"
@@ -146,6 +154,7 @@ MINILM = Encoder(
             "skillc:vocab.txt",
             "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3",
         ),
+        "LICENSE": APACHE,
     },
     spec={"kind": "onnx-wordpiece", "dim": 384, "max_tokens": 256},
     weight=0.85,
@@ -191,7 +200,8 @@ MPNET = Encoder(
             "vocab.txt": "dbd90cb94e2247bd4d4ccaecbf616d2290e66691d7d5e5bb81f063c2d0649ada",
             "README.md": "a3e99d3235e3c1b4225f4b98892be383f2ed87a50b3a5420ae156e77716182de",
         }.items()
-    },
+    }
+    | {"LICENSE": APACHE},
     spec={"kind": "transformers", "dim": 768, "max_tokens": 256},
     weight=0.85,
     floor=0.1,
@@ -234,6 +244,13 @@ GEMMA = Encoder(
             "3_Dense/model.safetensors": "ffb6cc5162e11e2ce6bc2367e121ee3bbbc4e82e1ee26826bd7573d4948d81b8",
             "README.md": "e53702f564878ea87085742fe3f485872bef81317086e9ffe37125a81809772a",
         }.items()
+    }
+    # Where the Gemma Terms of Use are, and why skillc does not copy their text.
+    | {
+        "LICENSE": (
+            "skillc:GEMMA-TERMS",
+            "8bbd90a51d4c0125ddd21d9ade3dc3339a6fca896bc653a90130b2d4c80c5aa5",
+        )
     },
     # sentence-transformers' prompts for retrieval (config_sentence_transformers.json).
     spec={

@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import textwrap
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -112,6 +113,7 @@ def emit(
     found = chosen.found
     known = encoders.ENCODERS.get(chosen.name)
     return {
+        "NOTICE": notice(chosen.name),
         # The encoder's runtime, only in the packages that use it.
         "_encoder.py": HEADER + render.static("_encoder.py"),
         "_search_model.py": HEADER
@@ -136,6 +138,19 @@ def emit(
         + pylit.pyvalue([row[1] for row in rows if row is not None])
         + "\n",
     }
+
+
+def notice(name: str) -> str:
+    """The package's NOTICE: the encoder its vectors are outputs of, and its licence."""
+    known = encoders.ENCODERS.get(name)
+    said = [
+        f"find_tool's model mode: the tool vectors in _search_model.py are outputs of"
+        f" the encoder {name}{f' ({known.licence})' if known else ''}, which also"
+        " embeds each purpose at run time. The encoder is not part of this package:"
+        " its folder holds its licence (LICENSE) and its NOTICE.",
+        *(known.notice.split("\n\n") if known else ()),
+    ]
+    return "\n\n".join(textwrap.fill(part.strip(), 88) for part in said) + "\n"
 
 
 def _key(model: str, text: str) -> str:
