@@ -216,6 +216,8 @@ def _build(
         keep_going=keep_going,
     )
     shown.stop()
+    # An error of the whole build (no file left out would mend it) stops it anyway.
+    keep_going = keep_going and not any(d.code in WHOLE for d in report.items)
     for note in result.notes:
         print(f"skillc: warning: {note}", file=sys.stderr)
     if result.model is None:  # the last build's outcome holds
@@ -255,6 +257,10 @@ def _build(
         f"{len(changes.unchanged):,} unchanged, {len(changes.extra):,} removed"
     )
     return cli_report.finish(report, output, summary + _left_out(report))
+
+
+# Errors of the whole build, which --keep-going does not write past.
+WHOLE = frozenset({"encoder-unavailable"})
 
 
 def _left_out(report: Report) -> str:

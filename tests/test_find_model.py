@@ -314,6 +314,17 @@ def test_a_build_whose_encoder_is_unavailable_fails_at_its_setting(
         assert ", ".join(sorted(encoders.ENCODERS)) in err
 
 
+def test_keep_going_does_not_write_past_an_unavailable_encoder(
+    tmp_path: Path, isolated: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--keep-going leaves out the files with errors; no file holds this one."""
+    project = model_project(tmp_path, encoder="all-mpnet-base-v3")
+    status, err = run_skillc(capsys, "-C", str(project), "build", "--keep-going")
+    assert status != 0 and "error[encoder-unavailable]" in err
+    assert "nothing written to generated/" in err
+    assert not (project / "generated").exists()
+
+
 def test_the_default_encoder_is_reported_at_find_tool(
     tmp_path: Path, isolated: dict[str, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
