@@ -436,6 +436,10 @@ def test_an_encoder_folder_names_only_known_kinds(tmp_path: Path) -> None:
     encoder_folder(tmp_path, kind="transformers", dense=["../../x"])
     with pytest.raises(ValueError, match="dense"):
         runtime.Encoder(tmp_path / ENCODER)
+    for files in (["weights.bin"], {"../../etc/passwd": "0" * 64}, {"w": "x"}):
+        encoder_folder(tmp_path, kind="hashing", dense=[], files=files)
+        with pytest.raises(ValueError, match="files must map paths in it to sha256"):
+            runtime.Encoder(tmp_path / ENCODER)
     assert runtime.locate("../x") is None
 
 

@@ -112,6 +112,13 @@ def describe(folder: Path, spec: Any = None) -> dict[str, Any]:
     for part in spec.get("dense", []):
         if not re.fullmatch(r"[0-9]_Dense", str(part)):
             raise ValueError(f"{folder / MARKER}: bad dense layer {part!r}")
+    files = spec.get("files", {})  # pins of a folder skillc does not know
+    if not isinstance(files, dict) or not all(
+        re.fullmatch(r"(?!.*\.\.)[\w.-]+(/[\w.-]+)*", str(path))
+        and re.fullmatch(r"[0-9a-f]{64}", str(sha256))
+        for path, sha256 in files.items()
+    ):
+        raise ValueError(f"{folder / MARKER}: files must map paths in it to sha256")
     return spec
 
 
