@@ -243,15 +243,22 @@ def _load_model() -> Any:
         _model_missing("not built", "the package was built without model mode")
         return None
     _encoder = importlib.import_module(f"{__package__}._encoder")
-    folder = _encoder.locate(built.ENCODER, Path(__file__).parent)
+    # A snapshot in the Hugging Face hub's cache, else skillc's folder of the same
+    # bytes (the pins tell): only a snapshot needs the build's spec.
+    folder, spec = _encoder.snapshot(built.HUB), built.SPEC
+    if not (built.HUB and folder.is_dir()):
+        folder, spec = _encoder.locate(built.ENCODER, Path(__file__).parent), None
     if folder is None:
         _model_missing(f"{built.ENCODER} is not installed", built.FETCH)
         return None
-    try:
-        encoder = _encoder.Encoder(folder)
+    try:  # its pinned files checked first: once per process
+        encoder = _encoder.Encoder(folder, built.FILES, spec)
     except ImportError as error:
         extra = f"pip install 'skillc[{built.EXTRA}]'" if built.EXTRA else "pip install"
         _model_missing(f"{error.name or error} is not installed", extra)
+        return None
+    except _encoder.Corrupt as error:
+        _model_missing(f"{built.ENCODER} is corrupt", f"{error}; {built.FETCH}")
         return None
     except Exception as error:  # a broken folder, a library's own error
         _model_missing(f"{built.ENCODER} cannot be loaded", repr(error))

@@ -216,6 +216,7 @@ def _build(
         keep_going=keep_going,
     )
     shown.stop()
+    keep_going = keep_going and _only_files_failed(report)
     for note in result.notes:
         print(f"skillc: warning: {note}", file=sys.stderr)
     if result.model is None:  # the last build's outcome holds
@@ -270,6 +271,15 @@ def _summary(
     if moved:
         summary += f"; {cli_report.counted(moved, 'file')} at the project root updated"
     return summary
+
+
+# Errors of the whole build, which --keep-going does not write past.
+WHOLE = frozenset({"encoder-unavailable"})
+
+
+def _only_files_failed(report: Report) -> bool:
+    """No error of the whole build (which no file left out would mend)."""
+    return not any(d.code in WHOLE for d in report.items)
 
 
 def _left_out(report: Report) -> str:

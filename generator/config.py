@@ -90,8 +90,9 @@ class Config(Declared):
         """The settings that shape output (recorded in the lock)."""
         data = {key: _json(getattr(self, name)) for name, key in self.recorded.items()}
         # So that other projects' locks stay as they were:
-        if self.find_tool != "model":
-            del data["find-tool-encoder"]
+        for key in ("find-tool-encoder", "find-tool-encoder-hub", "find-tool-fallback"):
+            if self.find_tool != "model" or data[key] in ("", "none"):
+                del data[key]
         if not self.harnesses:  # the default: the clients whose layouts are used
             del data["harnesses"]
         if not self.harness_packages:

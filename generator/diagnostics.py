@@ -98,7 +98,8 @@ CODES: dict[str, str] = {
     "profile-invalid": "a profile enables both tools of an incompatible pair",
     "provider-schema": "a tool's input schema has a root no provider accepts",
     "find-tool-lexical": "find-tool is hybrid but numpy or the token table is missing",
-    "find-tool-static": "find-tool is model but its encoder is missing or cannot run",
+    "find-tool-static": "find-tool is model, its encoder is unavailable and find-tool-fallback is hybrid",
+    "encoder-unavailable": "find-tool is model but its encoder is missing, unknown, corrupt or cannot run",
     # --check
     "stale-output": "a file of the output folder is not what a build would write",
     # skillc check (generator/checks)

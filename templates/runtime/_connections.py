@@ -119,10 +119,34 @@ def _exchange(
 
 
 def _open(connection: http.client.HTTPConnection, deadline: Deadline) -> None:
-    """Connect within the deadline, on a socket that keeps to it (``Bounded``)."""
-    connection.timeout = deadline.left()
-    connection.connect()
-    connection.sock = cast(socket.socket, Bounded(connection.sock))
+    """Connect, go through the proxy's tunnel and shake hands, each step within what
+    the call has left, on a socket that keeps to the deadline (``Bounded``).
+    ``connection.connect()`` gave the TLS handshake the whole timeout the connection
+    was made with, after the TCP connect and a proxy's CONNECT (read with a timeout
+    per receive: a proxy dripping its answer had no bound) had spent their share."""
+    sys.audit("http.client.connect", connection, connection.host, connection.port)
+    raw = socket.create_connection(
+        (connection.host, connection.port),
+        _left(deadline),
+        getattr(connection, "source_address", None),  # typeshed does not list it
+    )
+    try:  # as http.client: small requests are not delayed
+        raw.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    except OSError:
+        pass
+    bounded = Bounded(raw)
+    bounded.deadline = deadline
+    connection.sock = cast(socket.socket, bounded)
+    tunnel = getattr(connection, "_tunnel_host", None)
+    if tunnel:  # the CONNECT's answer read through Bounded
+        connection._tunnel()  # type: ignore[attr-defined]
+    if isinstance(connection, http.client.HTTPSConnection):
+        # The handshake as one wait (ssl keeps one deadline for it from the socket's
+        # timeout): what the call has left.
+        raw.settimeout(_left(deadline))
+        context = connection._context  # type: ignore[attr-defined]
+        tls = context.wrap_socket(raw, server_hostname=tunnel or connection.host)
+        connection.sock = cast(socket.socket, Bounded(tls))
 
 
 def _left(deadline: Deadline) -> float:

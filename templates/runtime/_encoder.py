@@ -5,6 +5,9 @@ An encoder is a folder holding ``ENCODER.json`` (written by skillc's acquisition
 ``python -m skillc.embed.fetch``) and the model's files. It is looked for in
 ``$SKILLC_ENCODERS``, in an ``_encoders/`` folder beside the package's modules, then in
 the user's cache (``$XDG_CACHE_HOME/skillc/encoders``, else ``~/.cache/skillc/encoders``).
+Or it is a snapshot in the Hugging Face hub's cache (``find-tool-encoder-hub``), whose
+``ENCODER.json`` the build wrote into the package. Each file pinned by the build is
+checked against its sha256 when the encoder is loaded, once per process.
 Only file names this module knows are read, and weights only from safetensors or ONNX
 files (nothing is unpickled); the inference libraries (onnxruntime; torch, transformers)
 are imported on first use, never by importing the package.
@@ -52,22 +55,82 @@ def locate(name: str, package_dir: Path | None = None) -> Path | None:
     return None
 
 
-def describe(folder: Path) -> dict[str, Any]:
-    """An encoder's ``ENCODER.json``, checked: known kind, plain file names."""
-    spec = json.loads((folder / MARKER).read_text(encoding="utf-8"))
+def hub_cache() -> Path:
+    """The Hugging Face hub's cache, as huggingface_hub resolves it: $HF_HUB_CACHE,
+    else $HUGGINGFACE_HUB_CACHE, else $HF_HOME/hub, else $XDG_CACHE_HOME/huggingface/hub,
+    else ~/.cache/huggingface/hub (huggingface_hub, src/huggingface_hub/constants.py,
+    HF_HOME and HF_HUB_CACHE)."""
+    for name in ("HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"):
+        if os.environ.get(name):
+            return Path(os.path.expanduser(os.environ[name]))
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    home = os.environ.get("HF_HOME") or os.path.join(cache, "huggingface")
+    return Path(os.path.expanduser(home)) / "hub"
+
+
+def snapshot(hub: str) -> Path:
+    """Where ``<model id>@<commit>`` is in the hub's cache: a model's files are in
+    ``models--<org>--<name>/snapshots/<commit>/`` (huggingface_hub,
+    src/huggingface_hub/file_download.py: ``repo_folder_name`` joins "models" and the
+    id's parts with "--"; ``hf_hub_download``'s docstring draws the blobs/, refs/ and
+    snapshots/ layout). The folder may not exist."""
+    repo, _, commit = hub.partition("@")
+    return hub_cache() / "--".join(("models", *repo.split("/"))) / "snapshots" / commit
+
+
+class Corrupt(ValueError):
+    """A pinned file of an encoder is missing or not the bytes the build used."""
+
+
+CHUNK = 1 << 20
+
+
+def verify(folder: Path, pins: dict[str, str]) -> None:
+    """Each pinned file's sha256 (``pins``: its path in the folder -> sha256), or
+    ``Corrupt`` naming the first that differs, with the digest expected and found."""
+    for name, expected in sorted(pins.items()):
+        digest = hashlib.sha256()
+        try:
+            with open(folder / name, "rb") as handle:
+                while block := handle.read(CHUNK):
+                    digest.update(block)
+        except OSError as error:
+            raise Corrupt(f"{folder / name}: {error.strerror or error}") from None
+        if digest.hexdigest() != expected:
+            raise Corrupt(
+                f"{folder / name}: sha256 {digest.hexdigest()}, expected {expected}"
+            )
+
+
+def describe(folder: Path, spec: Any = None) -> dict[str, Any]:
+    """An encoder's ``ENCODER.json`` (or ``spec``, the one a build gave a hub
+    snapshot), checked: known kind, plain file names."""
+    if spec is None:
+        spec = json.loads((folder / MARKER).read_text(encoding="utf-8"))
     if not isinstance(spec, dict) or spec.get("kind") not in KINDS:
         raise ValueError(f"{folder / MARKER}: not an encoder of a known kind")
     for part in spec.get("dense", []):
         if not re.fullmatch(r"[0-9]_Dense", str(part)):
             raise ValueError(f"{folder / MARKER}: bad dense layer {part!r}")
+    files = spec.get("files", {})  # pins of a folder skillc does not know
+    if not isinstance(files, dict) or not all(
+        re.fullmatch(r"(?!.*\.\.)[\w.-]+(/[\w.-]+)*", str(path))
+        and re.fullmatch(r"[0-9a-f]{64}", str(sha256))
+        for path, sha256 in files.items()
+    ):
+        raise ValueError(f"{folder / MARKER}: files must map paths in it to sha256")
     return spec
 
 
 class Encoder:
-    """A loaded encoder: ``embed`` gives unit float32 rows (numpy)."""
+    """A loaded encoder: ``embed`` gives unit float32 rows (numpy). ``pins``: the
+    files checked before any is read (``verify``); ``spec``: see ``describe``."""
 
-    def __init__(self, folder: Path) -> None:
-        spec = describe(folder)
+    def __init__(
+        self, folder: Path, pins: dict[str, str] | None = None, spec: Any = None
+    ) -> None:
+        spec = describe(folder, spec)
+        verify(folder, pins or {})
         self.folder = folder
         self.name = str(spec["name"])
         self.model = str(spec["model"])
