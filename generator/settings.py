@@ -33,12 +33,19 @@ from pydantic import (
 )
 from pydantic.fields import FieldInfo
 
-from .config import CLI_EXCLUDED, CLI_PROVIDERS, Conflict, Parsed, Profile
+from .config import Conflict, Parsed, Profile
 from .diagnostics import CODES, RETIRED, did_you_mean
 from .harness import CLIENTS
 from .names import DEFAULT_PROVIDER_NAME_LIMIT
 from .project import ConfigError, SettingsError
-from .provider_registry import PROVIDERS
+from .settings_tables import (
+    Bad,
+    ConflictTable,
+    ProfileTable,
+    read_conflict,
+    toml_key,
+    read_profile,
+)
 from .toml_keys import position
 
 SCHEMA_ID = "urn:skillc:schema:skillc-settings:v1"
@@ -49,46 +56,13 @@ Texts = tuple[Text, ...]
 HUB = r"^([A-Za-z0-9][\w.-]*/)?[A-Za-z0-9][\w.-]*@[0-9a-f]{40}$|^$"
 
 
-def _key(name: str) -> str:
-    return name.replace("_", "-")
-
-
-# Each table's keys, as its TOML spells them, typed for the JSON Schema: the values
-# become a Profile or Conflict (config.py), the part of the configuration a no-op keeps.
-TABLES = ConfigDict(extra="forbid", alias_generator=_key)
-
-
-class ProfileTable(BaseModel):
-    """``[tool.skillc.profiles.<name>]``: which tools one consumer sees (seed 002)."""
-
-    model_config = TABLES
-    provider: str = Field("", description="default: the profile's name")
-    exclude_categories: list[str] = Field(
-        [], description='default: ["file_ops", "shell"] for CLI agents, else none'
-    )
-    include: list[str] = Field([], description="dotted-name globs; none: every tool")
-    exclude: list[str] = []
-    always_loaded: list[str] = Field(
-        [], description="never deferred behind a tool search"
-    )
-
-
-class ConflictTable(BaseModel):
-    """``[[tool.skillc.conflicts]]``: two tools declared to clash."""
-
-    model_config = TABLES
-    tools: list[str] = Field(min_length=2, max_length=2)
-    kind: Literal["equivalent", "incompatible"]
-    hint: str = ""
-
-
 class Settings(BaseModel):
     """``[tool.skillc]``: every key is optional."""
 
     model_config = ConfigDict(
         extra="forbid",
         frozen=True,
-        alias_generator=_key,
+        alias_generator=toml_key,
         field_title_generator=lambda name, info: info.alias or name,
         title="[tool.skillc]",
     )
@@ -299,7 +273,7 @@ class Settings(BaseModel):
             raise Bad(
                 ("profiles",), "[tool.skillc.profiles] must be a table of profiles"
             )
-        return tuple(_profile(name, table) for name, table in sorted(value.items()))
+        return tuple(read_profile(name, table) for name, table in sorted(value.items()))
 
     @field_validator(
         "conflicts", mode="before", json_schema_input_type=list[ConflictTable]
@@ -310,67 +284,7 @@ class Settings(BaseModel):
             raise Bad(
                 ("conflicts",), "[[tool.skillc.conflicts]] must be an array of tables"
             )
-        return tuple(_conflict(item) for item in value)
-
-
-class Bad(ValueError):
-    """A bad value found by a validator, with where it is below [tool.skillc]."""
-
-    def __init__(self, where: tuple[str, ...], message: str) -> None:
-        super().__init__(message)
-        self.where = where
-
-
-def _profile(name: str, table: Any) -> Profile:
-    where = ("profiles", name)
-    if not isinstance(table, dict):
-        raise Bad(where, f"[tool.skillc.profiles.{name}] must be a table")
-    known = {f.alias or name for name, f in ProfileTable.model_fields.items()}
-    unknown = sorted(set(table) - known)
-    if unknown:
-        raise Bad(
-            (*where, unknown[0]),
-            f"[tool.skillc.profiles.{name}] unknown key(s): "
-            + ", ".join(key + did_you_mean(key, known) for key in unknown),
-        )
-    provider = table.get("provider", name)
-    choices = (*PROVIDERS, *CLI_PROVIDERS)
-    if provider not in choices:
-        raise Bad(
-            (*where, "provider"),
-            f"[tool.skillc.profiles.{name}] provider {provider!r} is not one of "
-            f"{', '.join(choices)}",
-        )
-    excluded = list(CLI_EXCLUDED) if provider in CLI_PROVIDERS else []
-    lists = []
-    for key in ("exclude-categories", "include", "exclude", "always-loaded"):
-        items = table.get(key, excluded if key == "exclude-categories" else [])
-        if not isinstance(items, list) or not all(
-            isinstance(item, str) and item for item in items
-        ):
-            raise Bad(
-                (*where, key),
-                f"[tool.skillc] profiles.{name}.{key} must be a list of strings",
-            )
-        lists.append(tuple(items))
-    return Profile(name, provider, *lists)
-
-
-def _conflict(item: Any) -> Conflict:
-    tools = item.get("tools") if isinstance(item, dict) else None
-    kind = item.get("kind") if isinstance(item, dict) else None
-    if (
-        not isinstance(tools, list)
-        or len(tools) != 2
-        or not all(isinstance(t, str) for t in tools)
-        or kind not in ("equivalent", "incompatible")
-    ):
-        raise Bad(
-            ("conflicts",),
-            '[[tool.skillc.conflicts]] needs tools = ["a", "b"] and '
-            'kind = "equivalent" or "incompatible"',
-        )
-    return Conflict((tools[0], tools[1]), kind, str(item.get("hint", "")))
+        return tuple(read_conflict(item) for item in value)
 
 
 # What a value must be, by the error pydantic found in it.
@@ -408,7 +322,7 @@ def parse(text: str) -> Parsed:
         ) from None
     values = {name: getattr(settings, name) for name in FIELDS}
     recorded = {
-        name: _key(f.alias or name) for name, f in FIELDS.items() if not f.exclude
+        name: toml_key(f.alias or name) for name, f in FIELDS.items() if not f.exclude
     }
     return Parsed(hashlib.sha256(text.encode()).hexdigest(), values, recorded)
 
