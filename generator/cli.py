@@ -237,6 +237,18 @@ def _build(
     if report.has_errors and not keep_going:
         result.remember(False)
         return cli_report.finish(report, output, f"nothing written to {cfg.out}/")
+    return _write(args, cfg, result, report, output)
+
+
+def _write(
+    args: argparse.Namespace,
+    cfg: config.Config,
+    result: pipeline.Build,
+    report: Report,
+    output: cli_report.Output,
+) -> int:
+    """The output folder and the root files written (or, with --check, compared)."""
+    assert result.model is not None
     writer.check_owned(cfg.out_dir)
     changes = writer.plan(cfg.out_dir, result.files)
     at_root, roots = cli_report.roots(cfg, result.files)
