@@ -12,6 +12,16 @@ from conftest import REPO
 
 
 def test_wheel_ships_templates_and_entry_points(tmp_path: Path) -> None:
+    # Built from a copy: setuptools writes skillc.egg-info into the folder it builds,
+    # and one in the checkout is the skillc that importlib.metadata finds for every
+    # later test of the run (test_init's requirement among them).
+    source = tmp_path / "source"
+    for part in ("generator", "templates"):
+        shutil.copytree(
+            REPO / part, source / part, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy2(REPO / name, source / name)
     subprocess.run(
         [
             sys.executable,
@@ -22,7 +32,7 @@ def test_wheel_ships_templates_and_entry_points(tmp_path: Path) -> None:
             "-q",
             "-w",
             str(tmp_path),
-            str(REPO),
+            str(source),
         ],
         check=True,
         capture_output=True,
