@@ -73,7 +73,10 @@ def find(
     package was built for. A package built for "model" says in each ``reason`` which
     mode answered ("model: ...", or "hybrid, no encoder: <why>: ..." when the encoder
     is missing). ``tags`` and ``capabilities``: only tools that have each of them (seed
-    000's metadata) compete; the values are only compared with the index's strings."""
+    000's metadata) compete; the values are only compared with the index's strings.
+
+    Tools of the same name and description (one definition in two namespaces) are
+    returned once, the best ranked of them: name the namespace to rank one first."""
     from ._search_index import METHOD, TOOLS
 
     chosen = method or METHOD
@@ -92,8 +95,23 @@ def find(
         if allowed is not None:
             lexical = {i: score for i, score in lexical.items() if i in allowed}
         ranked = sorted(lexical.items(), key=lambda item: (-item[1], TOOLS[item[0]]))
+        ranked = _distinct(ranked, found.index.twins)
         return [_match(i, score, found.matched(i), said) for i, score in ranked[:k]]
     return _fused(found, cosines, weight, floor, allowed, k, said)
+
+
+def _distinct(
+    ranked: list[tuple[int, float]], twins: dict[int, int]
+) -> list[tuple[int, float]]:
+    """``ranked`` (best first) with one tool of each group of twins: the first."""
+    groups: set[int] = set()
+    kept = []
+    for tool, score in ranked:
+        group = twins.get(tool, tool)
+        if group not in groups:
+            groups.add(group)
+            kept.append((tool, score))
+    return kept
 
 
 def _fused(
@@ -113,6 +131,8 @@ def _fused(
         fused += (1 - weight) * found.relevance(numpy)
     if allowed is not None:
         fused[[i for i in range(len(fused)) if i not in allowed]] = 0.0
+    if found.index.twins:
+        _one_of_twins(numpy, fused, found.index)
     top = numpy.arange(len(fused))
     if k < len(fused):  # the k best in linear time, then only they are sorted
         top = numpy.argpartition(-fused, k)[:k]
@@ -123,6 +143,24 @@ def _fused(
         for score, i in best
         if score < 0
     ]
+
+
+def _one_of_twins(numpy: Any, fused: Any, index: Index) -> None:
+    """Zero in ``fused`` each tool that has twins (tools of the same name and
+    description) but the best of its group, the first by name on a tie: a caller asking
+    for tools wants distinct ones, and one of them, named with its namespace, still
+    comes first."""
+    members, groups = index.groups(numpy)
+    scores = fused[members]
+    best = numpy.full(len(fused), -1.0)
+    numpy.maximum.at(best, groups, scores)
+    winners = scores == best[groups]
+    # members ascend, as TOOLS's names do: a group's first winner is the first by name
+    _, first = numpy.unique(groups[winners], return_index=True)
+    kept = members[winners][first]
+    saved = fused[kept]
+    fused[members] = 0.0
+    fused[kept] = saved
 
 
 def _dense(purpose: str, method: str) -> tuple[Any, float, float, str]:
