@@ -143,7 +143,6 @@ class Index:
             self._numpy = docs, tfs, numpy.array(self.norms)
         return self._numpy
 
-
     def groups(self, numpy: Any) -> tuple[Any, ...]:
         """The tools that have twins, ascending, and each one's group (its first)."""
         if not self._groups:
