@@ -133,7 +133,6 @@ class Index:
             K1 * (1 - B + B * n / average) for n in _array("d", built.LENGTHS)
         ]
         self._numpy: tuple[Any, ...] = ()
-        self._groups: tuple[Any, ...] = ()
 
     def arrays(self, numpy: Any) -> tuple[Any, ...]:
         """The postings' tools and tfs, and the tools' norms, as numpy arrays."""
@@ -142,14 +141,6 @@ class Index:
             docs = numpy.frombuffer(self.docs, numpy.uint32).astype(numpy.intp)
             self._numpy = docs, tfs, numpy.array(self.norms)
         return self._numpy
-
-    def groups(self, numpy: Any) -> tuple[Any, ...]:
-        """The tools that have twins, ascending, and each one's group (its first)."""
-        if not self._groups:
-            members = sorted(set(self.twins) | set(self.twins.values()))
-            groups = [self.twins.get(tool, tool) for tool in members]
-            self._groups = numpy.array(members), numpy.array(groups)
-        return self._groups
 
 
 def _array(code: str, text: str) -> array.array[Any]:

@@ -130,36 +130,28 @@ def _fused(
         fused += (1 - weight) * found.relevance(numpy)
     if allowed is not None:
         fused[[i for i in range(len(fused)) if i not in allowed]] = 0.0
-    if found.index.twins:
-        _one_of_twins(numpy, fused, found.index)
-    top = numpy.arange(len(fused))
-    if k < len(fused):  # the k best in linear time, then only they are sorted
-        top = numpy.argpartition(-fused, k)[:k]
-    # TOOLS is sorted: ties by name
-    best = sorted(zip((-fused[top]).tolist(), top.tolist()))
-    return [
-        _match(i, min(1.0, -score), found.matched(i), said)
-        for score, i in best
-        if score < 0
-    ]
+    best = _best(numpy, fused, k, found.index.twins)
+    return [_match(i, min(1.0, score), found.matched(i), said) for i, score in best]
 
 
-def _one_of_twins(numpy: Any, fused: Any, index: Index) -> None:
-    """Zero in ``fused`` each tool that has twins (tools of the same name and
-    description) but the best of its group, the first by name on a tie: a caller asking
-    for tools wants distinct ones, and one of them, named with its namespace, still
-    comes first."""
-    members, groups = index.groups(numpy)
-    scores = fused[members]
-    best = numpy.full(len(fused), -1.0)
-    numpy.maximum.at(best, groups, scores)
-    winners = scores == best[groups]
-    # members ascend, as TOOLS's names do: a group's first winner is the first by name
-    _, first = numpy.unique(groups[winners], return_index=True)
-    kept = members[winners][first]
-    saved = fused[kept]
-    fused[members] = 0.0
-    fused[kept] = saved
+def _best(
+    numpy: Any, fused: Any, k: int, twins: dict[int, int]
+) -> list[tuple[int, float]]:
+    """The ``k`` tools of highest positive ``fused`` score, best first (ties by name),
+    one of each group of twins: taken from the ``m`` best (found in linear time, then
+    only they are sorted), ``m`` doubled until they hold ``k`` groups. It starts at
+    ``k`` times the tools per group (1 without twins)."""
+    count = len(fused)
+    m = -(-k * count // max(1, count - len(twins)))
+    while True:
+        top = numpy.argpartition(-fused, m)[:m] if m < count else numpy.arange(count)
+        # TOOLS is sorted: ties by name
+        ranked = [(i, -s) for s, i in sorted(zip((-fused[top]).tolist(), top.tolist()))]
+        positive = [(i, score) for i, score in ranked if score > 0]
+        kept = _distinct(positive, twins)
+        if len(kept) >= k or m >= count or len(positive) < m:
+            return kept[:k]
+        m *= 2
 
 
 def _dense(purpose: str, method: str) -> tuple[Any, float, float, str]:
