@@ -17,6 +17,13 @@ import yaml
 
 from skillc import cli
 
+COPIES = (
+    "alpha",
+    "beta",
+    "delta",
+    "epsilon",
+    "zeta",
+)  # namespaces with MAIL's send_mail
 MAIL = "Send an email message to one recipient, with a subject and a body."
 
 
@@ -37,8 +44,8 @@ def manifest(namespace: str, tools: dict[str, str]) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def search(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """A package whose namespaces alpha, beta and gamma hold the same send_mail; alpha
-    also has send_sms and gamma a send_mail of its own words."""
+    """A package whose namespaces alpha, beta, delta, epsilon and zeta hold the same
+    send_mail; alpha also has send_sms and gamma a send_mail of its own words."""
     project = tmp_path_factory.mktemp("twins")
     (project / "pyproject.toml").write_text('[tool.skillc]\nsources = ["skills"]\n')
     tools = {
@@ -46,6 +53,8 @@ def search(tmp_path_factory: pytest.TempPathFactory) -> Any:
         "beta": {"send_mail": MAIL},
         "gamma": {"send_mail": "Send an email message through the gamma relay."},
         "delta": {"send_mail": MAIL},
+        "epsilon": {"send_mail": MAIL},
+        "zeta": {"send_mail": MAIL},
     }
     for namespace, defined in tools.items():
         folder = project / "skills" / namespace
@@ -69,25 +78,26 @@ def test_the_index_pairs_each_twin_with_the_first_of_its_group(search: Any) -> N
         for t, f in search._lexical("x").index.twins.items()
     }
     # gamma's send_mail has a description of its own: no twin
-    assert twins == {
-        "beta.send_mail": "alpha.send_mail",
-        "delta.send_mail": "alpha.send_mail",
-    }
+    assert twins == {f"{n}.send_mail": "alpha.send_mail" for n in COPIES[1:]}
 
 
 # "lexical" ranks in Python (as without numpy), "dense" and "hybrid" with numpy
 @pytest.mark.parametrize("method", ["lexical", "dense", "hybrid"])
 def test_twins_are_returned_once_the_best_ranked(search: Any, method: str) -> None:
     names = [m.name for m in search.find("send an email message", 10, method=method)]
-    copies = [
-        n
-        for n in names
-        if n in ("alpha.send_mail", "beta.send_mail", "delta.send_mail")
-    ]
-    # a tie (the same words): the first by name
-    assert copies == ["alpha.send_mail"]
+    copies = [n for n in names if n.split(".")[0] in COPIES and "mail" in n]
+    assert len(copies) == 1  # the best ranked (vectors hold the namespace's words)
+    if method == "lexical":  # a tie (the same words): the first by name
+        assert copies == ["alpha.send_mail"]
     assert "gamma.send_mail" in names and "alpha.send_sms" in names
     # named with its namespace, a twin comes first, and stands for its group
     named = [m.name for m in search.find("delta send an email", 10, method=method)]
     assert named[0] == "delta.send_mail"
-    assert not {"alpha.send_mail", "beta.send_mail"} & set(named)
+    assert [n for n in named if n.split(".")[0] in COPIES and "mail" in n] == [
+        "delta.send_mail"
+    ]
+    # k distinct tools, though the k best scores are all copies' (dense and hybrid
+    # look further than their first k tools)
+    two = [m.name for m in search.find(MAIL, 2, method=method)]
+    assert two[0].endswith(".send_mail") and two[0].split(".")[0] in COPIES
+    assert two[1] in ("gamma.send_mail", "alpha.send_sms")
