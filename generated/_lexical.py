@@ -125,6 +125,9 @@ class Index:
         self.tfs = _array("H", built.TFS)
         self.fields: str = built.FIELDS
         self.names: dict[str, list[int]] = built.NAMES
+        pairs = _array("I", built.TWINS)
+        # Each tool named and described as a former one, with that first tool.
+        self.twins: dict[int, int] = dict(zip(pairs[::2], pairs[1::2]))
         average = built.AVERAGE
         self.norms = [
             K1 * (1 - B + B * n / average) for n in _array("d", built.LENGTHS)

@@ -2,7 +2,9 @@
 """The find_tool index. TERMS: the words (sorted, space-separated); word i's
 postings are STARTS[i]:STARTS[i + 1] of DOCS (tool), TFS (weighted tf * 10) and
 FIELDS (the field that weighs most); STOP: the words in too many tools to post.
-LENGTHS, STARTS, DOCS, TFS: base64 of array's bytes (d, I, I, H), little-endian."""
+TWINS: pairs (tool, its first twin) of tools whose name and description are a
+former tool's. TWINS, LENGTHS, STARTS, DOCS, TFS: base64 of array's bytes
+(I, d, I, I, H), little-endian."""
 
 from __future__ import annotations
 
@@ -133,6 +135,7 @@ NAMES: Final[dict[str, list[int]]] = {
     ],
 }
 AVERAGE: Final = 49.045
+TWINS: Final = ""
 LENGTHS: Final = (
     "zczMzMwMRkDNzMzMzMxAQM3MzMzMzEJAMzMzMzMzRUCamZmZmRlJQDMzMzMzs0VAZmZmZmZmR0AzMzMz"
     "M7NCQGZmZmZm5kpAMzMzMzPzSUAAAAAAAIBIQAAAAAAAwEtAAAAAAADARUAAAAAAAIBEQAAAAAAAQFBA"

@@ -119,6 +119,11 @@ def distracted_catalogue(tmp: Path, size: int) -> Catalogue:
     definitions of ../shared/corpus/functions that serve no held-out purpose (dev or
     test), copied in turn into namespaces x000, x001, ... (200 to a manifest) until the
     package has ``size`` tools. A copy of an answer would tie with it, so none is made.
+    Every distractor is a copy: the folder holds 874 definitions (858 distinct by name
+    and description), all in the base catalogue already, 631 names of them serve no
+    purpose; at 5,000 tools 3,641 tools are copies (find_tool returns one tool of each
+    group of twins, so a copy crowds out no other tool; the best-ranked copy of a group
+    still competes).
     """
     from corpus_functions import ALL_SOURCES, _identifier, definitions
 

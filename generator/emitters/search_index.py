@@ -119,6 +119,7 @@ def index(tools: tuple[ToolView, ...], method: str) -> str:
         starts.append(len(docs))
     average = round(sum(lengths) / len(lengths), 3) if lengths else 1.0
     strings = {
+        "TWINS": _packed("I", twins(tools)),
         "LENGTHS": _packed("d", lengths),
         "TERMS": " ".join(kept),
         "STOP": " ".join(stop),
@@ -132,7 +133,9 @@ def index(tools: tuple[ToolView, ...], method: str) -> str:
         + '"""The find_tool index. TERMS: the words (sorted, space-separated); word i\'s'
         "\npostings are STARTS[i]:STARTS[i + 1] of DOCS (tool), TFS (weighted tf * 10) and"
         "\nFIELDS (the field that weighs most); STOP: the words in too many tools to post."
-        "\nLENGTHS, STARTS, DOCS, TFS: base64 of array's bytes (d, I, I, H), little-endian."
+        "\nTWINS: pairs (tool, its first twin) of tools whose name and description are a"
+        "\nformer tool's. TWINS, LENGTHS, STARTS, DOCS, TFS: base64 of array's bytes"
+        "\n(I, d, I, I, H), little-endian."
         '"""\n\n'
         "from __future__ import annotations\n\n"
         "from typing import Final\n\n"
@@ -144,6 +147,22 @@ def index(tools: tuple[ToolView, ...], method: str) -> str:
         + f"\nAVERAGE: Final = {pylit.pyvalue(average)}\n"
         + "".join(_assign(name, value) for name, value in strings.items())
     )
+
+
+def twins(tools: tuple[ToolView, ...]) -> list[int]:
+    """Each tool whose name and description are those of a former tool (the same
+    definition in two namespaces, a server mounted twice), with that first tool: pairs
+    flattened. find_tool returns one tool of such a group, the best ranked: a caller
+    asking for a tool wants distinct tools, not the same one three times."""
+    first: dict[tuple[str, str], int] = {}
+    pairs: list[int] = []
+    for number, tool in enumerate(tools):
+        key = (tool.search_fields["n"], tool.search_fields["d"])
+        if key in first:
+            pairs += [number, first[key]]
+        else:
+            first[key] = number
+    return pairs
 
 
 def _assign(name: str, value: str) -> str:

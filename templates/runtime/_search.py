@@ -72,7 +72,10 @@ def find(
     package was built for. A package built for "model" says in each ``reason`` which
     mode answered ("model: ...", or "hybrid, no encoder: <why>: ..." when the encoder
     is missing). ``tags`` and ``capabilities``: only tools that have each of them (seed
-    000's metadata) compete; the values are only compared with the index's strings."""
+    000's metadata) compete; the values are only compared with the index's strings.
+
+    Tools of the same name and description (one definition in two namespaces) are
+    returned once, the best ranked of them: name the namespace to rank one first."""
     from ._search_index import METHOD, TOOLS
 
     chosen = method or METHOD
@@ -91,8 +94,23 @@ def find(
         if allowed is not None:
             lexical = {i: score for i, score in lexical.items() if i in allowed}
         ranked = sorted(lexical.items(), key=lambda item: (-item[1], TOOLS[item[0]]))
+        ranked = _distinct(ranked, found.index.twins)
         return [_match(i, score, found.matched(i), said) for i, score in ranked[:k]]
     return _fused(found, cosines, weight, floor, allowed, k, said)
+
+
+def _distinct(
+    ranked: list[tuple[int, float]], twins: dict[int, int]
+) -> list[tuple[int, float]]:
+    """``ranked`` (best first) with one tool of each group of twins: the first."""
+    groups: set[int] = set()
+    kept = []
+    for tool, score in ranked:
+        group = twins.get(tool, tool)
+        if group not in groups:
+            groups.add(group)
+            kept.append((tool, score))
+    return kept
 
 
 def _fused(
@@ -112,16 +130,28 @@ def _fused(
         fused += (1 - weight) * found.relevance(numpy)
     if allowed is not None:
         fused[[i for i in range(len(fused)) if i not in allowed]] = 0.0
-    top = numpy.arange(len(fused))
-    if k < len(fused):  # the k best in linear time, then only they are sorted
-        top = numpy.argpartition(-fused, k)[:k]
-    # TOOLS is sorted: ties by name
-    best = sorted(zip((-fused[top]).tolist(), top.tolist()))
-    return [
-        _match(i, min(1.0, -score), found.matched(i), said)
-        for score, i in best
-        if score < 0
-    ]
+    best = _best(numpy, fused, k, found.index.twins)
+    return [_match(i, min(1.0, score), found.matched(i), said) for i, score in best]
+
+
+def _best(
+    numpy: Any, fused: Any, k: int, twins: dict[int, int]
+) -> list[tuple[int, float]]:
+    """The ``k`` tools of highest positive ``fused`` score, best first (ties by name),
+    one of each group of twins: taken from the ``m`` best (found in linear time, then
+    only they are sorted), ``m`` doubled until they hold ``k`` groups. It starts at
+    ``k`` times the tools per group (1 without twins)."""
+    count = len(fused)
+    m = -(-k * count // max(1, count - len(twins)))
+    while True:
+        top = numpy.argpartition(-fused, m)[:m] if m < count else numpy.arange(count)
+        # TOOLS is sorted: ties by name
+        ranked = [(i, -s) for s, i in sorted(zip((-fused[top]).tolist(), top.tolist()))]
+        positive = [(i, score) for i, score in ranked if score > 0]
+        kept = _distinct(positive, twins)
+        if len(kept) >= k or m >= count or len(positive) < m:
+            return kept[:k]
+        m *= 2
 
 
 def _dense(purpose: str, method: str) -> tuple[Any, float, float, str]:
