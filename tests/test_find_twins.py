@@ -101,3 +101,16 @@ def test_twins_are_returned_once_the_best_ranked(search: Any, method: str) -> No
     two = [m.name for m in search.find(MAIL, 2, method=method)]
     assert two[0].endswith(".send_mail") and two[0].split(".")[0] in COPIES
     assert two[1] in ("gamma.send_mail", "alpha.send_sms")
+
+
+def test_a_match_names_the_twins_it_stands_for(search: Any) -> None:
+    """Nothing is hidden: the match's reason names its group's other tools (three at
+    most, then how many more), and a tool without twins says none."""
+    (best,) = search.find("delta send an email", 1, method="lexical")
+    assert best.name == "delta.send_mail"
+    assert best.reason.endswith(
+        "; the same tool as alpha.send_mail, beta.send_mail, epsilon.send_mail"
+        " and 1 more"
+    )
+    sms = search.find("send a text message to a phone", 1, method="lexical")
+    assert sms[0].name == "alpha.send_sms" and "the same tool" not in sms[0].reason

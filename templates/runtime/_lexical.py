@@ -127,11 +127,22 @@ class Index:
         pairs = _array("I", built.TWINS)
         # Each tool named and described as a former one, with that first tool.
         self.twins: dict[int, int] = dict(zip(pairs[::2], pairs[1::2]))
+        self._groups: dict[int, list[int]] | None = None
         average = built.AVERAGE
         self.norms = [
             K1 * (1 - B + B * n / average) for n in _array("d", built.LENGTHS)
         ]
         self._numpy: tuple[Any, ...] = ()
+
+    def twins_of(self, tool: int) -> list[int]:
+        """The other tools of ``tool``'s group of twins, by name ([] when none)."""
+        if self._groups is None:  # once a process, when a twin is first returned
+            groups: dict[int, list[int]] = {}
+            for twin, first in sorted(self.twins.items()):
+                groups.setdefault(first, [first]).append(twin)
+            self._groups = groups
+        group = self._groups.get(self.twins.get(tool, tool), [])
+        return [other for other in group if other != tool]
 
     def arrays(self, numpy: Any) -> tuple[Any, ...]:
         """The postings' tools and tfs, and the tools' norms, as numpy arrays."""

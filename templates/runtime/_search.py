@@ -50,6 +50,7 @@ class Match(NamedTuple):
 
 
 METHODS = ("lexical", "dense", "hybrid", "model")
+TWINS_NAMED = 3  # a match names this many of its twins in its reason, at most
 
 
 def find(
@@ -75,7 +76,8 @@ def find(
     000's metadata) compete; the values are only compared with the index's strings.
 
     Tools of the same name and description (one definition in two namespaces) are
-    returned once, the best ranked of them: name the namespace to rank one first."""
+    returned once, the best ranked of them, whose ``reason`` names the
+    others: name the namespace to rank one first."""
     from ._search_index import METHOD, TOOLS
 
     chosen = method or METHOD
@@ -95,7 +97,7 @@ def find(
             lexical = {i: score for i, score in lexical.items() if i in allowed}
         ranked = sorted(lexical.items(), key=lambda item: (-item[1], TOOLS[item[0]]))
         ranked = _distinct(ranked, found.index.twins)
-        return [_match(i, score, found.matched(i), said) for i, score in ranked[:k]]
+        return [_match(i, score, found, said) for i, score in ranked[:k]]
     return _fused(found, cosines, weight, floor, allowed, k, said)
 
 
@@ -131,7 +133,7 @@ def _fused(
     if allowed is not None:
         fused[[i for i in range(len(fused)) if i not in allowed]] = 0.0
     best = _best(numpy, fused, k, found.index.twins)
-    return [_match(i, min(1.0, score), found.matched(i), said) for i, score in best]
+    return [_match(i, min(1.0, score), found, said) for i, score in best]
 
 
 def _best(
@@ -317,12 +319,18 @@ def _say(why: str) -> None:
     warnings.warn(f"find_tool ranks lexically: {why}", RuntimeWarning, stacklevel=4)
 
 
-def _match(index: int, relevance: float, matched: list[Any], mode: str = "") -> Match:
+def _match(index: int, relevance: float, found: Found, mode: str = "") -> Match:
+    """The ``index``-th tool as a match; its twins, returned in its place, named in
+    its ``reason``."""
     if "names" not in _state:
         _state["names"] = _names()
     tools, sources, providers = _state["names"]
     name = tools[index]
-    reason = _reason(matched) or "semantic"
+    reason = _reason(found.matched(index)) or "semantic"
+    twins = [tools[twin] for twin in found.index.twins_of(index)]
+    if twins:
+        more = f" and {len(twins) - TWINS_NAMED:,} more" * (len(twins) > TWINS_NAMED)
+        reason += f"; the same tool as {', '.join(twins[:TWINS_NAMED])}{more}"
     return Match(
         name,
         round(relevance, 3),
