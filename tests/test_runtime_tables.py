@@ -66,7 +66,9 @@ def test_mcp_prompts_import_no_tool_module(kit: Any) -> None:
     from out import _mcp
 
     def tool_modules() -> set[str]:  # the runtime's tables (out._names...) aside
-        return {n for n in sys.modules if n.startswith("out.") and n[4] != "_"}
+        return {
+            n for n in sys.modules if n.startswith("out.") and not n.startswith("out._")
+        }
 
     tools = _mcp.tool_entries()
     before = tool_modules()

@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ...loaders import skill
 from .common import FRONTMATTER, LeftOut, Member
 
 # $ARGUMENTS[N], or $N in its prose: one digit, not a sum ($150, $1,500, $5.0M); a
@@ -33,21 +34,15 @@ DEFAULTS: Mapping[str, object] = {
     "shell": "bash",
     "user-invocable": True,
 }
-# Claude Code's keys that change how a command runs (the others only label it).
-CHANGING = frozenset(
-    {
-        "arguments",
-        "user-invocable",
-        "disallowed-tools",
-        "model",
-        "effort",
-        "context",
-        "agent",
-        "background",
-        "hooks",
-        "shell",
-    }
-)
+# Claude Code's keys (those a command shares with a skill) that change how a command
+# runs: all but those that only label it or say when it is offered, and
+# disable-model-invocation, which keeps an item out of every package before this.
+CHANGING = skill.CLAUDE_CODE_KEYS - {
+    "when_to_use",
+    "argument-hint",
+    "disable-model-invocation",
+    "paths",
+}
 
 
 def body(member: Member) -> str:

@@ -24,6 +24,7 @@ from typing import Any
 import yaml
 
 from ...harness.opencode import AGENT_SCHEMA, PERMISSION, PERMISSIONS
+from ...loaders import agent
 from . import commands
 from .common import (
     FOLDER,
@@ -50,21 +51,7 @@ COMMANDS = ".opencode/commands"
 # express (code.claude.com/docs/en/sub-agents, supported frontmatter fields); its
 # name, description, tools (as a permission) and model are read below, its colour
 # only labels it (and is left out: Claude Code's names are not OpenCode's).
-AGENT_KEYS = frozenset(
-    {
-        "disallowedTools",
-        "permissionMode",
-        "maxTurns",
-        "skills",
-        "mcpServers",
-        "hooks",
-        "memory",
-        "background",
-        "effort",
-        "isolation",
-        "initialPrompt",
-    }
-)
+AGENT_KEYS = agent.KNOWN_KEYS - {"name", "description", "tools", "model", "color"}
 
 
 def emit(bundle: Bundle, left: LeftOut) -> Files:
