@@ -121,21 +121,29 @@ def write(root: Path, files: Mapping[str, bytes], changes: Plan) -> None:
         for path in changes.extra:
             (root / path).unlink()
     except OSError as exc:
-        raise writer.WriteFailed(
-            f"cannot write {exc.filename}: {exc.strerror}"
-        ) from None
+        where = os.path.relpath(exc.filename, root) if exc.filename else "the root"
+        raise writer.WriteFailed(f"cannot write {where}: {exc.strerror}") from None
 
 
 def _kind(root: Path, path: str) -> str | None:
     """What is at ``path``: None (nothing), "file" (a regular file), or what else it
-    is, a symbolic link on the way to it included."""
+    is, a symbolic link on the way to it included, or a file where one of its
+    folders would be (which writing it would trip over)."""
     current = root
-    for part in path.split("/"):
+    *folders, name = path.split("/")
+    for part in folders:
         current = current / part
         if current.is_symlink():
             return "a symbolic link"
         if not current.exists():
             return None
+        if not current.is_dir():
+            return f"its folder {current.relative_to(root).as_posix()} is a file"
+    current = current / name
+    if current.is_symlink():
+        return "a symbolic link"
+    if not current.exists():
+        return None
     return "file" if current.is_file() else "not a regular file"
 
 

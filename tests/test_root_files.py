@@ -134,6 +134,24 @@ def test_a_users_own_file_at_that_path_stops_the_first_build(
     assert json.loads(mine.read_text())["name"] == "mine"
 
 
+def test_a_file_where_a_root_files_folder_would_be_stops_the_build(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file named .claude-plugin: writing the marketplace would trip over it after
+    the output folder was written; it is found first, and nothing is written."""
+    folder = tmp_path / "project"
+    shutil.copytree(FIXTURES / "packages", folder)
+    (folder / ".claude-plugin").write_text("mine\n")
+    status, err = run_skillc(capsys, "-C", str(folder), "build")
+    assert status == 1 and "Traceback" not in err
+    assert (
+        f"{ROOT_FILES[1]}:1:1: error[root-file-not-owned]: its folder .claude-plugin "
+        "is a file"
+    ) in err
+    assert not (folder / "kit").exists() and not (folder / ROOT_FILES[0]).exists()
+    assert (folder / ".claude-plugin").read_text() == "mine\n"
+
+
 def test_a_client_left_out_of_the_setting_has_its_file_removed(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
