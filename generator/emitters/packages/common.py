@@ -83,8 +83,9 @@ def dumps(value: Any) -> bytes:
 
 
 class LeftOut:
-    """What each client's package leaves out, said once an item: one
-    ``package-left-out`` warning at its source naming every client and why."""
+    """What each client's package leaves out, or writes otherwise than its source
+    says, said once an item: one ``package-left-out`` (and one ``package-changed``)
+    warning at its source naming every client and why."""
 
     def __init__(self) -> None:
         self.found: dict[str, tuple[Member, list[str]]] = {}
