@@ -77,7 +77,10 @@ def tests(session: nox.Session) -> None:
     core: one pytest-xdist worker per core, each test file on one worker, so that a
     module's built corpus is built once (`-- -n 0` runs it in this process)."""
     session.install(
-        ".[test,tokens]",
+        # onnx: the runtime of the -int8 encoders, and the library the tests build a
+        # tiny ONNX encoder with (tests/test_encoder_onnx.py).
+        ".[test,tokens,onnx]",
+        "onnx==1.23.2",
         *TEST_TOOLS,
         *PROVIDER_SDKS,
         *ADOPTION_TOOLS,

