@@ -137,3 +137,57 @@ def test_a_package_built_with_it_answers_by_it_without_torch(
     assert heavy == []
     assert all(reason.startswith("model: ") for _, reason in matches)
     assert "file.grep" in [name for name, _ in matches]
+
+
+def test_the_export_keeps_the_feed_forward_output_in_float_and_no_notes() -> None:
+    """export.py's graph rules, on a graph of the shapes the exporter writes: the
+    MatMul whose input is the product of two computed values (the feed-forward's
+    activation) stays float; every node's notes (module paths, stack traces with the
+    exporting machine's file paths) are removed, in subgraphs too."""
+    from skillc.embed import export
+
+    helper, proto = onnx.helper, onnx.TensorProto
+    weight = onnx.numpy_helper.from_array(numpy.ones((4, 4), numpy.float32), "w")
+    note = {"pkg.torch.onnx.stack_trace": "File /home/someone/site-packages/x.py"}
+    branch = helper.make_graph(
+        [helper.make_node("Identity", ["x"], ["y"], doc_string="/home/someone")],
+        "branch",
+        [],
+        [helper.make_tensor_value_info("y", proto.FLOAT, [1, 4])],
+    )
+    nodes = [
+        helper.make_node("MatMul", ["x", "w"], ["up"], name="up_proj"),
+        helper.make_node("Tanh", ["up"], ["act"], name="act"),
+        helper.make_node("Mul", ["act", "up"], ["gated"], name="gate"),
+        helper.make_node("MatMul", ["gated", "w"], ["down"], name="down_proj"),
+        helper.make_node("Mul", ["down", "w"], ["scaled"], name="scale"),
+        helper.make_node("MatMul", ["scaled", "w"], ["out"], name="out_proj"),
+        helper.make_node(
+            "If", ["cond"], ["z"], name="if", then_branch=branch, else_branch=branch
+        ),
+    ]
+    for node in nodes:  # the exporter's notes, as it writes them
+        node.metadata_props.add(key="namespace", value="skillc.embed.export._trace")
+        for key, value in note.items():
+            node.metadata_props.add(key=key, value=value)
+    graph = helper.make_graph(
+        nodes,
+        "g",
+        [
+            helper.make_tensor_value_info("x", proto.FLOAT, [1, 4]),
+            helper.make_tensor_value_info("cond", proto.BOOL, []),
+        ],
+        [helper.make_tensor_value_info("out", proto.FLOAT, [1, 4])],
+        [weight],
+    )
+    model = helper.make_model(graph, doc_string="made on /home/someone")
+    assert export._outlier_inputs(model) == ["down_proj"]
+    export._strip(model)
+    text = model.SerializeToString()
+    assert b"/home/someone" not in text and b"skillc.embed" not in text
+    assert [n.name for n in model.graph.node][:4] == [
+        "up_proj",
+        "act",
+        "gate",
+        "down_proj",
+    ]

@@ -301,10 +301,10 @@ def _exported(source: Encoder, model_onnx: str) -> Encoder:
 
 
 MPNET_INT8 = _exported(
-    MPNET, "97f9ac087ca37dd2f6c259e414e4735f7f44add35ebb98ed6e9ccee6701922fc"
+    MPNET, "5651f0fc1b8eba36b30ef172c6a38b7357bcbf83256488ad34b12fb695c78304"
 )
 GEMMA_INT8 = _exported(
-    GEMMA, "e42b297db0323adae0be7880e05bb84c52866c21d3fc232f829815841e72bbbd"
+    GEMMA, "52ceedf6b32f09bee1bfb0a81be14a02d0b99e912747f29e076834c9e6b5a64d"
 )
 
 ENCODERS = {
