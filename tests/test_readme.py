@@ -446,6 +446,7 @@ CHECKS: dict[tuple[str, str], Callable[[Block, Path], None]] = {
     ("toml", "[tool.skillc.profiles.support]"): profiles,
     ("sh", "python -m generated find"): run_commands,
     ("sh", "pip install 'skillc[torch]'"): encoders,
+    ("sh", "pip install 'skillc[export]'"): encoders,
     ("sh", "huggingface-cli download"): hub_download,
     ("markdown", "@generated/CLAUDE.md"): claude_import,
     ("", "skillc [-C DIR] build"): options_known,

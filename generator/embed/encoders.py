@@ -384,7 +384,7 @@ def find(name: str, hub: str = "") -> Found:
         if known is None:
             raise Unavailable(
                 f"{name} is not an encoder skillc knows, so it cannot read it from"
-                f" the hub's cache; one of {', '.join(ENCODERS)}"
+                f" the hub's cache; one of {', '.join(sorted(ENCODERS))}"
             )
         folder = encoder.snapshot(hub)
         if not folder.is_dir():
@@ -401,7 +401,7 @@ def find(name: str, hub: str = "") -> Found:
     if folder is None and known is None:
         raise Unavailable(
             f"no encoder {name}{did_you_mean(name, ENCODERS)}: skillc knows"
-            f" {', '.join(ENCODERS)} (and looked for a folder {name}/ in {looked})"
+            f" {', '.join(sorted(ENCODERS))} (and looked for a folder {name}/ in {looked})"
         )
     if folder is None:
         raise Unavailable(
