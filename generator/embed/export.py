@@ -24,6 +24,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from ..embed import encoders
+
 # The versions the pinned exports were made with (pyproject.toml's extra "export").
 VERSIONS = {
     "torch": "2.15.0",
@@ -139,25 +141,12 @@ def _strip(proto: Any) -> None:
 
 def _trace(source: Path, dense: list[str], out: Path) -> None:
     torch: Any = importlib.import_module("torch")
-    transformers: Any = importlib.import_module("transformers")
-    safetensors: Any = importlib.import_module("safetensors.torch")
-    transformers.logging.set_verbosity_error()
-    transformers.logging.disable_progress_bar()
-    model = transformers.AutoModel.from_pretrained(
-        str(source),
-        local_files_only=True,
-        trust_remote_code=False,
-        use_safetensors=True,
-        dtype=torch.float32,
-    ).eval()
-    weights = [
-        safetensors.load_file(str(source / part / "model.safetensors"))["linear.weight"]
-        for part in dense
-    ]
+    runtime = encoders.runtime()
+    _, model, weights = runtime.load_transformers(source, dense)
 
     class Sentence(torch.nn.Module):  # type: ignore[misc]
-        """The encoder as sentence-transformers runs it: mean pooling over the
-        attention mask, then each dense layer (no activation)."""
+        """The encoder as the runtime's "transformers" kind runs it, pooled in the
+        graph."""
 
         def __init__(self) -> None:
             super().__init__()
@@ -168,11 +157,7 @@ def _trace(source: Path, dense: list[str], out: Path) -> None:
             hidden = self.model(
                 input_ids=input_ids, attention_mask=attention_mask
             ).last_hidden_state
-            mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
-            pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1)
-            for weight in self.dense:
-                pooled = pooled @ weight.T
-            return pooled
+            return runtime.pool(hidden, attention_mask, self.dense)
 
     # Two rows of different lengths, so that batch and length stay dynamic.
     ids = torch.tensor([[2, 100, 200, 300, 1], [2, 5, 6, 1, 0]])

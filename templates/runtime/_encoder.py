@@ -234,29 +234,9 @@ class Encoder:
 
     def _load_transformers(self) -> Any:
         torch = importlib.import_module("torch")
-        transformers = importlib.import_module("transformers")
-        safetensors = importlib.import_module("safetensors.torch")
         if THREADS:
             torch.set_num_threads(THREADS)
-        transformers.logging.set_verbosity_error()  # no progress bars, no notes
-        transformers.logging.disable_progress_bar()
-        where = str(self.folder)
-        tokenizer = transformers.AutoTokenizer.from_pretrained(
-            where, local_files_only=True, trust_remote_code=False
-        )
-        model = transformers.AutoModel.from_pretrained(
-            where,
-            local_files_only=True,
-            trust_remote_code=False,
-            use_safetensors=True,
-            dtype=torch.float32,
-        ).eval()
-        dense = [
-            safetensors.load_file(str(self.folder / part / "model.safetensors"))[
-                "linear.weight"
-            ]
-            for part in self.dense
-        ]
+        tokenizer, model, dense = load_transformers(self.folder, self.dense)
 
         def run(texts: list[str]) -> Any:
             batch = tokenizer(
@@ -268,10 +248,44 @@ class Encoder:
             )
             with torch.inference_mode():
                 hidden = model(**batch).last_hidden_state
-                mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
-                pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1)
-                for weight in dense:  # sentence-transformers' Dense, no activation
-                    pooled = pooled @ weight.T
+                pooled = pool(hidden, batch["attention_mask"], dense)
             return pooled.float().numpy()
 
         return run
+
+
+def load_transformers(folder: Path, dense: list[str]) -> tuple[Any, Any, list[Any]]:
+    """A transformers folder's tokenizer, its model (float32, in eval mode) and the
+    weights of its sentence-transformers ``dense`` layers: safetensors only, no remote
+    code, nothing downloaded. The export to ONNX (skillc's ``embed/export.py``) loads
+    its source with this too."""
+    torch = importlib.import_module("torch")
+    transformers = importlib.import_module("transformers")
+    safetensors = importlib.import_module("safetensors.torch")
+    transformers.logging.set_verbosity_error()  # no progress bars, no notes
+    transformers.logging.disable_progress_bar()
+    tokenizer = transformers.AutoTokenizer.from_pretrained(
+        str(folder), local_files_only=True, trust_remote_code=False
+    )
+    model = transformers.AutoModel.from_pretrained(
+        str(folder),
+        local_files_only=True,
+        trust_remote_code=False,
+        use_safetensors=True,
+        dtype=torch.float32,
+    ).eval()
+    weights = [
+        safetensors.load_file(str(folder / part / "model.safetensors"))["linear.weight"]
+        for part in dense
+    ]
+    return tokenizer, model, weights
+
+
+def pool(hidden: Any, mask: Any, dense: Any) -> Any:
+    """Sentence vectors as sentence-transformers makes them: the token vectors
+    averaged over the attention mask, then each dense layer (no activation)."""
+    weights = mask.unsqueeze(-1).to(hidden.dtype)
+    pooled = (hidden * weights).sum(1) / weights.sum(1).clamp(min=1)
+    for weight in dense:
+        pooled = pooled @ weight.T
+    return pooled
