@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import difflib
 import functools
 import importlib
 import io
@@ -108,6 +109,17 @@ def template_module(name: str) -> Any:
     return importlib.import_module(f"{package}.{name}")
 
 
+def built_fixture(fixture: str, project: Path, *flags: str) -> str:
+    """tests/fixtures/<fixture> copied to ``project`` and built there (``flags`` after
+    ``build``), quietly; what the build printed."""
+    shutil.copytree(FIXTURES / fixture, project)
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        status = cli.main(["-C", str(project), "build", *flags])
+    assert status == 0, err.getvalue()
+    return err.getvalue()
+
+
 @contextlib.contextmanager
 def imported_build(
     fixture: str, folder: Path, package: str, env: dict[str, str]
@@ -115,10 +127,7 @@ def imported_build(
     """tests/fixtures/<fixture> copied into ``folder``, built, and its package imported
     with ``env`` set; removed from sys.modules afterwards."""
     project = folder / "project"
-    shutil.copytree(FIXTURES / fixture, project)
-    with contextlib.redirect_stderr(io.StringIO()) as err:
-        status = cli.main(["-C", str(project), "build"])
-    assert status == 0, err.getvalue()
+    built_fixture(fixture, project)
     sys.path.insert(0, str(project))
     patch = pytest.MonkeyPatch()
     for name, value in env.items():
@@ -188,6 +197,36 @@ def tree(folder: Path) -> dict[str, bytes]:
 # folder on PYTHONPATH holding a skillc link): fresh processes import the same one.
 IMPORTED_FROM = Path(cli.__file__).parent
 SKILLC_PATH = [str(IMPORTED_FROM.parent)] if IMPORTED_FROM.name == "skillc" else []
+
+
+UPDATE_HINT = "if the change is intended, run: nox -s tests -- --update-goldens"
+
+
+def match_golden(produced: dict[str, bytes], golden: Path, update: bool) -> None:
+    """``produced`` (path -> bytes) is the tree in ``golden``, file for file; a text
+    file that differs fails with its unified diff. With ``update`` (``--update-goldens``)
+    the golden tree is written from it instead."""
+    if update:
+        shutil.rmtree(golden, ignore_errors=True)
+        for path, data in produced.items():
+            (golden / path).parent.mkdir(parents=True, exist_ok=True)
+            (golden / path).write_bytes(data)
+        return
+    expected = tree(golden)
+    assert sorted(produced) == sorted(expected), UPDATE_HINT
+    for path, content in expected.items():
+        if produced[path] == content:
+            continue
+        if path.endswith(".zip"):
+            pytest.fail(f"{path} differs from its golden file\n{UPDATE_HINT}")
+        diff = difflib.unified_diff(
+            content.decode().splitlines(),
+            produced[path].decode().splitlines(),
+            f"golden/{path}",
+            f"built/{path}",
+            lineterm="",
+        )
+        pytest.fail(f"{path} differs:\n" + "\n".join(diff) + f"\n{UPDATE_HINT}")
 
 
 def run_python(code: str, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:

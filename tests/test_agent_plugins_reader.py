@@ -8,16 +8,13 @@ tool through the official MCP client."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import os
 import shutil
 import sys
 from pathlib import Path
 
 import pytest
-
-from conftest import FIXTURES
+from conftest import built_fixture
 
 agent_plugins = pytest.importorskip("agent_plugins")
 
@@ -25,12 +22,8 @@ agent_plugins = pytest.importorskip("agent_plugins")
 @pytest.fixture(scope="module")
 def written(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """tests/fixtures/packages built: its Agent Plugins package."""
-    from skillc import cli
-
     project = tmp_path_factory.mktemp("agent-plugins") / "project"
-    shutil.copytree(FIXTURES / "packages", project)
-    with contextlib.redirect_stderr(io.StringIO()) as err:
-        assert cli.main(["-C", str(project), "build"]) == 0, err.getvalue()
+    built_fixture("packages", project)
     return project / "kit" / "packages" / "agent-plugins"
 
 

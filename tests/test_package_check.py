@@ -7,15 +7,13 @@ exactly one located ``package-refused`` error an edit, the others still checked.
 
 from __future__ import annotations
 
-import io
 import json
 import shutil
 import zipfile
 from pathlib import Path
 
 import pytest
-
-from conftest import FIXTURES, run_skillc
+from conftest import built_fixture, run_skillc
 
 PACKAGES = "kit/packages"
 CODE = "package-refused"
@@ -24,15 +22,8 @@ CODE = "package-refused"
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """tests/fixtures/packages built once (every package), never edited."""
-    import contextlib
-
-    from skillc import cli
-
     project = tmp_path_factory.mktemp("package-check") / "project"
-    shutil.copytree(FIXTURES / "packages", project)
-    quiet = io.StringIO()
-    with contextlib.redirect_stderr(quiet), contextlib.redirect_stdout(quiet):
-        assert cli.main(["-C", str(project), "build"]) == 0, quiet.getvalue()
+    built_fixture("packages", project)
     return project
 
 

@@ -7,8 +7,6 @@ syntax in the client's, and what cannot be expressed left out, said."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import shutil
 import tomllib
@@ -17,8 +15,7 @@ from typing import Any
 
 import pytest
 import yaml
-
-from conftest import FIXTURES, run_skillc
+from conftest import built_fixture, run_skillc
 from skillc.emitters.packages import codex, gemini_cli, opencode
 from skillc.emitters.packages.common import LeftOut, Member
 from skillc.ir import Position
@@ -29,14 +26,8 @@ PACKAGES = "kit/packages"
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """tests/fixtures/packages built once: its packages folder."""
-    from skillc import cli
-
     project = tmp_path_factory.mktemp("formats") / "project"
-    shutil.copytree(FIXTURES / "packages", project)
-    err = io.StringIO()
-    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        status = cli.main(["-C", str(project), "build"])
-    assert status == 0, err.getvalue()
+    built_fixture("packages", project)
     lock = json.loads((project / "kit/skillc.lock.json").read_text())
     _SOURCE.update({e["tool"]: e["description"] for e in lock["interfaces"]})
     return project / PACKAGES

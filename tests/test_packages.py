@@ -9,7 +9,6 @@ and the MCP server started from the entry a package declares."""
 from __future__ import annotations
 
 import contextlib
-import difflib
 import hashlib
 import json
 import os
@@ -22,9 +21,8 @@ from typing import Any
 
 import pytest
 
-from conftest import FIXTURES, GOLDEN, run_skillc, tree
+from conftest import GOLDEN, built_fixture, match_golden, run_skillc, tree
 
-UPDATE_HINT = "if the change is intended, run: nox -s tests -- --update-goldens"
 PACKAGES = "kit/packages"
 LINTED = ("claude-code", "agent-plugins", "cursor", "codex", "gemini-cli", "opencode")
 PLUGIN = "task.notes_kit."  # the fixture's plugin's namespace
@@ -34,45 +32,14 @@ LONG = "release-notes-writer-for-every-package-of-the-monorepo-at-once"
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """The fixture built once, with what the build printed."""
-    import io
-
-    from skillc import cli
-
     project = tmp_path_factory.mktemp("packages") / "project"
-    shutil.copytree(FIXTURES / "packages", project)
-    err = io.StringIO()
-    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        status = cli.main(["-C", str(project), "build", "-v"])  # every warning
-    assert status == 0, err.getvalue()
-    return project, err.getvalue()
+    return project, built_fixture("packages", project, "-v")  # every warning
 
 
 def test_each_package_matches_its_golden_tree(
     built: tuple[Path, str], update_goldens: bool
 ) -> None:
-    produced = tree(built[0] / PACKAGES)
-    expected_dir = GOLDEN / "packages"
-    if update_goldens:
-        shutil.rmtree(expected_dir, ignore_errors=True)
-        for path, data in produced.items():
-            (expected_dir / path).parent.mkdir(parents=True, exist_ok=True)
-            (expected_dir / path).write_bytes(data)
-        return
-    expected = tree(expected_dir)
-    assert sorted(produced) == sorted(expected), UPDATE_HINT
-    for path, content in expected.items():
-        if produced[path] == content:
-            continue
-        if path.endswith(".zip"):
-            pytest.fail(f"{path} differs from its golden file\n{UPDATE_HINT}")
-        diff = difflib.unified_diff(
-            content.decode().splitlines(),
-            produced[path].decode().splitlines(),
-            f"golden/{path}",
-            f"built/{path}",
-            lineterm="",
-        )
-        pytest.fail(f"{path} differs:\n" + "\n".join(diff) + f"\n{UPDATE_HINT}")
+    match_golden(tree(built[0] / PACKAGES), GOLDEN / "packages", update_goldens)
 
 
 def test_what_a_client_cannot_load_is_left_out_with_a_warning(

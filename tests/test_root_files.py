@@ -9,7 +9,6 @@ out of the setting."""
 from __future__ import annotations
 
 import contextlib
-import difflib
 import hashlib
 import json
 import shutil
@@ -17,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, GOLDEN, run_skillc, tree
+from conftest import FIXTURES, GOLDEN, match_golden, run_skillc
 
 ROOT_FILES = (
     ".agents/plugins/marketplace.json",
@@ -25,7 +24,6 @@ ROOT_FILES = (
     ".cursor-plugin/marketplace.json",
 )
 EXPECTED = GOLDEN / "root-files"
-UPDATE_HINT = "if the change is intended, run: nox -s tests -- --update-goldens"
 
 
 @pytest.fixture
@@ -47,23 +45,7 @@ def test_the_root_files_match_their_goldens_and_the_lock_records_them(
     project: Path, update_goldens: bool
 ) -> None:
     produced = _root_files(project)
-    if update_goldens:
-        shutil.rmtree(EXPECTED, ignore_errors=True)
-        for path, data in produced.items():
-            (EXPECTED / path).parent.mkdir(parents=True, exist_ok=True)
-            (EXPECTED / path).write_bytes(data)
-        return
-    expected = tree(EXPECTED)
-    assert sorted(expected) == sorted(produced), UPDATE_HINT
-    for path, content in expected.items():
-        diff = "\n".join(
-            difflib.unified_diff(
-                content.decode().splitlines(),
-                produced[path].decode().splitlines(),
-                lineterm="",
-            )
-        )
-        assert produced[path] == content, f"{path}:\n{diff}\n{UPDATE_HINT}"
+    match_golden(produced, EXPECTED, update_goldens)
     lock = json.loads((project / "kit/skillc.lock.json").read_text())
     assert lock["root-files"] == [
         {"path": path, "sha256": hashlib.sha256(data).hexdigest()}
